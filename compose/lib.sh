@@ -64,16 +64,17 @@ rr_start() {
 rr_port_open() { (exec 3<>"/dev/tcp/$RR_HOST/$1") 2>/dev/null; }
 
 # rr_wait <name> <seconds> <probe command...>: wait until the probe succeeds,
-# failing early if the process died; the error names the component and its log.
+# failing early if the process died; the error names the component and its log,
+# and its port when the caller sets RR_WAIT_PORT (RR_WAIT_PORT=29092 rr_wait ...).
 rr_wait() {
   local name="$1" limit="$2"; shift 2
-  local waited=0
+  local waited=0 where="${RR_WAIT_PORT:+ ($RR_HOST:$RR_WAIT_PORT)}"
   while ! "$@" >/dev/null 2>&1; do
     if ! rr_running "$name"; then
-      rr_die "$name exited during start-up; read $RR_LOGS/$name.log"
+      rr_die "$name$where exited during start-up; read $RR_LOGS/$name.log"
     fi
     if [ "$waited" -ge "$limit" ]; then
-      rr_die "$name not healthy after ${limit}s; read $RR_LOGS/$name.log"
+      rr_die "$name$where not healthy after ${limit}s; read $RR_LOGS/$name.log"
     fi
     sleep 1; waited=$((waited + 1))
   done

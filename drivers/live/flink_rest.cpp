@@ -1,0 +1,181 @@
+#include "flink_rest.hpp"
+
+#include <thread>
+#include "http_client.hpp"
+
+namespace rosterrig::live {
+
+namespace json = boost::json;
+
+namespace {
+long long int_of(const json::value& v) {
+    if (v.is_int64()) return v.as_int64();
+    if (v.is_uint64()) return static_cast<long long>(v.as_uint64());
+    if (v.is_double()) return static_cast<long long>(v.as_double());
+    if (v.is_string()) return std::stoll(std::string(v.as_string()));
+    return 0;
+}
+long long int_at(const json::object& o, const char* key, long long fallback = 0) {
+    auto* v = o.if_contains(key);
+    return (v && !v->is_null()) ? int_of(*v) : fallback;
+}
+std::string str_at(const json::object& o, const char* key) {
+    auto* v = o.if_contains(key);
+    return (v && v->is_string()) ? std::string(v->as_string()) : std::string{};
+}
+}  // namespace
+
+std::string flink_rest::version() const {
+    auto c = http_json(where_, http_method::get, "/config");
+    return str_at(c.as_object(), "flink-version");
+}
+
+std::vector<std::pair<std::string, std::string>> flink_rest::jobs() const {
+    auto j = http_json(where_, http_method::get, "/jobs");
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& e : j.at("jobs").as_array())
+        out.emplace_back(str_at(e.as_object(), "id"), str_at(e.as_object(), "status"));
+    return out;
+}
+
+std::string flink_rest::job_state(const std::string& id) const {
+    return str_at(http_json(where_, http_method::get, "/jobs/" + id).as_object(), "state");
+}
+
+std::string flink_rest::job_name(const std::string& id) const {
+    return str_at(http_json(where_, http_method::get, "/jobs/" + id).as_object(), "name");
+}
+
+long long flink_rest::restarts(const std::string& id) const {
+    auto m = http_json(where_, http_method::get, "/jobs/" + id + "/metrics?get=numRestarts");
+    for (const auto& e : m.as_array())
+        if (str_at(e.as_object(), "id") == "numRestarts") return int_of(e.at("value"));
+    throw live_error(where_, "job " + id + " reports no numRestarts metric");
+}
+
+flink_checkpoint_counts flink_rest::checkpoints(const std::string& id) const {
+    auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints").as_object();
+    flink_checkpoint_counts out;
+    const auto& counts = c.at("counts").as_object();
+    out.completed = int_at(counts, "completed");
+    out.failed = int_at(counts, "failed");
+    out.in_progress = int_at(counts, "in_progress");
+    out.restored = int_at(counts, "restored");
+    if (auto* latest = c.if_contains("latest"); latest && latest->is_object()) {
+        if (auto* done = latest->as_object().if_contains("completed"); done && done->is_object()) {
+            out.latest_completed_id = int_at(done->as_object(), "id", -1);
+            out.latest_completed_at_ms = int_at(done->as_object(), "latest_ack_timestamp");
+        }
+        if (auto* r = latest->as_object().if_contains("restored"); r && r->is_object()) {
+            out.latest_restored_id = int_at(r->as_object(), "id", -1);
+            auto* sp = r->as_object().if_contains("is_savepoint");
+            out.latest_restored_is_savepoint = sp && sp->is_bool() && sp->as_bool();
+        }
+    }
+    return out;
+}
+
+flink_checkpoint_config flink_rest::checkpoint_config(const std::string& id) const {
+    auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints/config").as_object();
+    flink_checkpoint_config out;
+    out.mode = str_at(c, "mode");
+    out.interval_ms = int_at(c, "interval");
+    out.timeout_ms = int_at(c, "timeout");
+    if (auto* ext = c.if_contains("externalization"); ext && ext->is_object()) {
+        auto* on = ext->as_object().if_contains("enabled");
+        auto* del = ext->as_object().if_contains("delete_on_cancellation");
+        out.externalization = (on && on->is_bool() && on->as_bool())
+                                  ? ((del && del->is_bool() && del->as_bool()) ? "delete_on_cancellation"
+                                                                               : "retain_on_cancellation")
+                                  : "disabled";
+    }
+    return out;
+}
+
+std::vector<flink_exception> flink_rest::exceptions(const std::string& id) const {
+    auto e = http_json(where_, http_method::get, "/jobs/" + id + "/exceptions?maxExceptions=1000").as_object();
+    std::vector<flink_exception> out;
+    if (auto* hist = e.if_contains("exceptionHistory"); hist && hist->is_object()) {
+        for (const auto& entry : hist->as_object().at("entries").as_array()) {
+            const auto& o = entry.as_object();
+            out.push_back({str_at(o, "exceptionName"), str_at(o, "taskName"), int_at(o, "timestamp")});
+        }
+    }
+    return out;
+}
+
+std::vector<flink_edge> flink_rest::plan_edges(const std::string& id) const {
+    auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan").as_object();
+    const auto& nodes = p.at("plan").at("nodes").as_array();
+    auto name_of = [&](const std::string& node_id) {
+        for (const auto& n : nodes)
+            if (str_at(n.as_object(), "id") == node_id) return str_at(n.as_object(), "description");
+        return node_id;
+    };
+    std::vector<flink_edge> out;
+    for (const auto& n : nodes) {
+        const auto& o = n.as_object();
+        if (auto* inputs = o.if_contains("inputs"); inputs && inputs->is_array()) {
+            for (const auto& in : inputs->as_array()) {
+                const auto& io = in.as_object();
+                out.push_back({name_of(str_at(io, "id")), str_at(o, "description"), str_at(io, "ship_strategy")});
+            }
+        }
+    }
+    return out;
+}
+
+int flink_rest::registered_taskmanagers() const {
+    return static_cast<int>(int_at(http_json(where_, http_method::get, "/overview").as_object(), "taskmanagers"));
+}
+
+std::string flink_rest::await_savepoint(const std::string& id, const std::string& trigger,
+                                        std::chrono::seconds deadline) const {
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < give_up) {
+        auto s = http_json(where_, http_method::get, "/jobs/" + id + "/savepoints/" + trigger).as_object();
+        if (str_at(s.at("status").as_object(), "id") == "COMPLETED") {
+            const auto& op = s.at("operation").as_object();
+            if (auto* loc = op.if_contains("location"); loc && loc->is_string()) return std::string(loc->as_string());
+            throw live_error(where_, "savepoint of job " + id + " failed: " +
+                                         json::serialize(op).substr(0, 1500));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    throw live_error(where_, "savepoint of job " + id + " did not complete within " +
+                                 std::to_string(deadline.count()) + " s");
+}
+
+std::string flink_rest::stop_with_savepoint(const std::string& id, const std::string& dir,
+                                            std::chrono::seconds deadline) const {
+    json::value body = {{"targetDirectory", dir}, {"drain", false}};
+    auto r = http_json(where_, http_method::post, "/jobs/" + id + "/stop", &body);
+    return await_savepoint(id, std::string(r.at("request-id").as_string()), deadline);
+}
+
+std::string flink_rest::savepoint(const std::string& id, const std::string& dir, std::chrono::seconds deadline) const {
+    json::value body = {{"target-directory", dir}, {"cancel-job", false}};
+    auto r = http_json(where_, http_method::post, "/jobs/" + id + "/savepoints", &body);
+    return await_savepoint(id, std::string(r.at("request-id").as_string()), deadline);
+}
+
+void flink_rest::cancel(const std::string& id) const {
+    auto r = http_call(where_, http_method::patch, "/jobs/" + id + "?mode=cancel");
+    if (r.status >= 300 && r.status != 404)
+        throw live_error(where_, "cancel of job " + id + " returned HTTP " + std::to_string(r.status));
+}
+
+std::string flink_rest::wait_for_state(const std::string& id, const std::vector<std::string>& states,
+                                       std::chrono::seconds deadline) const {
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    std::string s;
+    while (std::chrono::steady_clock::now() < give_up) {
+        s = job_state(id);
+        for (const auto& want : states)
+            if (s == want) return s;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    throw live_error(where_, "job " + id + " still " + s + " after " + std::to_string(deadline.count()) + " s");
+}
+
+}  // namespace rosterrig::live

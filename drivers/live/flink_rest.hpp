@@ -1,0 +1,75 @@
+// Flink's JobManager REST API: the job, its checkpoints, the checkpoint
+// configuration actually in force, its exceptions, and stop-with-savepoint.
+#pragma once
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+#include <boost/json.hpp>
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+struct flink_checkpoint_counts {
+    long long completed = 0;
+    long long failed = 0;
+    long long in_progress = 0;
+    long long restored = 0;
+    long long latest_completed_id = -1;    // -1: none yet
+    long long latest_completed_at_ms = 0;  // Flink's latest_ack_timestamp
+    long long latest_restored_id = -1;
+    bool latest_restored_is_savepoint = false;
+};
+
+struct flink_checkpoint_config {
+    std::string mode;          // as Flink reports it: "exactly_once" or "at_least_once"
+    long long interval_ms = 0;
+    long long timeout_ms = 0;
+    std::string externalization;  // retention of externalized checkpoints
+};
+
+struct flink_exception {
+    std::string name;
+    std::string task;
+    long long timestamp_ms = 0;
+};
+
+struct flink_edge {
+    std::string from_operator, to_operator, ship_strategy;  // FORWARD, HASH, REBALANCE ...
+};
+
+class flink_rest {
+public:
+    explicit flink_rest(component_address where) : where_(std::move(where)) {}
+
+    std::string version() const;  // GET /config: flink-version
+    std::vector<std::pair<std::string, std::string>> jobs() const;  // (id, state)
+    std::string job_state(const std::string& job_id) const;
+    std::string job_name(const std::string& job_id) const;
+    long long restarts(const std::string& job_id) const;  // numRestarts metric
+    flink_checkpoint_counts checkpoints(const std::string& job_id) const;
+    flink_checkpoint_config checkpoint_config(const std::string& job_id) const;
+    std::vector<flink_exception> exceptions(const std::string& job_id) const;
+    std::vector<flink_edge> plan_edges(const std::string& job_id) const;
+    int registered_taskmanagers() const;  // GET /overview
+
+    // Stop with a savepoint and wait; returns the savepoint's path.
+    std::string stop_with_savepoint(const std::string& job_id, const std::string& target_dir,
+                                    std::chrono::seconds deadline = std::chrono::seconds(120)) const;
+    // Savepoint without stopping; returns its path.
+    std::string savepoint(const std::string& job_id, const std::string& target_dir,
+                          std::chrono::seconds deadline = std::chrono::seconds(120)) const;
+    void cancel(const std::string& job_id) const;
+    // Waits until the job reaches one of the states; returns the state reached.
+    std::string wait_for_state(const std::string& job_id, const std::vector<std::string>& states,
+                               std::chrono::seconds deadline) const;
+
+    const component_address& where() const { return where_; }
+
+private:
+    std::string await_savepoint(const std::string& job_id, const std::string& trigger,
+                                std::chrono::seconds deadline) const;
+    component_address where_;
+};
+
+}  // namespace rosterrig::live

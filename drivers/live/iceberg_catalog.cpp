@@ -1,0 +1,84 @@
+#include "iceberg_catalog.hpp"
+
+#include <boost/json.hpp>
+#include "http_client.hpp"
+
+namespace rosterrig::live {
+
+namespace json = boost::json;
+
+namespace {
+long long as_ll(const json::value& v) {
+    if (v.is_int64()) return v.as_int64();
+    if (v.is_uint64()) return static_cast<long long>(v.as_uint64());
+    return 0;
+}
+}  // namespace
+
+long long iceberg_snapshot::summary_int(const std::string& key, long long fallback) const {
+    auto it = summary.find(key);
+    if (it == summary.end()) return fallback;
+    try {
+        return std::stoll(it->second);
+    } catch (...) {
+        return fallback;
+    }
+}
+
+std::optional<iceberg_snapshot> iceberg_table_state::current() const {
+    for (const auto& s : snapshots)
+        if (s.snapshot_id == current_snapshot_id) return s;
+    return std::nullopt;
+}
+
+iceberg_table_state iceberg_catalog::load(const std::string& ns, const std::string& table) const {
+    auto res = http_call(where_, http_method::get, "/v1/namespaces/" + ns + "/tables/" + table);
+    iceberg_table_state out;
+    if (res.status == 404) return out;
+    if (res.status != 200)
+        throw live_error(where_, "load table " + ns + "." + table + " returned HTTP " + std::to_string(res.status) +
+                                     ": " + res.body.substr(0, 500));
+    auto doc = json::parse(res.body).as_object();
+    const auto& md = doc.at("metadata").as_object();
+    out.exists = true;
+    if (auto* loc = md.if_contains("location"); loc && loc->is_string()) out.location = std::string(loc->as_string());
+    if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null()) out.current_snapshot_id = as_ll(*cur);
+    if (auto* snaps = md.if_contains("snapshots"); snaps && snaps->is_array()) {
+        for (const auto& s : snaps->as_array()) {
+            const auto& o = s.as_object();
+            iceberg_snapshot snap;
+            snap.snapshot_id = as_ll(o.at("snapshot-id"));
+            if (auto* p = o.if_contains("parent-snapshot-id"); p && !p->is_null()) snap.parent_id = as_ll(*p);
+            if (auto* q = o.if_contains("sequence-number"); q) snap.sequence_number = as_ll(*q);
+            snap.timestamp_ms = as_ll(o.at("timestamp-ms"));
+            if (auto* sum = o.if_contains("summary"); sum && sum->is_object())
+                for (const auto& [k, v] : sum->as_object())
+                    snap.summary[std::string(k)] = v.is_string() ? std::string(v.as_string()) : json::serialize(v);
+            out.snapshots.push_back(std::move(snap));
+        }
+    }
+    return out;
+}
+
+void iceberg_catalog::drop_table(const std::string& ns, const std::string& table, bool purge) const {
+    auto res = http_call(where_, http_method::del,
+                         "/v1/namespaces/" + ns + "/tables/" + table + (purge ? "?purgeRequested=true" : ""));
+    if (res.status >= 300 && res.status != 404)
+        throw live_error(where_, "drop table " + ns + "." + table + " returned HTTP " + std::to_string(res.status));
+}
+
+void iceberg_catalog::create_namespace(const std::string& ns) const {
+    json::value body = {{"namespace", json::array{json::string(ns)}}, {"properties", json::object{}}};
+    auto res = http_call(where_, http_method::post, "/v1/namespaces", json::serialize(body));
+    if (res.status >= 300 && res.status != 409)
+        throw live_error(where_, "create namespace " + ns + " returned HTTP " + std::to_string(res.status) + ": " +
+                                     res.body.substr(0, 300));
+}
+
+std::string iceberg_catalog::version() const {
+    auto res = http_call(where_, http_method::get, "/v1/config");
+    if (res.status != 200) throw live_error(where_, "/v1/config returned HTTP " + std::to_string(res.status));
+    return res.body;
+}
+
+}  // namespace rosterrig::live

@@ -1,0 +1,43 @@
+// The Iceberg REST catalog: a table's snapshots and their summaries, read from
+// the catalog itself rather than through an engine.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+struct iceberg_snapshot {
+    long long snapshot_id = 0;
+    long long parent_id = -1;
+    long long sequence_number = 0;
+    long long timestamp_ms = 0;
+    std::map<std::string, std::string> summary;  // operation, flink.job-id, total-records ...
+
+    long long summary_int(const std::string& key, long long fallback = -1) const;
+};
+
+struct iceberg_table_state {
+    bool exists = false;
+    long long current_snapshot_id = -1;
+    std::vector<iceberg_snapshot> snapshots;  // in the order the catalog lists them
+    std::string location;
+    std::optional<iceberg_snapshot> current() const;
+};
+
+class iceberg_catalog {
+public:
+    explicit iceberg_catalog(component_address where) : where_(std::move(where)) {}
+
+    iceberg_table_state load(const std::string& ns, const std::string& table) const;
+    void drop_table(const std::string& ns, const std::string& table, bool purge = true) const;
+    void create_namespace(const std::string& ns) const;  // idempotent
+    std::string version() const;                         // what /v1/config says
+
+private:
+    component_address where_;
+};
+
+}  // namespace rosterrig::live

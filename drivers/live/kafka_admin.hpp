@@ -1,0 +1,40 @@
+// Kafka administration through librdkafka's C admin API (the C++ API has none):
+// topics, a consumer group's committed offsets (read and rewind), and lag.
+#pragma once
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+#include "live_error.hpp"
+
+typedef struct rd_kafka_s rd_kafka_t;
+
+namespace rosterrig::live {
+
+class kafka_admin {
+public:
+    explicit kafka_admin(const component_address& broker);
+    ~kafka_admin();
+    kafka_admin(const kafka_admin&) = delete;
+    kafka_admin& operator=(const kafka_admin&) = delete;
+
+    void create_topic(const std::string& topic, int partitions);
+    void delete_topic(const std::string& topic);  // absent is fine
+
+    // partition -> committed offset (-1 when the group has none for it).
+    std::map<int, long long> committed_offsets(const std::string& group, const std::string& topic, int partitions);
+    // Sets the group's committed offsets; the group must have no active member
+    // using Kafka's group protocol (Flink's source commits without joining).
+    void alter_committed_offsets(const std::string& group, const std::string& topic,
+                                 const std::map<int, long long>& offsets);
+    // partition -> high watermark (the next offset to be written).
+    std::map<int, long long> end_offsets(const std::string& topic, int partitions);
+    // Sum over partitions of end offset minus committed offset (committed -1 counts as 0).
+    long long lag(const std::string& group, const std::string& topic, int partitions);
+
+private:
+    component_address broker_;
+    rd_kafka_t* handle_ = nullptr;
+};
+
+}  // namespace rosterrig::live

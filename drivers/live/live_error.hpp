@@ -1,0 +1,26 @@
+// live_error: every failure talking to the stack names the component, the address
+// and the log file to read, so an operator never has to guess where to look.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace rosterrig::live {
+
+struct component_address {
+    std::string name;      // "flink", "trino", "catalog", "kafka", "sql-gateway"
+    std::string host;      // always 127.0.0.1 for the local stack
+    unsigned short port = 0;
+    std::string log_file;  // where that component writes its log
+
+    std::string where() const { return host + ":" + std::to_string(port); }
+};
+
+class live_error : public std::runtime_error {
+public:
+    live_error(const component_address& c, const std::string& what)
+        : std::runtime_error(c.name + " at " + c.where() + ": " + what +
+                             (c.log_file.empty() ? "" : " (read " + c.log_file + ")")) {}
+    explicit live_error(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace rosterrig::live

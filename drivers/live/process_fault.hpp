@@ -1,0 +1,30 @@
+// Faults against stack processes by pid: the local stack's answer to `docker kill`.
+// The pid comes from the pid file the stack wrote, so we only ever signal a
+// process we started.
+#pragma once
+#include <chrono>
+#include <string>
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+struct kill_record {
+    long long pid = 0;
+    long long killed_at_ms = 0;   // wall clock, epoch milliseconds
+    long long replacement_pid = 0;
+    long long replaced_at_ms = 0;
+};
+
+// Reads a pid file; 0 when absent or unreadable.
+long long read_pid(const std::string& pid_file);
+bool process_alive(long long pid);
+
+// SIGKILLs the process named by pid_file and waits until the supervisor has
+// written a different live pid there (the restart), within deadline.
+kill_record kill_and_await_restart(const component_address& who, const std::string& pid_file,
+                                   std::chrono::seconds deadline = std::chrono::seconds(60));
+
+// Current wall-clock time in epoch milliseconds.
+long long now_ms();
+
+}  // namespace rosterrig::live

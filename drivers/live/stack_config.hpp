@@ -1,0 +1,35 @@
+// Where each component of the stack listens and logs. Defaults are read from
+// compose/ports.env (the one place ports are kept), so the drivers and the shell
+// scripts cannot disagree; ROSTERRIG_* environment variables override them, which
+// is how the drivers are pointed at a user's own cluster.
+#pragma once
+#include <map>
+#include <string>
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+struct stack_config {
+    std::string compose_dir;  // compose/ of the checkout
+    std::string state_dir;    // .stack/ (logs, pids, data)
+    std::map<std::string, std::string> values;  // KEY=VALUE from ports.env, env-overridden
+
+    component_address kafka() const;
+    component_address flink() const;        // JobManager REST
+    component_address sql_gateway() const;
+    component_address catalog() const;      // Iceberg REST catalog
+    component_address trino() const;
+    component_address s3() const;
+
+    std::string get(const std::string& key) const;   // throws when absent
+    std::string kafka_bootstrap() const { return kafka().where(); }
+    std::string log_file(const std::string& name) const { return state_dir + "/logs/" + name + ".log"; }
+    std::string pid_file(const std::string& name) const { return state_dir + "/pids/" + name + ".pid"; }
+    std::string data_dir() const { return state_dir + "/data"; }
+
+    // Reads compose/ports.env under ROSTERRIG_COMPOSE or the source tree the
+    // driver was built from.
+    static stack_config load();
+};
+
+}  // namespace rosterrig::live

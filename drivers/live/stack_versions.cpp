@@ -1,0 +1,41 @@
+#include "stack_versions.hpp"
+
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+#include <boost/json.hpp>
+
+namespace rosterrig::live {
+
+std::string run_command(const std::string& command) {
+    std::string out;
+    FILE* p = ::popen(command.c_str(), "r");
+    if (!p) throw live_error("cannot run: " + command);
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    int status = ::pclose(p);
+    if (status != 0) throw live_error("command failed (status " + std::to_string(WEXITSTATUS(status)) + "): " + command);
+    return out;
+}
+
+std::map<std::string, std::string> reported_versions(const stack_config& stack) {
+    std::string text;
+    try {
+        text = run_command("'" + stack.compose_dir + "/stack' status --json 2>/dev/null");
+    } catch (const live_error&) {
+        // status exits 1 when a component is down; the JSON still says which.
+        text = run_command("'" + stack.compose_dir + "/stack' status --json 2>/dev/null || true");
+    }
+    auto doc = boost::json::parse(text).as_object();
+    std::map<std::string, std::string> out;
+    for (const auto& [name, v] : doc) {
+        const auto& o = v.as_object();
+        if (o.at("health").as_string() != "healthy")
+            throw live_error(std::string(name) + " is not healthy (read " + stack.log_file(std::string(name)) + ")");
+        out[std::string(name)] = std::string(o.at("version").as_string());
+    }
+    return out;
+}
+
+}  // namespace rosterrig::live

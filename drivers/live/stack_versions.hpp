@@ -1,0 +1,16 @@
+// The version each component reports about itself, gathered by the stack
+// script's `status --json` (which asks each component, never our pom).
+#pragma once
+#include <map>
+#include <string>
+#include "stack_config.hpp"
+
+namespace rosterrig::live {
+
+// component -> version; throws naming the component that is not healthy.
+std::map<std::string, std::string> reported_versions(const stack_config& stack);
+
+// Runs a command, returns its stdout; throws with its exit status on failure.
+std::string run_command(const std::string& command);
+
+}  // namespace rosterrig::live

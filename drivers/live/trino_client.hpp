@@ -1,0 +1,39 @@
+// Trino's statement protocol: POST /v1/statement, follow nextUri until it is gone,
+// collect rows, and surface Trino's own error text when a query fails.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+#include <boost/json.hpp>
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+struct trino_result {
+    std::vector<std::string> columns;
+    std::vector<boost::json::array> rows;
+    std::string query_id;
+};
+
+class trino_client {
+public:
+    explicit trino_client(component_address where, std::string user = "rosterrig")
+        : where_(std::move(where)), user_(std::move(user)) {}
+
+    // Runs one statement to completion; throws live_error carrying Trino's message.
+    trino_result query(const std::string& sql, std::chrono::seconds deadline = std::chrono::seconds(120)) const;
+
+    // The first column of the first row as an integer (count(*) and friends).
+    long long scalar(const std::string& sql) const;
+
+    // GET /v1/info: nodeVersion.version, as Trino reports it.
+    std::string version() const;
+
+    const component_address& where() const { return where_; }
+
+private:
+    component_address where_;
+    std::string user_;
+};
+
+}  // namespace rosterrig::live
