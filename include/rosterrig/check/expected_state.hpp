@@ -1,0 +1,109 @@
+// rosterrig/check/expected_state.hpp: what a correct table holds, computed
+// from the seed alone, never from a run.
+//
+// append:  every seq 1..N exactly once (the feed itself, expected_append_rows).
+// upsert on npi: one row per NPI that appears, carrying the record a keyed,
+//   last-writer-wins sink keeps: the LAST record of that NPI in arrival order
+//   within its partition. All records of an NPI share a partition, so that is
+//   simply the NPI's highest seq (expected_latest_by_arrival).
+//
+// Relation to event time: without late stale assertions, an NPI's records
+// arrive in revision order, so last-arrived = newest revision = newest
+// asserted_at. With late_stale_fraction > 0, an older assertion can arrive
+// last, and a correct last-writer-wins sink keeps it: the table matches the
+// expectation and is still stale by event time. Both answers are exposed
+// (latest_by_arrival, newest_by_revision) so that the check can count that
+// hazard separately from pipeline faults. See docs/EXPECTED_STATE.md.
+#ifndef ROSTERRIG_CHECK_EXPECTED_STATE_HPP
+#define ROSTERRIG_CHECK_EXPECTED_STATE_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "rosterrig/generate/generator.hpp"
+
+namespace rosterrig {
+
+/// One record identified compactly: its seq, revision and fields_digest.
+struct expected_record {
+    std::uint64_t seq = 0;
+    std::uint32_t revision = 0;
+    std::uint64_t digest = 0;
+    friend bool operator==(const expected_record&, const expected_record&) = default;
+};
+
+struct upsert_expectation_entry {
+    expected_record latest_by_arrival;   ///< what a last-writer-wins sink keeps
+    expected_record newest_by_revision;  ///< what is newest by event time
+};
+
+/// The upsert expectation for every NPI in the feed. Memory ∝ distinct NPIs.
+struct upsert_expectation {
+    std::uint64_t events = 0;
+    std::unordered_map<std::uint64_t, upsert_expectation_entry> by_npi;
+
+    /// NPIs whose last-arrived record is not their newest revision: where a
+    /// correct last-writer-wins table is stale by event time.
+    std::vector<std::uint64_t> stale_by_event_time_npis() const {
+        std::vector<std::uint64_t> out;
+        for (const auto& [npi, e] : by_npi)
+            if (e.latest_by_arrival.seq != e.newest_by_revision.seq) out.push_back(npi);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+};
+
+/// Folds one event into an expectation (events must come in seq order).
+inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
+    const expected_record r{e.seq, e.revision, fields_digest(e.fields)};
+    auto [it, inserted] = x.by_npi.try_emplace(e.npi, upsert_expectation_entry{r, r});
+    if (!inserted) {
+        it->second.latest_by_arrival = r;
+        if (e.revision > it->second.newest_by_revision.revision) it->second.newest_by_revision = r;
+    }
+    x.events = std::max(x.events, e.seq);
+}
+
+/// The upsert expectation of a feed, streamed from the generator.
+inline upsert_expectation expect_upsert(const roster_spec& spec) {
+    upsert_expectation x;
+    x.by_npi.reserve(static_cast<std::size_t>(std::min(spec.providers, spec.events)));
+    for_each_event(spec, [&](const roster_event& e) { fold_upsert(x, e); });
+    x.events = spec.events;
+    return x;
+}
+
+/// The expected append table: the feed itself, seq order.
+inline std::vector<roster_event> expected_append_rows(const roster_spec& spec) { return generate(spec); }
+
+namespace detail {
+template <class Pick>
+std::vector<roster_event> rows_picked(const roster_spec& spec, Pick pick) {
+    const upsert_expectation x = expect_upsert(spec);
+    std::vector<std::uint8_t> wanted(static_cast<std::size_t>(spec.events) + 1, 0);
+    for (const auto& [npi, e] : x.by_npi) wanted[pick(e).seq] = 1;
+    std::vector<roster_event> out;
+    out.reserve(x.by_npi.size());
+    for_each_event(spec, [&](const roster_event& e) {
+        if (wanted[e.seq]) out.push_back(e);
+    });
+    return out;
+}
+} // namespace detail
+
+/// The expected upsert table: one full row per NPI, the last-arrived record,
+/// in seq order. Holds whole rows: meant for feeds that fit in memory.
+inline std::vector<roster_event> expected_latest_by_arrival(const roster_spec& spec) {
+    return detail::rows_picked(spec, [](const upsert_expectation_entry& e) { return e.latest_by_arrival; });
+}
+
+/// One full row per NPI, the newest revision (the event-time answer), seq order.
+inline std::vector<roster_event> newest_by_revision(const roster_spec& spec) {
+    return detail::rows_picked(spec, [](const upsert_expectation_entry& e) { return e.newest_by_revision; });
+}
+
+} // namespace rosterrig
+
+#endif

@@ -1,0 +1,102 @@
+// rosterrig/result/envelope.hpp: the one result file shape every experiment
+// writes (results/<experiment>.json), and typed access to its free-form parts.
+//
+//   {
+//     "experiment": "e1-restart-replay",
+//     "parameters": { ... },                      // typed struct via to_json_object
+//     "component_versions": {"flink": "1.20.1", ...},  // as the components reported them
+//     "code_commit": "<git sha of the code that ran>",
+//     "started_at": "2025-...Z", "finished_at": "2025-...Z",
+//     "prediction": {"text": ..., "recorded_in_commit": ..., "file": "predictions/e1.json"},
+//     "verdict": "held" | "refuted" | "inconclusive",
+//     "verdict_reason": "...",
+//     "samples": ...                              // the raw samples, typed via to_json / samples_as
+//   }
+#ifndef ROSTERRIG_RESULT_ENVELOPE_HPP
+#define ROSTERRIG_RESULT_ENVELOPE_HPP
+
+#include <map>
+#include <string>
+
+#include <boost/describe.hpp>
+#include <boost/json.hpp>
+
+#include "rosterrig/prediction/verdict.hpp"
+#include "rosterrig/result/json_file.hpp"
+#include "rosterrig/result/strict_reader.hpp"
+
+namespace rosterrig {
+BOOST_DESCRIBE_ENUM(verdict_kind, held, refuted, inconclusive)
+} // namespace rosterrig
+
+namespace rosterrig::result {
+
+/// The prediction as recorded before the run.
+struct prediction_record {
+    std::string text;                ///< the claim, verbatim from the predictions file
+    std::string recorded_in_commit;  ///< the commit that added it (found by the driver via git)
+    std::string file;                ///< e.g. predictions/e1.json
+    friend bool operator==(const prediction_record&, const prediction_record&) = default;
+};
+BOOST_DESCRIBE_STRUCT(prediction_record, (), (text, recorded_in_commit, file))
+
+struct result_envelope {
+    std::string experiment;
+    json::object parameters;
+    std::map<std::string, std::string> component_versions;
+    std::string code_commit;
+    std::string started_at;   ///< ISO-8601 UTC
+    std::string finished_at;  ///< ISO-8601 UTC
+    prediction_record prediction;
+    verdict_kind verdict = verdict_kind::inconclusive;
+    std::string verdict_reason;
+    json::value samples;
+};
+BOOST_DESCRIBE_STRUCT(result_envelope, (),
+                      (experiment, parameters, component_versions, code_commit, started_at, finished_at,
+                       prediction, verdict, verdict_reason, samples))
+
+/// Any described struct (or other convertible value) as JSON.
+template <class T>
+json::value to_json(const T& value) {
+    return json::value_from(value);
+}
+
+/// A described struct as a JSON object (for result_envelope::parameters).
+template <class T>
+json::object to_json_object(const T& value) {
+    json::value v = json::value_from(value);
+    if (!v.is_object()) throw std::invalid_argument("to_json_object: value does not convert to an object");
+    return std::move(v.get_object());
+}
+
+/// The envelope as JSON, members in the documented order.
+inline json::value to_json(const result_envelope& e) {
+    return json::value_from(e);
+}
+
+/// Reads a result file strictly (read_error names the file and the path).
+inline result_envelope read_result(const std::string& file) {
+    return read_json_file<result_envelope>(file);
+}
+
+/// Writes a result file: <file>.tmp, then rename (json_file.hpp).
+inline void write_result(const std::string& file, const result_envelope& e) {
+    write_json_file(file, to_json(e));
+}
+
+/// The parameters as a typed struct; errors are labelled $.parameters...
+template <class T>
+T parameters_as(const result_envelope& e, std::string_view file = "<memory>") {
+    return strict_value_to<T>(json::value(e.parameters), file, "$.parameters");
+}
+
+/// The samples as a typed value; errors are labelled $.samples...
+template <class T>
+T samples_as(const result_envelope& e, std::string_view file = "<memory>") {
+    return strict_value_to<T>(e.samples, file, "$.samples");
+}
+
+} // namespace rosterrig::result
+
+#endif
