@@ -1,0 +1,54 @@
+#include "table_readback.hpp"
+
+#include <rosterrig/generate/roster_event.hpp>
+
+namespace rosterrig::experiments {
+
+namespace json = boost::json;
+
+namespace {
+std::string str(const json::value& v) { return v.is_string() ? std::string(v.as_string()) : std::string{}; }
+std::uint64_t u64(const json::value& v) {
+    if (v.is_int64()) return static_cast<std::uint64_t>(v.as_int64());
+    if (v.is_uint64()) return v.as_uint64();
+    if (v.is_string()) return std::stoull(std::string(v.as_string()));
+    throw std::runtime_error("expected an integer in a table row, got " + json::serialize(v));
+}
+std::string qualified(const std::string& ns, const std::string& table, const std::string& suffix = "") {
+    return "iceberg." + ns + ".\"" + table + suffix + "\"";
+}
+}  // namespace
+
+std::vector<observed_row> read_rows(const live::trino_client& trino, const std::string& ns, const std::string& table) {
+    auto r = trino.query("SELECT seq, npi, name, taxonomy, address, city, state, zip, phone, status FROM " +
+                         qualified(ns, table));
+    std::vector<observed_row> rows;
+    rows.reserve(r.rows.size());
+    for (const auto& row : r.rows) {
+        provider_fields f{str(row[2]), str(row[3]), str(row[4]), str(row[5]),
+                          str(row[6]), str(row[7]), str(row[8]), str(row[9])};
+        observed_row o;
+        if (!row[0].is_null()) o.seq = u64(row[0]);
+        o.npi = u64(row[1]);
+        o.fields_digest = fields_digest(f);
+        rows.push_back(o);
+    }
+    return rows;
+}
+
+table_files read_table_files(const live::trino_client& trino, const std::string& ns, const std::string& table) {
+    table_files out;
+    // content: 0 data, 1 position deletes, 2 equality deletes (Iceberg spec).
+    auto r = trino.query("SELECT content, count(*) FROM " + qualified(ns, table, "$files") + " GROUP BY content");
+    for (const auto& row : r.rows) {
+        auto content = u64(row[0]);
+        auto n = static_cast<long long>(u64(row[1]));
+        if (content == 0) out.data_files = n;
+        else if (content == 1) out.position_delete_files = n;
+        else if (content == 2) out.equality_delete_files = n;
+    }
+    out.snapshots = trino.scalar("SELECT count(*) FROM " + qualified(ns, table, "$snapshots"));
+    return out;
+}
+
+}  // namespace rosterrig::experiments

@@ -1,0 +1,99 @@
+#include "pipeline.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include "progress.hpp"
+
+namespace rosterrig::live {
+
+std::string read_sql(const stack_config& stack, const std::string& name) {
+    const std::string path = stack.compose_dir + "/../sql/" + name;
+    std::ifstream in(path);
+    if (!in) throw live_error("cannot read SQL template " + path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string table_location(const stack_config& stack, const pipeline_spec& spec) {
+    if (spec.warehouse == "local") return "file://" + stack.data_dir() + "/warehouse/" + spec.ns + "/" + spec.table;
+    if (spec.warehouse == "s3") return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
+    throw live_error("warehouse mode must be s3 or local, not '" + spec.warehouse + "'");
+}
+
+std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
+    const auto catalog = stack.catalog();
+    const auto s3 = stack.s3();
+    std::map<std::string, std::string> values{
+        {"catalog_uri", "http://" + catalog.where()},
+        {"s3_endpoint", "http://" + s3.where()},
+        {"s3_access_key", stack.get("RR_S3_ACCESS_KEY")},
+        {"s3_secret_key", stack.get("RR_S3_SECRET_KEY")},
+        {"s3_region", stack.get("RR_S3_REGION")},
+        {"namespace", spec.ns},
+        {"table", spec.table},
+        {"location", table_location(stack, spec)},
+        {"topic", spec.topic},
+        {"bootstrap", stack.kafka_bootstrap()},
+        {"group", spec.group},
+        {"startup_mode", spec.startup_mode},
+    };
+    std::map<std::string, std::string> session{
+        {"execution.runtime-mode", "streaming"},
+        {"execution.checkpointing.interval", std::to_string(spec.checkpoint_interval_ms) + "ms"},
+        {"execution.checkpointing.mode", spec.checkpoint_mode},
+        {"parallelism.default", std::to_string(spec.parallelism)},
+        {"pipeline.name", "rosterrig:" + spec.table},
+        {"table.exec.iceberg.use-v2-sink", spec.v2_sink ? "true" : "false"},
+    };
+    if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
+
+    sql_gateway gateway(stack.sql_gateway());
+    gateway.open(session);
+    gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
+    if (create_table)
+        gateway.execute_script(fill_template(read_sql(stack, spec.table_kind + "_table.sql"), values));
+    gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
+    auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert.sql"), values));
+    if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT returned no job id");
+    return jobs.front();
+}
+
+created_resources::~created_resources() { cleanup(); }
+
+void created_resources::cleanup() {
+    flink_rest flink(stack_.flink());
+    for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it) {
+        try {
+            auto state = flink.job_state(*it);
+            if (state != "CANCELED" && state != "FINISHED" && state != "FAILED") {
+                flink.cancel(*it);
+                flink.wait_for_state(*it, {"CANCELED", "FINISHED", "FAILED"}, std::chrono::seconds(60));
+            }
+        } catch (const std::exception& e) {
+            progress("cleanup: job " + *it + ": " + e.what());
+        }
+    }
+    jobs_.clear();
+    iceberg_catalog catalog(stack_.catalog());
+    for (const auto& [ns, t] : tables_) {
+        try {
+            catalog.drop_table(ns, t, true);
+        } catch (const std::exception& e) {
+            progress("cleanup: table " + ns + "." + t + ": " + e.what());
+        }
+    }
+    tables_.clear();
+    if (!topics_.empty()) {
+        try {
+            kafka_admin admin(stack_.kafka());
+            for (const auto& t : topics_) admin.delete_topic(t);
+        } catch (const std::exception& e) {
+            progress(std::string("cleanup: topics: ") + e.what());
+        }
+    }
+    topics_.clear();
+}
+
+}  // namespace rosterrig::live
