@@ -1,0 +1,300 @@
+# Flink 1.20.3 session cluster without flink-dist. Sourced after compose/lib.sh.
+# Defines flink_fetch, flink_up, flink_down, flink_health, flink_version,
+# flink_tm_pid and flink_sql_file. See compose/flink/README.md.
+#
+# Processes (all on 127.0.0.1, ports from compose/ports.env):
+#   flink-jobmanager              StandaloneSessionClusterEntrypoint  REST $RR_FLINK_REST_PORT
+#   flink-taskmanager-supervisor  tm-supervisor.sh, restarts the TM JVM when it dies
+#   flink-taskmanager             TaskManagerRunner (pid file rewritten on every start)
+#   flink-sql-gateway             SqlGateway, REST endpoint $RR_SQL_GATEWAY_PORT
+
+FLINK_HOME_RR="$RR_COMPOSE/flink"
+FLINK_CONF="$RR_STATE/conf/flink"
+FLINK_TMP="$RR_STATE/tmp/flink"
+FLINK_JAVA="$RR_JAVA17/bin/java"
+FLINK_JM_PROCESS_SIZE="${RR_FLINK_JM_PROCESS_SIZE:-1024m}"
+FLINK_TM_PROCESS_SIZE="${RR_FLINK_TM_PROCESS_SIZE:-1600m}"
+FLINK_GATEWAY_HEAP="${RR_FLINK_GATEWAY_HEAP:-768m}"
+FLINK_TM_STOPFLAG="$RR_STATE/flink-taskmanager.stop"
+FLINK_TM_RESTARTS="$RR_STATE/flink-taskmanager.restarts"
+FLINK_START_TIMEOUT="${RR_FLINK_START_TIMEOUT:-90}"
+
+# From flink-dist's default config.yaml (env.java.opts.all): "required for Java 17".
+# A hand launch has to put them on each JVM's command line itself.
+FLINK_JAVA17_OPTS=(
+  --add-exports=java.base/sun.net.util=ALL-UNNAMED
+  --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED
+  --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.text=ALL-UNNAMED
+  --add-opens=java.base/java.time=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
+)
+
+flink_cp() { echo "$RR_LIBS/flink/*"; }
+flink_rest() { echo "http://$RR_HOST:$RR_FLINK_REST_PORT"; }
+flink_gateway_url() { echo "http://$RR_HOST:$RR_SQL_GATEWAY_PORT"; }
+
+flink_fetch() { rr_resolve flink; }
+
+# Config written on every flink_up, so an edit here applies on the next start.
+_flink_write_config() {
+  mkdir -p "$FLINK_CONF" "$FLINK_TMP" "$RR_DATA/flink/checkpoints" "$RR_DATA/flink/savepoints"
+  # Flink 1.20's GlobalConfiguration reads conf/flink-conf.yaml (legacy, flat
+  # keys) when it exists, else conf/config.yaml (standard YAML). Keep only the latter.
+  rm -f "$FLINK_CONF/flink-conf.yaml"
+  cat > "$FLINK_CONF/config.yaml" <<EOF
+# Written by compose/flink/component.sh; edits here are overwritten on flink_up.
+# Standard YAML (Flink 1.19+ config.yaml). Per-process keys (io.tmp.dirs,
+# metrics.internal.query-service.port, memory) are passed as -D on each command line.
+
+# --- addresses and ports: everything on $RR_HOST, nothing random -------------
+jobmanager.rpc.address: $RR_HOST
+jobmanager.rpc.port: $RR_FLINK_RPC_PORT
+jobmanager.bind-host: $RR_HOST
+blob.server.port: "$RR_FLINK_BLOB_PORT"
+rest.address: $RR_HOST
+rest.bind-address: $RR_HOST
+rest.port: $RR_FLINK_REST_PORT
+taskmanager.host: $RR_HOST
+taskmanager.bind-host: $RR_HOST
+taskmanager.rpc.port: "$RR_FLINK_TM_RPC_PORT"
+taskmanager.data.port: $RR_FLINK_TM_DATA_PORT
+rest.flamegraph.enabled: false
+
+# --- SQL Gateway (ignored by JM/TM) -------------------------------------------
+sql-gateway.endpoint.type: rest
+sql-gateway.endpoint.rest.address: $RR_HOST
+sql-gateway.endpoint.rest.bind-address: $RR_HOST
+sql-gateway.endpoint.rest.port: $RR_SQL_GATEWAY_PORT
+
+# --- slots and parallelism ----------------------------------------------------
+taskmanager.numberOfTaskSlots: 2
+parallelism.default: 2
+
+# --- memory -------------------------------------------------------------------
+jobmanager.memory.process.size: $FLINK_JM_PROCESS_SIZE
+taskmanager.memory.process.size: $FLINK_TM_PROCESS_SIZE
+# Less managed memory than the default 0.4, more task heap for Iceberg/Parquet writers.
+taskmanager.memory.managed.fraction: 0.25
+
+# --- fault tolerance ----------------------------------------------------------
+restart-strategy.type: fixed-delay
+restart-strategy.fixed-delay.attempts: 1000
+restart-strategy.fixed-delay.delay: 2 s
+jobmanager.execution.failover-strategy: region
+# A SIGKILLed TaskManager is noticed within seconds (RPC failures count too).
+heartbeat.interval: 2000
+heartbeat.timeout: 10000
+heartbeat.rpc-failure-threshold: 2
+
+# --- checkpoints (1.20 names; state.checkpoints.dir / state.savepoints.dir are
+#     the deprecated fallbacks) ------------------------------------------------
+state.backend.type: hashmap
+execution.checkpointing.dir: file://$RR_DATA/flink/checkpoints
+execution.checkpointing.savepoint-dir: file://$RR_DATA/flink/savepoints
+execution.checkpointing.externalized-checkpoint-retention: RETAIN_ON_CANCELLATION
+execution.checkpointing.mode: EXACTLY_ONCE
+# Default for every job (Iceberg commits only on checkpoints); a job may SET its own.
+execution.checkpointing.interval: 10 s
+execution.checkpointing.num-retained: 3
+
+# --- misc ---------------------------------------------------------------------
+io.tmp.dirs: $FLINK_TMP/misc
+EOF
+  local p
+  for p in jobmanager taskmanager sql-gateway; do
+    cat > "$FLINK_CONF/log4j-$p.properties" <<'EOF'
+# Written by compose/flink/component.sh. Console appender: the launcher redirects
+# stdout to $RR_LOGS/flink-<process>.log (append), so JVM crash output lands there too.
+monitorInterval = 30
+rootLogger.level = INFO
+rootLogger.appenderRef.console.ref = ConsoleAppender
+logger.pekko.name = org.apache.pekko
+logger.pekko.level = INFO
+logger.kafka.name = org.apache.kafka
+logger.kafka.level = INFO
+logger.hadoop.name = org.apache.hadoop
+logger.hadoop.level = WARN
+logger.zookeeper.name = org.apache.zookeeper
+logger.zookeeper.level = INFO
+logger.shaded_zookeeper.name = org.apache.flink.shaded.zookeeper3
+logger.shaded_zookeeper.level = INFO
+logger.netty.name = org.jboss.netty.channel.DefaultChannelPipeline
+logger.netty.level = OFF
+appender.console.name = ConsoleAppender
+appender.console.type = CONSOLE
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n
+EOF
+  done
+}
+
+# _flink_jvm_common <process>: JVM options every Flink JVM gets.
+_flink_jvm_common() {
+  local p="$1"
+  printf '%s\n' "${FLINK_JAVA17_OPTS[@]}" \
+    -XX:+UseG1GC \
+    "-Djava.io.tmpdir=$FLINK_TMP/$p" \
+    "-Dlog.file=$RR_LOGS/flink-$p.log" \
+    "-Dlog4j.configuration=file:$FLINK_CONF/log4j-$p.properties" \
+    "-Dlog4j.configurationFile=file:$FLINK_CONF/log4j-$p.properties" \
+    "-Dlogback.configurationFile=file:$FLINK_CONF/logback-$p.xml"
+}
+
+# _flink_resource_params JM|TM: run BashJavaUtils (flink-runtime) as bin/jobmanager.sh
+# and bin/taskmanager.sh do; prints line 1 = JVM args, line 2 = dynamic -D args.
+_flink_resource_params() {
+  local what="$1" out
+  out="$("$FLINK_JAVA" -Xmx128m -Djava.io.tmpdir="$FLINK_TMP" -classpath "$(flink_cp)" \
+          -Dlog4j.configurationFile=file:/dev/null \
+          org.apache.flink.runtime.util.bash.BashJavaUtils "GET_${what}_RESOURCE_PARAMS" \
+          --configDir "$FLINK_CONF" 2>&1)" \
+    || { printf '%s\n' "$out" >&2; rr_die "flink: BashJavaUtils GET_${what}_RESOURCE_PARAMS failed"; }
+  printf '%s\n' "$out" | sed -n 's/^BASH_JAVA_UTILS_EXEC_RESULT://p' | tail -n 2
+}
+
+# --- health probes ------------------------------------------------------------
+_flink_jm_ok() { rr_http "$(flink_rest)/overview" >/dev/null; }
+# TM healthy = at least one TaskManager registered with its slots.
+_flink_tm_ok() {
+  local o; o="$(rr_http "$(flink_rest)/overview")" || return 1
+  echo "$o" | grep -Eq '"taskmanagers":[1-9]' && echo "$o" | grep -Eq '"slots-total":[1-9]'
+}
+_flink_gw_ok() { rr_http "$(flink_gateway_url)/v1/info" >/dev/null; }
+
+_flink_start_jm() {
+  local params jvm dyn
+  params="$(_flink_resource_params JM)"
+  jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
+  mkdir -p "$FLINK_TMP/jobmanager"
+  local -a common; mapfile -t common < <(_flink_jvm_common jobmanager)
+  # shellcheck disable=SC2086  # $jvm and $dyn are word lists from BashJavaUtils
+  rr_start flink-jobmanager "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
+    org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
+    --configDir "$FLINK_CONF" --executionMode cluster \
+    -D "io.tmp.dirs=$FLINK_TMP/jobmanager" \
+    -D "metrics.internal.query-service.port=$RR_FLINK_JM_METRICS_PORT" $dyn
+}
+
+_flink_start_tm() {
+  local params jvm dyn
+  params="$(_flink_resource_params TM)"
+  jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
+  [ -n "$jvm" ] && [ -n "$dyn" ] || rr_die "flink: BashJavaUtils gave no TaskManager memory parameters"
+  local -a common; mapfile -t common < <(_flink_jvm_common taskmanager)
+  rm -f "$FLINK_TM_STOPFLAG"
+  echo 0 > "$FLINK_TM_RESTARTS"
+  # shellcheck disable=SC2086
+  rr_start flink-taskmanager-supervisor bash "$FLINK_HOME_RR/tm-supervisor.sh" \
+    "$RR_PIDS/flink-taskmanager.pid" "$FLINK_TM_RESTARTS" "$FLINK_TM_STOPFLAG" \
+    "$RR_LOGS/flink-taskmanager.log" "$FLINK_TMP/taskmanager" -- \
+    "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
+    org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$FLINK_CONF" \
+    -D "io.tmp.dirs=$FLINK_TMP/taskmanager" \
+    -D "metrics.internal.query-service.port=$RR_FLINK_TM_METRICS_PORT" $dyn
+}
+
+_flink_start_gw() {
+  mkdir -p "$FLINK_TMP/sql-gateway"
+  local -a common; mapfile -t common < <(_flink_jvm_common sql-gateway)
+  # SqlGateway finds its config through FLINK_CONF_DIR (no --configDir option).
+  rr_start flink-sql-gateway env "FLINK_CONF_DIR=$FLINK_CONF" \
+    "$FLINK_JAVA" "-Xms256m" "-Xmx$FLINK_GATEWAY_HEAP" -XX:MaxMetaspaceSize=512m "${common[@]}" \
+    -classpath "$(flink_cp)" \
+    org.apache.flink.table.gateway.SqlGateway \
+    "-Dexecution.target=remote" \
+    "-Dio.tmp.dirs=$FLINK_TMP/sql-gateway"
+}
+
+# Like rr_wait, but the error names the TaskManager JVM's log, not the supervisor's.
+_flink_wait_tm() {
+  local waited=0 where="flink-taskmanager ($RR_HOST:$RR_FLINK_TM_RPC_PORT)"
+  while ! _flink_tm_ok; do
+    rr_running flink-taskmanager-supervisor \
+      || rr_die "$where: its supervisor exited; read $RR_LOGS/flink-taskmanager-supervisor.log and $RR_LOGS/flink-taskmanager.log"
+    [ "$waited" -lt "$FLINK_START_TIMEOUT" ] \
+      || rr_die "$where not registered with the JobManager after ${FLINK_START_TIMEOUT}s; read $RR_LOGS/flink-taskmanager.log"
+    sleep 1; waited=$((waited + 1))
+  done
+}
+
+# flink_up: start what is not running (JM, supervised TM, SQL Gateway), wait for each.
+flink_up() {
+  flink_fetch
+  [ -x "$FLINK_JAVA" ] || rr_die "flink: no Java 17 at $FLINK_JAVA"
+  _flink_write_config
+  local t0; t0=$(date +%s)
+  if rr_running flink-jobmanager && _flink_jm_ok; then
+    rr_log "flink: JobManager already running (pid $(cat "$(rr_pidfile flink-jobmanager)"))"
+  else
+    rr_stop flink-jobmanager
+    rr_log "flink: starting JobManager (REST $RR_HOST:$RR_FLINK_REST_PORT, RPC $RR_FLINK_RPC_PORT)"
+    _flink_start_jm
+    RR_WAIT_PORT=$RR_FLINK_REST_PORT rr_wait flink-jobmanager "$FLINK_START_TIMEOUT" _flink_jm_ok
+  fi
+  if rr_running flink-taskmanager-supervisor; then
+    rr_log "flink: TaskManager supervisor already running (pid $(cat "$(rr_pidfile flink-taskmanager-supervisor)"))"
+  else
+    rr_log "flink: starting supervised TaskManager (RPC $RR_FLINK_TM_RPC_PORT, data $RR_FLINK_TM_DATA_PORT)"
+    _flink_start_tm
+  fi
+  _flink_wait_tm
+  if rr_running flink-sql-gateway && _flink_gw_ok; then
+    rr_log "flink: SQL Gateway already running (pid $(cat "$(rr_pidfile flink-sql-gateway)"))"
+  else
+    rr_stop flink-sql-gateway
+    rr_log "flink: starting SQL Gateway (REST $RR_HOST:$RR_SQL_GATEWAY_PORT)"
+    _flink_start_gw
+    RR_WAIT_PORT=$RR_SQL_GATEWAY_PORT rr_wait flink-sql-gateway "$FLINK_START_TIMEOUT" _flink_gw_ok
+  fi
+  rr_log "flink: up in $(( $(date +%s) - t0 )) s ($(flink_version)); logs $RR_LOGS/flink-{jobmanager,taskmanager,sql-gateway}.log"
+}
+
+# flink_down: stop the gateway, the TM (supervisor first told not to restart), the JM.
+flink_down() {
+  mkdir -p "$RR_STATE"; touch "$FLINK_TM_STOPFLAG"
+  rr_stop flink-sql-gateway
+  rr_stop flink-taskmanager-supervisor     # TERM to its process group: supervisor + JVM
+  rr_stop flink-taskmanager                # a JVM that outlived its supervisor
+  rr_stop flink-jobmanager
+  rr_log "flink: stopped"
+}
+
+flink_health() { _flink_jm_ok && _flink_tm_ok && _flink_gw_ok; }
+
+# flink_version: what the running JobManager reports on /config.
+flink_version() {
+  local c v r
+  c="$(rr_http "$(flink_rest)/config")" || return 1
+  v="$(sed -n 's/.*"flink-version":"\([^"]*\)".*/\1/p' <<<"$c")"
+  r="$(sed -n 's/.*"flink-revision":"\([^"]*\)".*/\1/p' <<<"$c")"
+  echo "$v (revision $r)"
+}
+
+# flink_tm_pid: pid of the current TaskManager JVM (changes after every restart).
+flink_tm_pid() {
+  rr_running flink-taskmanager || return 1
+  cat "$(rr_pidfile flink-taskmanager)"
+}
+
+# flink_sql_file <file.sql>: run the statements of a file in one SQL Gateway
+# session; prints each statement's result (job id for INSERTs); stops at the
+# first error with the gateway's error text.
+flink_sql_file() {
+  [ -f "${1:-}" ] || rr_die "usage: flink_sql_file <file.sql>"
+  python3 "$FLINK_HOME_RR/sql_file.py" "$(flink_gateway_url)" "$1"
+}
