@@ -1,0 +1,212 @@
+# Trino (coordinator and worker in one JVM) with the Iceberg connector, as a
+# plain JVM on 127.0.0.1:$RR_TRINO_PORT. Sourced after lib.sh; defines
+# trino_fetch, trino_up, trino_down, trino_health, trino_version, trino_query.
+#
+# Version: Trino 476, not 478 — 478's Iceberg plugin (and trino-server-main,
+# trino-hive, trino-filesystem, trino-parquet, trino-metastore at 478) is not
+# published to Maven Central; see compose/trino/README.md. 476 is the last
+# release with the server tarball and plugin zips on Central.
+#
+# Layout:
+#   $RR_LIBS/trino/                 the two archives Maven copies (pom.xml)
+#   $RR_LIBS/trino/dist/lib/        the server's classpath (from trino-server-core)
+#   $RR_LIBS/trino/plugin/iceberg/  the Iceberg plugin (from trino-iceberg's zip);
+#                                   the only plugin we load (plugin.dir)
+#   $RR_STATE/trino/etc/            config written by trino_up on every start
+#   $RR_DATA/trino/                 node.data-dir
+#   $RR_LOGS/trino.log              stdout/stderr of the JVM (the server log)
+
+TRINO_VERSION_PINNED=476
+TRINO_HOME="$RR_LIBS/trino/dist"
+TRINO_PLUGIN_DIR="$RR_LIBS/trino/plugin"
+TRINO_ETC="$RR_STATE/trino/etc"
+TRINO_USER="${TRINO_USER:-rosterrig}"
+TRINO_URL="http://$RR_HOST:$RR_TRINO_PORT"
+
+# trino_fetch: resolve the archives (once per pom content) and unpack them
+# (once per archive content).
+trino_fetch() {
+  rr_resolve trino
+  local src="$RR_LIBS/trino" stamp
+  stamp="$(cd "$src" && ls -d .resolved-* | head -n1 | sed 's/^\.resolved-//')"
+  if [ -f "$TRINO_HOME/.unpacked-$stamp" ] && [ -d "$TRINO_PLUGIN_DIR/iceberg" ]; then
+    return 0
+  fi
+  rr_log "trino: unpacking trino-server-core and the Iceberg plugin"
+  rm -rf "$TRINO_HOME" "$TRINO_PLUGIN_DIR" "$src/.unzip"
+  mkdir -p "$TRINO_HOME" "$TRINO_PLUGIN_DIR" "$src/.unzip"
+  tar xzf "$src/trino-server-core-$TRINO_VERSION_PINNED.tar.gz" -C "$TRINO_HOME" --strip-components=1 \
+    || rr_die "trino: could not unpack trino-server-core-$TRINO_VERSION_PINNED.tar.gz"
+  # The zip holds one top directory, trino-iceberg-476/, with the plugin's jars.
+  unzip -q "$src/trino-iceberg-$TRINO_VERSION_PINNED.zip" -d "$src/.unzip" \
+    || rr_die "trino: could not unpack trino-iceberg-$TRINO_VERSION_PINNED.zip"
+  mv "$src/.unzip/trino-iceberg-$TRINO_VERSION_PINNED" "$TRINO_PLUGIN_DIR/iceberg"
+  rm -rf "$src/.unzip"
+  # The plugin must not carry the SPI: the server shares its own with plugins.
+  if ls "$TRINO_PLUGIN_DIR/iceberg" | grep -q 'trino-spi'; then
+    rr_die "trino: plugin/iceberg contains trino-spi; the plugin set is wrong"
+  fi
+  touch "$TRINO_HOME/.unpacked-$stamp"
+}
+
+# The JVM flags: upstream's jvm.config (trino-packages and the Docker image),
+# with a 2 GB heap for this 24 GB, 2-core machine.
+_trino_jvm_flags() {
+  printf '%s\n' \
+    -server -Xmx2G -Xms512M -XX:+UseG1GC -XX:G1HeapRegionSize=16M \
+    -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError \
+    -XX:-OmitStackTraceInFastThrow -XX:ReservedCodeCacheSize=256M \
+    -XX:PerMethodRecompilationCutoff=10000 -XX:PerBytecodeRecompilationCutoff=10000 \
+    -XX:+UnlockDiagnosticVMOptions -XX:G1NumCollectionsKeepPinned=10000000 \
+    -XX:+EnableDynamicAgentLoading \
+    -Djdk.attach.allowAttachSelf=true -Djdk.nio.maxCachedBufferSize=2000000 \
+    -Dfile.encoding=UTF-8 \
+    --add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+}
+
+# _trino_write_etc: node.properties, config.properties, jvm.config (for the
+# record; the flags are passed by trino_up), log.properties, catalog/.
+_trino_write_etc() {
+  mkdir -p "$TRINO_ETC/catalog" "$RR_DATA/trino"
+  cat > "$TRINO_ETC/node.properties" <<EOF
+node.environment=rosterrig
+node.id=rosterrig-trino-1
+node.data-dir=$RR_DATA/trino
+node.bind-ip=$RR_HOST
+node.internal-address=$RR_HOST
+EOF
+  cat > "$TRINO_ETC/config.properties" <<EOF
+coordinator=true
+node-scheduler.include-coordinator=true
+http-server.http.port=$RR_TRINO_PORT
+discovery.uri=http://$RR_HOST:$RR_TRINO_PORT
+plugin.dir=$TRINO_PLUGIN_DIR
+catalog.config-dir=$TRINO_ETC/catalog
+query.max-memory=1GB
+query.max-memory-per-node=1GB
+memory.heap-headroom-per-node=512MB
+EOF
+  _trino_jvm_flags > "$TRINO_ETC/jvm.config"
+  cat > "$TRINO_ETC/log.properties" <<EOF
+io.trino=INFO
+EOF
+  # Both warehouse modes at once: s3:// through native S3, file:/// through
+  # the native local file system rooted at /.
+  cat > "$TRINO_ETC/catalog/iceberg.properties" <<EOF
+connector.name=iceberg
+iceberg.catalog.type=rest
+iceberg.rest-catalog.uri=http://$RR_HOST:$RR_CATALOG_PORT
+fs.native-s3.enabled=true
+s3.endpoint=http://$RR_HOST:$RR_S3_PORT
+s3.region=$RR_S3_REGION
+s3.path-style-access=true
+s3.aws-access-key=$RR_S3_ACCESS_KEY
+s3.aws-secret-key=$RR_S3_SECRET_KEY
+fs.native-local.enabled=true
+local.location=/
+iceberg.expire-snapshots.min-retention=0s
+iceberg.remove-orphan-files.min-retention=0s
+EOF
+}
+
+# trino_up: start Trino unless it is already running and healthy; wait (at
+# most TRINO_START_TIMEOUT, default 120 s) until /v1/info says it has started
+# and SELECT 1 answers.
+trino_up() {
+  trino_fetch
+  if rr_running trino; then
+    if trino_health >/dev/null 2>&1; then return 0; fi
+    rr_log "trino: pid file names a live process that is not healthy; restarting it"
+    rr_stop trino
+  fi
+  if rr_port_open "$RR_TRINO_PORT"; then
+    rr_die "Trino: port $RR_HOST:$RR_TRINO_PORT is already taken by a process we did not start"
+  fi
+  [ -x "$RR_JAVA25/bin/java" ] || rr_die "Trino: needs Java 24+; $RR_JAVA25/bin/java not found"
+  command -v jq >/dev/null || rr_die "Trino: trino_query/trino_health need jq"
+  _trino_write_etc
+  local -a props=()
+  local line
+  while IFS= read -r line; do
+    case "$line" in ''|'#'*) ;; *) props+=("-D$line");; esac
+  done < "$TRINO_ETC/node.properties"
+  local -a flags=()
+  mapfile -t flags < "$TRINO_ETC/jvm.config"
+  rr_log "trino: starting Trino $TRINO_VERSION_PINNED on $RR_HOST:$RR_TRINO_PORT (log $RR_LOGS/trino.log)"
+  : > "$RR_LOGS/trino.log"
+  local t0; t0=$(date +%s)
+  # Like the airlift launcher: java -cp lib/* <jvm.config> -D<node.properties>
+  # -Dlog.levels-file -Dconfig io.trino.server.TrinoServer, in etc/'s parent.
+  # Trino checks the file-descriptor limit at start (4096 minimum).
+  (cd "$RR_STATE/trino" && \
+   AWS_REQUEST_CHECKSUM_CALCULATION=when_required AWS_RESPONSE_CHECKSUM_VALIDATION=when_required \
+   rr_start trino bash -c 'ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; exec "$@"' trino \
+     "$RR_JAVA25/bin/java" -cp "$TRINO_HOME/lib/*" "${flags[@]}" "${props[@]}" \
+     -Dlog.levels-file="$TRINO_ETC/log.properties" -Dconfig="$TRINO_ETC/config.properties" \
+     io.trino.server.TrinoServer)
+  local limit="${TRINO_START_TIMEOUT:-120}"
+  while ! trino_health >/dev/null 2>&1; do
+    if ! rr_running trino; then
+      rr_die "Trino ($RR_HOST:$RR_TRINO_PORT) exited during start-up; read $RR_LOGS/trino.log"
+    fi
+    if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
+      rr_die "Trino ($RR_HOST:$RR_TRINO_PORT) not healthy after ${limit}s; read $RR_LOGS/trino.log"
+    fi
+    sleep 1
+  done
+  rr_log "trino: healthy after $(( $(date +%s) - t0 )) s"
+}
+
+trino_down() { rr_stop trino; }
+
+# trino_health: /v1/info says starting=false and SELECT 1 returns 1.
+trino_health() {
+  curl -fsS --max-time 5 "$TRINO_URL/v1/info" | jq -e '.starting == false' >/dev/null || return 1
+  [ "$(TRINO_QUERY_TIMEOUT=20 trino_query 'SELECT 1' 2>/dev/null)" = "1" ]
+}
+
+# trino_version: the version the running server reports.
+trino_version() {
+  curl -fsS --max-time 5 "$TRINO_URL/v1/info" | jq -er '.nodeVersion.version'
+}
+
+# trino_query "<sql>": run one statement through the client protocol (POST
+# /v1/statement, follow nextUri). Prints rows as TSV (TRINO_FORMAT=json: one
+# JSON array per row; TRINO_HEADER=1: column names first). On a Trino error
+# prints it to stderr and returns 1. Bounded by TRINO_QUERY_TIMEOUT (300 s).
+# Optional: TRINO_CATALOG, TRINO_SCHEMA.
+trino_query() {
+  local sql="$1" fmt="${TRINO_FORMAT:-tsv}" header="${TRINO_HEADER:-0}"
+  local limit="${TRINO_QUERY_TIMEOUT:-300}" t0 resp next err printed_header=0
+  t0=$(date +%s)
+  local -a hdr=(-H "X-Trino-User: $TRINO_USER" -H "X-Trino-Source: rosterrig-compose")
+  [ -n "${TRINO_CATALOG:-}" ] && hdr+=(-H "X-Trino-Catalog: $TRINO_CATALOG")
+  [ -n "${TRINO_SCHEMA:-}" ] && hdr+=(-H "X-Trino-Schema: $TRINO_SCHEMA")
+  resp="$(curl -fsS --max-time 30 -X POST "${hdr[@]}" --data-binary "$sql" "$TRINO_URL/v1/statement")" || {
+    echo "trino_query: Trino at $TRINO_URL did not accept the statement (log: $RR_LOGS/trino.log)" >&2
+    return 1
+  }
+  while :; do
+    err="$(jq -r 'if .error then "Trino error \(.error.errorName // "?") (\(.error.errorType // "?")): \(.error.message)" else empty end' <<<"$resp")"
+    if [ -n "$err" ]; then echo "$err" >&2; return 1; fi
+    if [ "$header" = 1 ] && [ "$printed_header" = 0 ] && jq -e '.columns' >/dev/null <<<"$resp"; then
+      jq -r '[.columns[].name] | @tsv' <<<"$resp"; printed_header=1
+    fi
+    if [ "$fmt" = json ]; then
+      jq -c '.data[]?' <<<"$resp"
+    else
+      jq -r '.data[]? | map(if type == "array" or type == "object" then tojson else . end) | @tsv' <<<"$resp"
+    fi
+    next="$(jq -r '.nextUri // empty' <<<"$resp")"
+    [ -n "$next" ] || return 0
+    if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
+      curl -fsS --max-time 5 -X DELETE "${hdr[@]}" "$next" >/dev/null 2>&1 || true
+      echo "trino_query: no result after ${limit}s; cancelled (log: $RR_LOGS/trino.log)" >&2
+      return 1
+    fi
+    resp="$(curl -fsS --max-time 30 "${hdr[@]}" "$next")" || {
+      echo "trino_query: lost Trino at $TRINO_URL while following the result (log: $RR_LOGS/trino.log)" >&2
+      return 1
+    }
+  done
+}
