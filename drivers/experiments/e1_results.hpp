@@ -182,7 +182,7 @@ inline configuration_summary summarize(const configuration_run& run) {
         s.min_per_kill = sum.min;
         s.median_per_kill = sum.median;
         s.max_per_kill = sum.max;
-        s.upper_bound_95 = clopper_pearson_upper(s.kills_with_duplicates, s.kills);
+        s.upper_bound_95 = stats::clopper_pearson_upper(s.kills_with_duplicates, s.kills);
     }
     return s;
 }

@@ -125,6 +125,16 @@ std::vector<flink_edge> flink_rest::plan_edges(const std::string& id) const {
     return out;
 }
 
+bool flink_rest::all_tasks_running(const std::string& id) const {
+    auto j = http_json(where_, http_method::get, "/jobs/" + id).as_object();
+    if (str_at(j, "state") != "RUNNING") return false;
+    const auto& vertices = j.at("vertices").as_array();
+    if (vertices.empty()) return false;
+    for (const auto& v : vertices)
+        if (str_at(v.as_object(), "status") != "RUNNING") return false;
+    return true;
+}
+
 int flink_rest::registered_taskmanagers() const {
     return static_cast<int>(int_at(http_json(where_, http_method::get, "/overview").as_object(), "taskmanagers"));
 }

@@ -52,6 +52,9 @@ public:
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
     std::vector<flink_edge> plan_edges(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview
+    // The job is RUNNING and so is every one of its vertices (a restarted job
+    // reports RUNNING while its tasks are still being deployed).
+    bool all_tasks_running(const std::string& job_id) const;
 
     // Stop with a savepoint and wait; returns the savepoint's path.
     std::string stop_with_savepoint(const std::string& job_id, const std::string& target_dir,
