@@ -157,7 +157,10 @@ trino_up() {
   rr_log "trino: healthy after $(( $(date +%s) - t0 )) s"
 }
 
-trino_down() { rr_stop trino; }
+# trino_down: stop the JVM we started (TERM, then KILL after 20 s). The `|| true`
+# keeps rr_stop's last `kill -KILL` (which fails when the JVM has already exited)
+# from aborting a caller running under `set -e`.
+trino_down() { rr_stop trino || true; }
 
 # trino_health: /v1/info says starting=false and SELECT 1 returns 1.
 trino_health() {
