@@ -54,9 +54,13 @@ catalog_health() {
 
 catalog_up() {
   local wh; wh="$(catalog_warehouse)" || return 1
+  local marker="$RR_STATE/conf/catalog/warehouse"
   if rr_running catalog && catalog_health; then
-    rr_log "catalog: already running on $CATALOG_URL (log $RR_LOGS/catalog.log)"
-    return 0
+    if [ "$(cat "$marker" 2>/dev/null)" = "$wh" ]; then
+      rr_log "catalog: already running on $CATALOG_URL, warehouse $wh (log $RR_LOGS/catalog.log)"
+      return 0
+    fi
+    rr_log "catalog: running with warehouse $(cat "$marker" 2>/dev/null); restarting for $wh"
   fi
   rr_running catalog && rr_stop catalog
   catalog_fetch
@@ -64,7 +68,8 @@ catalog_up() {
   if [ "${RR_WAREHOUSE:-s3}" = s3 ] && ! { declare -F s3_health >/dev/null && s3_health; }; then
     rr_die "catalog: RR_WAREHOUSE=s3 needs the S3 store on $RR_HOST:$RR_S3_PORT (run s3_up first, or RR_WAREHOUSE=local)"
   fi
-  mkdir -p "$RR_DATA/catalog" "$RR_DATA/warehouse"
+  mkdir -p "$RR_DATA/catalog" "$RR_DATA/warehouse" "$(dirname "$marker")"
+  echo "$wh" > "$marker"
   local s3ep="http://$RR_HOST:$RR_S3_PORT"
   rr_log "catalog: starting (heap $CATALOG_HEAP, warehouse $wh, db $RR_DATA/catalog/catalog.db)"
   # CATALOG_* become catalog properties: prefix stripped, __ -> -, _ -> ., lowercased
