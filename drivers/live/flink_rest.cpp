@@ -66,6 +66,8 @@ flink_checkpoint_counts flink_rest::checkpoints(const std::string& id) const {
             out.latest_completed_id = int_at(done->as_object(), "id", -1);
             out.latest_completed_at_ms = int_at(done->as_object(), "latest_ack_timestamp");
         }
+        if (auto* sp = latest->as_object().if_contains("savepoint"); sp && sp->is_object())
+            out.latest_savepoint_id = int_at(sp->as_object(), "id", -1);
         if (auto* r = latest->as_object().if_contains("restored"); r && r->is_object()) {
             out.latest_restored_id = int_at(r->as_object(), "id", -1);
             auto* sp = r->as_object().if_contains("is_savepoint");

@@ -19,6 +19,7 @@ struct flink_checkpoint_counts {
     long long latest_completed_at_ms = 0;  // Flink's latest_ack_timestamp
     long long latest_restored_id = -1;
     bool latest_restored_is_savepoint = false;
+    long long latest_savepoint_id = -1;
 };
 
 struct flink_checkpoint_config {
