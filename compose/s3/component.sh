@@ -120,6 +120,9 @@ s3_check_fetch() {
 
 s3_check() {
   s3_check_fetch
-  "$RR_JAVA17/bin/java" -Xmx256m -cp "$RR_LIBS/s3-check/*" "$RR_COMPOSE/s3/check/S3Check.java" \
+  # S3CHECK_WIRE=1 logs each request's headers (shows aws-chunked bodies and x-amz-trailer checksums).
+  "$RR_JAVA17/bin/java" -Xmx256m -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    ${S3CHECK_WIRE:+-Dorg.slf4j.simpleLogger.log.software.amazon.awssdk.request=debug} \
+    -cp "$RR_LIBS/s3-check/*" "$RR_COMPOSE/s3/check/S3Check.java" \
     "$S3_ENDPOINT" "$RR_S3_REGION" "$RR_S3_BUCKET" "$RR_S3_ACCESS_KEY" "$RR_S3_SECRET_KEY" "$@"
 }
