@@ -152,6 +152,7 @@ T read(const json::value& v, const context& cx, const std::string& path) {
             return static_cast<T>(u);
         }
         wrong("integer");
+        return T{};  // not reached: wrong() throws
     } else if constexpr (std::is_floating_point_v<T>) {
         if (!v.is_number()) wrong("number");
         return static_cast<T>(v.to_number<double>());

@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "rosterrig/check/expected_state.hpp"
+
+using namespace rosterrig;
+
+TEST_CASE("the upsert expectation keeps each NPI's last-arrived record", "[expected_state]") {
+    const roster_spec spec{.seed = 4, .providers = 300, .events = 2500, .partitions = 4, .late_stale_fraction = 0.1};
+    const auto events = generate(spec);
+    std::map<std::uint64_t, const roster_event*> last, newest;
+    for (const auto& e : events) {
+        last[e.npi] = &e;
+        auto& n = newest[e.npi];
+        if (!n || e.revision > n->revision) n = &e;
+    }
+    const upsert_expectation x = expect_upsert(spec);
+    REQUIRE(x.by_npi.size() == last.size());
+    for (const auto& [npi, e] : last) {
+        const auto& entry = x.by_npi.at(npi);
+        CHECK(entry.latest_by_arrival.seq == e->seq);
+        CHECK(entry.latest_by_arrival.digest == fields_digest(e->fields));
+        CHECK(entry.newest_by_revision.seq == newest.at(npi)->seq);
+    }
+}
+
+TEST_CASE("without late stale assertions the last-arrived record is the newest revision", "[expected_state]") {
+    const upsert_expectation x = expect_upsert(roster_spec{});
+    CHECK(x.by_npi.size() == 1994);
+    CHECK(x.stale_by_event_time_npis().empty());
+}
+
+TEST_CASE("with late stale assertions some NPIs end on an older revision", "[expected_state]") {
+    // Mutation check: making fold_upsert update newest_by_revision on every
+    // event (dropping the revision comparison) empties this list and fails.
+    roster_spec spec;
+    spec.late_stale_fraction = 0.05;
+    const upsert_expectation x = expect_upsert(spec);
+    const auto hazard = x.stale_by_event_time_npis();
+    CHECK(hazard.size() > 20);
+    for (auto npi : hazard) {
+        const auto& e = x.by_npi.at(npi);
+        CHECK(e.latest_by_arrival.revision < e.newest_by_revision.revision);
+        CHECK(e.latest_by_arrival.seq > e.newest_by_revision.seq);
+    }
+}
+
+TEST_CASE("the expected upsert table has one row per NPI, in seq order", "[expected_state]") {
+    const roster_spec spec{.seed = 8, .providers = 100, .events = 700};
+    const auto rows = expected_latest_by_arrival(spec);
+    const auto x = expect_upsert(spec);
+    REQUIRE(rows.size() == x.by_npi.size());
+    for (std::size_t i = 1; i < rows.size(); ++i) CHECK(rows[i - 1].seq < rows[i].seq);
+    for (const auto& r : rows) CHECK(x.by_npi.at(r.npi).latest_by_arrival.seq == r.seq);
+    CHECK(newest_by_revision(spec) == rows);  // no late stale assertions: the same rows
+    CHECK(expected_append_rows(spec).size() == 700);
+}
