@@ -123,7 +123,7 @@ trino_up() {
     rr_die "Trino: port $RR_HOST:$RR_TRINO_PORT is already taken by a process we did not start"
   fi
   [ -x "$RR_JAVA25/bin/java" ] || rr_die "Trino: needs Java 24+; $RR_JAVA25/bin/java not found"
-  command -v jq >/dev/null || rr_die "Trino: trino_query/trino_health need jq"
+  command -v jq >/dev/null && command -v python3 >/dev/null || rr_die "Trino: trino_health/trino_query need jq and python3"
   _trino_write_etc
   local -a props=()
   local line
@@ -174,13 +174,14 @@ trino_version() {
 }
 
 # trino_query "<sql>": run one statement through the client protocol (POST
-# /v1/statement, follow nextUri). Prints rows as TSV (TRINO_FORMAT=json: one
-# JSON array per row; TRINO_HEADER=1: column names first). On a Trino error
-# prints it to stderr and returns 1. Bounded by TRINO_QUERY_TIMEOUT (300 s).
-# Optional: TRINO_CATALOG, TRINO_SCHEMA.
+# /v1/statement, follow nextUri). Prints rows as TSV (\N for NULL; with
+# TRINO_FORMAT=json, one JSON array per row; TRINO_HEADER=1: column names
+# first). On a Trino error prints it and its causes to stderr and returns 1.
+# Bounded by TRINO_QUERY_TIMEOUT (300 s). Optional: TRINO_CATALOG, TRINO_SCHEMA.
+# Pages are parsed by statement_page.py (exact 64-bit integers; jq 1.6 is not).
 trino_query() {
   local sql="$1" fmt="${TRINO_FORMAT:-tsv}" header="${TRINO_HEADER:-0}"
-  local limit="${TRINO_QUERY_TIMEOUT:-300}" t0 resp next err printed_header=0
+  local limit="${TRINO_QUERY_TIMEOUT:-300}" t0 resp next state rc=0
   t0=$(date +%s)
   local -a hdr=(-H "X-Trino-User: $TRINO_USER" -H "X-Trino-Source: rosterrig-compose")
   [ -n "${TRINO_CATALOG:-}" ] && hdr+=(-H "X-Trino-Catalog: $TRINO_CATALOG")
@@ -189,27 +190,22 @@ trino_query() {
     echo "trino_query: Trino at $TRINO_URL did not accept the statement (log: $RR_LOGS/trino.log)" >&2
     return 1
   }
+  state="$(mktemp "${TMPDIR:-/tmp}/trino_query.XXXXXX")"
   while :; do
-    err="$(jq -r 'if .error then "Trino error \(.error.errorName // "?") (\(.error.errorType // "?")): \(.error.message)" else empty end' <<<"$resp")"
-    if [ -n "$err" ]; then echo "$err" >&2; return 1; fi
-    if [ "$header" = 1 ] && [ "$printed_header" = 0 ] && jq -e '.columns' >/dev/null <<<"$resp"; then
-      jq -r '[.columns[].name] | @tsv' <<<"$resp"; printed_header=1
-    fi
-    if [ "$fmt" = json ]; then
-      jq -c '.data[]?' <<<"$resp"
-    else
-      jq -r '.data[]? | map(if type == "array" or type == "object" then tojson else . end) | @tsv' <<<"$resp"
-    fi
-    next="$(jq -r '.nextUri // empty' <<<"$resp")"
-    [ -n "$next" ] || return 0
+    python3 "$RR_COMPOSE/trino/statement_page.py" "$fmt" "$header" "$state" <<<"$resp" || { rc=1; break; }
+    next="$(sed -n 1p "$state")"
+    [ "$(sed -n 2p "$state")" = 1 ] && header=0
+    [ -n "$next" ] || break
     if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
       curl -fsS --max-time 5 -X DELETE "${hdr[@]}" "$next" >/dev/null 2>&1 || true
       echo "trino_query: no result after ${limit}s; cancelled (log: $RR_LOGS/trino.log)" >&2
-      return 1
+      rc=1; break
     fi
     resp="$(curl -fsS --max-time 30 "${hdr[@]}" "$next")" || {
       echo "trino_query: lost Trino at $TRINO_URL while following the result (log: $RR_LOGS/trino.log)" >&2
-      return 1
+      rc=1; break
     }
   done
+  rm -f "$state"
+  return $rc
 }
