@@ -86,10 +86,11 @@ rr_stop() {
   [ -f "$f" ] || return 0
   local pid; pid="$(cat "$f")"
   if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+    kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
     local i=0
     while kill -0 "$pid" 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
-    kill -KILL "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+    # || true: the pid usually exited after TERM; under set -e a failed last kill would abort the caller.
+    kill -KILL "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$f"
 }
