@@ -10,12 +10,13 @@ operation polled until it is FINISHED (or ERROR), and its result rows printed
 error text goes to stderr and the exit status is 1. Standard library only.
 """
 import json
+import os
 import sys
 import time
 import urllib.error
 import urllib.request
 
-TIMEOUT_S = 600  # per statement (a batch SELECT over a big table can take a while)
+TIMEOUT_S = int(os.environ.get("FLINK_SQL_TIMEOUT", "300"))  # per statement, seconds
 
 
 def call(method, url, body=None):
@@ -94,12 +95,13 @@ def main():
             except RuntimeError as e:
                 print("flink_sql_file: statement %d failed:\n%s\n%s" % (i, s, e), file=sys.stderr)
                 return 1
+            if cols == ["job id"] and rows:
+                print("  job id: %s" % rows[0][0])
+                continue
             if cols and cols != ["result"]:
                 print("  " + " | ".join(cols))
             for row in rows:
                 print("  " + " | ".join("NULL" if v is None else str(v) for v in row))
-            if cols == ["job id"] and rows:
-                print("  job id: %s" % rows[0][0])
     finally:
         try:
             call("DELETE", "%s/v1/sessions/%s" % (gw, sh))
