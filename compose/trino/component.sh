@@ -22,6 +22,8 @@ TRINO_PLUGIN_DIR="$RR_LIBS/trino/plugin"
 TRINO_ETC="$RR_STATE/trino/etc"
 TRINO_USER="${TRINO_USER:-rosterrig}"
 TRINO_URL="http://$RR_HOST:$RR_TRINO_PORT"
+# The S3 endpoint Trino reads and writes through; the stack's store unless set.
+TRINO_S3_ENDPOINT="${TRINO_S3_ENDPOINT:-http://$RR_HOST:$RR_S3_PORT}"
 
 # trino_fetch: resolve the archives (once per pom content) and unpack them
 # (once per archive content).
@@ -97,7 +99,7 @@ connector.name=iceberg
 iceberg.catalog.type=rest
 iceberg.rest-catalog.uri=http://$RR_HOST:$RR_CATALOG_PORT
 fs.native-s3.enabled=true
-s3.endpoint=http://$RR_HOST:$RR_S3_PORT
+s3.endpoint=$TRINO_S3_ENDPOINT
 s3.region=$RR_S3_REGION
 s3.path-style-access=true
 s3.aws-access-key=$RR_S3_ACCESS_KEY
@@ -139,7 +141,8 @@ trino_up() {
   # -Dlog.levels-file -Dconfig io.trino.server.TrinoServer, in etc/'s parent.
   # Trino checks the file-descriptor limit at start (4096 minimum).
   (cd "$RR_STATE/trino" && \
-   AWS_REQUEST_CHECKSUM_CALCULATION=when_required AWS_RESPONSE_CHECKSUM_VALIDATION=when_required \
+   AWS_REQUEST_CHECKSUM_CALCULATION="${AWS_REQUEST_CHECKSUM_CALCULATION:-when_required}" \
+   AWS_RESPONSE_CHECKSUM_VALIDATION="${AWS_RESPONSE_CHECKSUM_VALIDATION:-when_required}" \
    rr_start trino bash -c 'ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; exec "$@"' trino \
      "$RR_JAVA25/bin/java" -cp "$TRINO_HOME/lib/*" "${flags[@]}" "${props[@]}" \
      -Dlog.levels-file="$TRINO_ETC/log.properties" -Dconfig="$TRINO_ETC/config.properties" \
