@@ -27,7 +27,7 @@ TEST_CASE("the upsert expectation keeps each NPI's last-arrived record", "[expec
 
 TEST_CASE("without late stale assertions the last-arrived record is the newest revision", "[expected_state]") {
     const upsert_expectation x = expect_upsert(roster_spec{});
-    CHECK(x.by_npi.size() == 1994);
+    CHECK(x.by_npi.size() == 1997);
     CHECK(x.stale_by_event_time_npis().empty());
 }
 

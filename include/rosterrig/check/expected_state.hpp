@@ -19,9 +19,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "rosterrig/detail/flat_map.hpp"
 #include "rosterrig/generate/generator.hpp"
 
 namespace rosterrig {
@@ -42,7 +42,8 @@ struct upsert_expectation_entry {
 /// The upsert expectation for every NPI in the feed. Memory ∝ distinct NPIs.
 struct upsert_expectation {
     std::uint64_t events = 0;
-    std::unordered_map<std::uint64_t, upsert_expectation_entry> by_npi;
+    /// NPI -> entry; iterate with `for (const auto& [npi, entry] : by_npi)`.
+    detail::flat_map<upsert_expectation_entry> by_npi;
 
     /// NPIs whose last-arrived record is not their newest revision: where a
     /// correct last-writer-wins table is stale by event time.
@@ -58,10 +59,10 @@ struct upsert_expectation {
 /// Folds one event into an expectation (events must come in seq order).
 inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
     const expected_record r{e.seq, e.revision, fields_digest(e.fields)};
-    auto [it, inserted] = x.by_npi.try_emplace(e.npi, upsert_expectation_entry{r, r});
+    auto [entry, inserted] = x.by_npi.try_emplace(e.npi, upsert_expectation_entry{r, r});
     if (!inserted) {
-        it->second.latest_by_arrival = r;
-        if (e.revision > it->second.newest_by_revision.revision) it->second.newest_by_revision = r;
+        entry->latest_by_arrival = r;
+        if (e.revision > entry->newest_by_revision.revision) entry->newest_by_revision = r;
     }
     x.events = std::max(x.events, e.seq);
 }

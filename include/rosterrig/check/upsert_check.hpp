@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
 #include "rosterrig/check/expected_state.hpp"
@@ -57,7 +56,7 @@ class upsert_checker {
 public:
     explicit upsert_checker(const upsert_expectation& expectation) {
         slots_.reserve(expectation.by_npi.size());
-        for (const auto& [npi, e] : expectation.by_npi) slots_.emplace(npi, slot{e, 0});
+        for (const auto& [npi, e] : expectation.by_npi) slots_.try_emplace(npi, slot{e, 0});
     }
 
     /// Throws std::invalid_argument when the row has neither seq nor digest.
@@ -65,13 +64,13 @@ public:
         if (!row.seq && !row.fields_digest)
             throw std::invalid_argument("upsert check: a row needs seq or provider fields");
         ++rows_;
-        auto it = slots_.find(row.npi);
-        if (it == slots_.end()) {
+        slot* found = slots_.find(row.npi);
+        if (!found) {
             ++unexpected_rows_;
             if (++unexpected_[row.npi] > 1) ++rows_sharing_npi_;
             return;
         }
-        slot& s = it->second;
+        slot& s = *found;
         if (++s.seen > 1) ++rows_sharing_npi_;
         auto same = [&row](const expected_record& r) {
             return row.seq ? *row.seq == r.seq : *row.fields_digest == r.digest;
@@ -114,10 +113,10 @@ public:
 private:
     struct slot {
         upsert_expectation_entry expected;
-        std::uint64_t seen;
+        std::uint64_t seen = 0;
     };
-    std::unordered_map<std::uint64_t, slot> slots_;
-    std::unordered_map<std::uint64_t, std::uint64_t> unexpected_;
+    detail::flat_map<slot> slots_;
+    detail::flat_map<std::uint64_t> unexpected_;
     std::uint64_t rows_ = 0;
     std::uint64_t rows_sharing_npi_ = 0;
     std::uint64_t stale_rows_ = 0;

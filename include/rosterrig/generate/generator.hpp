@@ -4,7 +4,8 @@
 // arrival order. How each one is made (all draws from one SplitMix64 stream
 // seeded with seed ^ feed_salt, reduced with uniform_below):
 //
-//   1. the provider: uniform over `providers`, so each provider recurs about
+//   1. the provider: uniform over `providers` (from a second stream seeded
+//      with seed ^ pick_salt, read 16 events ahead), so each recurs about
 //      events/providers times (6 by default) and the number of distinct NPIs
 //      is about providers * (1 - e^-6);
 //   2. the source, with its habits:
@@ -51,6 +52,7 @@ namespace rosterrig {
 inline constexpr std::uint64_t feed_salt = 0x726f737465727269ULL;      // "rosterri"
 inline constexpr std::uint64_t provider_salt = 0x70726f7669646572ULL;  // "provider"
 inline constexpr std::uint64_t npi_salt = 0x6e70692d73706163ULL;       // "npi-spac"
+inline constexpr std::uint64_t pick_salt = 0x7069636b2d707276ULL;      // "pick-prv"
 
 /// Arrival clock: event seq arrives at feed_epoch_ms + seq * arrival_step_ms.
 inline constexpr std::int64_t feed_epoch_ms = 1'735'689'600'000;  // 2025-01-01T00:00:00Z
@@ -102,6 +104,8 @@ struct compact_record {
 };
 
 struct provider_state {
+    std::uint64_t npi = 0;         // cached npi_for_provider(seed, index)
+    std::uint32_t partition = 0;   // cached partition_of(npi, partitions)
     std::uint32_t revision = 0;    // 0 = not seen yet
     std::int64_t asserted_ms = 0;
     std::int64_t previous_asserted_ms = 0;
@@ -175,9 +179,21 @@ void for_each_event(const roster_spec& spec, F&& f) {
     using namespace detail;
     std::vector<provider_state> providers(spec.providers);
     splitmix64 rng{spec.seed ^ feed_salt};
+    // Which provider each event is about comes from its own stream, drawn
+    // `lookahead` events early so that the provider's state can be prefetched
+    // (with a million providers the state lookup is otherwise a cache miss).
+    constexpr std::size_t lookahead = 16;
+    splitmix64 pick{spec.seed ^ pick_salt};
+    std::array<std::uint64_t, lookahead> upcoming{};
+    for (auto& u : upcoming) u = uniform_below(pick, spec.providers);
     roster_event event;
     for (std::uint64_t seq = 1; seq <= spec.events; ++seq) {
-        const std::uint64_t index = uniform_below(rng, spec.providers);
+        const std::size_t ring = static_cast<std::size_t>(seq % lookahead);
+        const std::uint64_t index = upcoming[ring];
+        upcoming[ring] = uniform_below(pick, spec.providers);
+#if defined(__GNUC__)
+        __builtin_prefetch(&providers[static_cast<std::size_t>(upcoming[ring])], 1);
+#endif
         const std::uint64_t source_draw = uniform_below(rng, 100);
         const source_kind source = source_draw < 10   ? source_kind::state_board
                                    : source_draw < 65 ? source_kind::payer_directory
@@ -197,6 +213,8 @@ void for_each_event(const roster_spec& spec, F&& f) {
         std::uint32_t revision = 0;
         std::int64_t asserted_ms = 0;
         if (p.revision == 0) {
+            p.npi = npi_for_provider(spec.seed, index);
+            p.partition = partition_of(p.npi, spec.partitions);
             p.current = initial_record(spec.seed, index);
             p.previous = p.current;
             p.revision = 1;
@@ -232,8 +250,8 @@ void for_each_event(const roster_spec& spec, F&& f) {
         }
 
         event.seq = seq;
-        event.npi = npi_for_provider(spec.seed, index);
-        event.partition = partition_of(event.npi, spec.partitions);
+        event.npi = p.npi;
+        event.partition = p.partition;
         event.source = source;
         event.revision = revision;
         event.asserted_at_ms = asserted_ms;

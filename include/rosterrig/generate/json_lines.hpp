@@ -25,6 +25,14 @@ namespace rosterrig {
 inline void append_json_string(std::string& out, std::string_view s) {
     static constexpr char hex[] = "0123456789abcdef";
     out.push_back('"');
+    std::size_t plain = 0;  // fast path: the longest prefix needing no escape
+    while (plain < s.size()) {
+        const auto c = static_cast<unsigned char>(s[plain]);
+        if (c < 0x20 || c == '"' || c == '\\') break;
+        ++plain;
+    }
+    out.append(s.data(), plain);
+    s.remove_prefix(plain);
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {

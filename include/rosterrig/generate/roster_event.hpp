@@ -3,8 +3,11 @@
 #define ROSTERRIG_GENERATE_ROSTER_EVENT_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+
+#include "rosterrig/random/splitmix64.hpp"
 
 namespace rosterrig {
 
@@ -39,18 +42,25 @@ struct provider_fields {
     friend bool operator==(const provider_fields&, const provider_fields&) = default;
 };
 
-/// FNV-1a 64 over the fields in declaration order, each followed by a 0x1f
-/// separator. Used to compare a table row with the expected record in memory
-/// proportional to keys rather than to record sizes.
+/// A 64-bit digest of the fields in declaration order (8 bytes at a time,
+/// each string length-prefixed, mixed with the SplitMix64 finalizer). Used to
+/// compare a table row with the expected record in memory proportional to
+/// keys rather than to record sizes. Not persisted: free to change.
 inline std::uint64_t fields_digest(const provider_fields& f) noexcept {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::uint64_t h = 0x6669656c64732121ULL;
     auto add = [&h](std::string_view s) {
-        for (unsigned char c : s) {
-            h ^= c;
-            h *= 0x100000001b3ULL;
+        h = mix64(h ^ s.size());
+        std::size_t i = 0;
+        for (; i + 8 <= s.size(); i += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, s.data() + i, 8);
+            h = mix64(h ^ word);
         }
-        h ^= 0x1f;
-        h *= 0x100000001b3ULL;
+        if (i < s.size()) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, s.data() + i, s.size() - i);
+            h = mix64(h ^ word);
+        }
     };
     add(f.name); add(f.taxonomy); add(f.address); add(f.city);
     add(f.state); add(f.zip); add(f.phone); add(f.status);
