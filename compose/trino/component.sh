@@ -153,7 +153,8 @@ trino_up() {
       rr_die "Trino ($RR_HOST:$RR_TRINO_PORT) exited during start-up; read $RR_LOGS/trino.log"
     fi
     if [ $(( $(date +%s) - t0 )) -ge "$limit" ]; then
-      rr_die "Trino ($RR_HOST:$RR_TRINO_PORT) not healthy after ${limit}s; read $RR_LOGS/trino.log"
+      rr_stop trino || true
+      rr_die "Trino ($RR_HOST:$RR_TRINO_PORT) not healthy after ${limit}s (stopped it); read $RR_LOGS/trino.log"
     fi
     sleep 1
   done
