@@ -44,6 +44,9 @@ FLINK_JAVA17_OPTS=(
   --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
 )
 
+# No plugins: an empty directory keeps "plugins directory does not exist" out of the logs.
+FLINK_PLUGINS="$RR_STATE/conf/flink-plugins"
+
 flink_cp() { echo "$RR_LIBS/flink/*"; }
 flink_rest() { echo "http://$RR_HOST:$RR_FLINK_REST_PORT"; }
 flink_gateway_url() { echo "http://$RR_HOST:$RR_SQL_GATEWAY_PORT"; }
@@ -52,7 +55,7 @@ flink_fetch() { rr_resolve flink; }
 
 # Config written on every flink_up, so an edit here applies on the next start.
 _flink_write_config() {
-  mkdir -p "$FLINK_CONF" "$FLINK_TMP" "$RR_DATA/flink/checkpoints" "$RR_DATA/flink/savepoints"
+  mkdir -p "$FLINK_CONF" "$FLINK_TMP" "$FLINK_PLUGINS" "$RR_DATA/flink/checkpoints" "$RR_DATA/flink/savepoints"
   # Flink 1.20's GlobalConfiguration reads conf/flink-conf.yaml (legacy, flat
   # keys) when it exists, else conf/config.yaml (standard YAML). Keep only the latter.
   rm -f "$FLINK_CONF/flink-conf.yaml"
@@ -96,10 +99,13 @@ restart-strategy.type: fixed-delay
 restart-strategy.fixed-delay.attempts: 1000
 restart-strategy.fixed-delay.delay: 2 s
 jobmanager.execution.failover-strategy: region
-# A SIGKILLed TaskManager is noticed within seconds (RPC failures count too).
-heartbeat.interval: 2000
+# A SIGKILLed TaskManager is noticed within ~2-4 s: two failed heartbeat RPCs
+# (rpc-failure-threshold) mark it lost long before the 10 s timeout.
+heartbeat.interval: 1000
 heartbeat.timeout: 10000
 heartbeat.rpc-failure-threshold: 2
+# A TM that starts before the JM answers retries after 2 s, not the default 10 s.
+cluster.registration.error-delay: 2000
 
 # --- checkpoints (1.20 names; state.checkpoints.dir / state.savepoints.dir are
 #     the deprecated fallbacks) ------------------------------------------------
@@ -180,10 +186,10 @@ _flink_start_jm() {
   local params jvm dyn
   params="$(_flink_resource_params JM)"
   jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
-  mkdir -p "$FLINK_TMP/jobmanager"
+  rm -rf "$FLINK_TMP/jobmanager"; mkdir -p "$FLINK_TMP/jobmanager"
   local -a common; mapfile -t common < <(_flink_jvm_common jobmanager)
   # shellcheck disable=SC2086  # $jvm and $dyn are word lists from BashJavaUtils
-  rr_start flink-jobmanager "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
+  rr_start flink-jobmanager env "FLINK_PLUGINS_DIR=$FLINK_PLUGINS" "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
     org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
     --configDir "$FLINK_CONF" --executionMode cluster \
     -D "io.tmp.dirs=$FLINK_TMP/jobmanager" \
@@ -199,7 +205,7 @@ _flink_start_tm() {
   rm -f "$FLINK_TM_STOPFLAG"
   echo 0 > "$FLINK_TM_RESTARTS"
   # shellcheck disable=SC2086
-  rr_start flink-taskmanager-supervisor bash "$FLINK_HOME_RR/tm-supervisor.sh" \
+  rr_start flink-taskmanager-supervisor env "FLINK_PLUGINS_DIR=$FLINK_PLUGINS" bash "$FLINK_HOME_RR/tm-supervisor.sh" \
     "$RR_PIDS/flink-taskmanager.pid" "$FLINK_TM_RESTARTS" "$FLINK_TM_STOPFLAG" \
     "$RR_LOGS/flink-taskmanager.log" "$FLINK_TMP/taskmanager" -- \
     "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
@@ -209,10 +215,10 @@ _flink_start_tm() {
 }
 
 _flink_start_gw() {
-  mkdir -p "$FLINK_TMP/sql-gateway"
+  rm -rf "$FLINK_TMP/sql-gateway"; mkdir -p "$FLINK_TMP/sql-gateway"
   local -a common; mapfile -t common < <(_flink_jvm_common sql-gateway)
   # SqlGateway finds its config through FLINK_CONF_DIR (no --configDir option).
-  rr_start flink-sql-gateway env "FLINK_CONF_DIR=$FLINK_CONF" \
+  rr_start flink-sql-gateway env "FLINK_CONF_DIR=$FLINK_CONF" "FLINK_PLUGINS_DIR=$FLINK_PLUGINS" \
     "$FLINK_JAVA" "-Xms256m" "-Xmx$FLINK_GATEWAY_HEAP" -XX:MaxMetaspaceSize=512m "${common[@]}" \
     -classpath "$(flink_cp)" \
     org.apache.flink.table.gateway.SqlGateway \
@@ -232,35 +238,44 @@ _flink_wait_tm() {
   done
 }
 
-# flink_up: start what is not running (JM, supervised TM, SQL Gateway), wait for each.
+# flink_up: start what is not running (JM, supervised TM, SQL Gateway), then wait
+# for each. The three JVMs start together: the TM retries registering until the
+# JM answers, and the gateway needs the JM only when a job is submitted.
 flink_up() {
   flink_fetch
   [ -x "$FLINK_JAVA" ] || rr_die "flink: no Java 17 at $FLINK_JAVA"
   _flink_write_config
-  local t0; t0=$(date +%s)
+  local t0 start_jm=0 start_tm=0 start_gw=0; t0=$(date +%s)
   if rr_running flink-jobmanager && _flink_jm_ok; then
     rr_log "flink: JobManager already running (pid $(cat "$(rr_pidfile flink-jobmanager)"))"
   else
-    rr_stop flink-jobmanager
-    rr_log "flink: starting JobManager (REST $RR_HOST:$RR_FLINK_REST_PORT, RPC $RR_FLINK_RPC_PORT)"
-    _flink_start_jm
-    RR_WAIT_PORT=$RR_FLINK_REST_PORT rr_wait flink-jobmanager "$FLINK_START_TIMEOUT" _flink_jm_ok
+    rr_stop flink-jobmanager; start_jm=1
   fi
   if rr_running flink-taskmanager-supervisor; then
     rr_log "flink: TaskManager supervisor already running (pid $(cat "$(rr_pidfile flink-taskmanager-supervisor)"))"
   else
-    rr_log "flink: starting supervised TaskManager (RPC $RR_FLINK_TM_RPC_PORT, data $RR_FLINK_TM_DATA_PORT)"
-    _flink_start_tm
+    rr_stop flink-taskmanager; start_tm=1
   fi
-  _flink_wait_tm
   if rr_running flink-sql-gateway && _flink_gw_ok; then
     rr_log "flink: SQL Gateway already running (pid $(cat "$(rr_pidfile flink-sql-gateway)"))"
   else
-    rr_stop flink-sql-gateway
+    rr_stop flink-sql-gateway; start_gw=1
+  fi
+  if [ $start_jm = 1 ]; then
+    rr_log "flink: starting JobManager (REST $RR_HOST:$RR_FLINK_REST_PORT, RPC $RR_FLINK_RPC_PORT)"
+    _flink_start_jm
+  fi
+  if [ $start_tm = 1 ]; then
+    rr_log "flink: starting supervised TaskManager (RPC $RR_FLINK_TM_RPC_PORT, data $RR_FLINK_TM_DATA_PORT)"
+    _flink_start_tm
+  fi
+  if [ $start_gw = 1 ]; then
     rr_log "flink: starting SQL Gateway (REST $RR_HOST:$RR_SQL_GATEWAY_PORT)"
     _flink_start_gw
-    RR_WAIT_PORT=$RR_SQL_GATEWAY_PORT rr_wait flink-sql-gateway "$FLINK_START_TIMEOUT" _flink_gw_ok
   fi
+  RR_WAIT_PORT=$RR_FLINK_REST_PORT rr_wait flink-jobmanager "$FLINK_START_TIMEOUT" _flink_jm_ok
+  _flink_wait_tm
+  RR_WAIT_PORT=$RR_SQL_GATEWAY_PORT rr_wait flink-sql-gateway "$FLINK_START_TIMEOUT" _flink_gw_ok
   rr_log "flink: up in $(( $(date +%s) - t0 )) s ($(flink_version)); logs $RR_LOGS/flink-{jobmanager,taskmanager,sql-gateway}.log"
 }
 
