@@ -26,7 +26,8 @@ TEST_CASE("missing ranges are closed intervals, including a gap that runs to the
 
 TEST_CASE("duplicates count extra rows, not values that repeat", "[check][append]") {
     // seq 2 three times = 2 extra rows. Mutation check: counting each
-    // repeated value once (`r.duplicate_rows += 1`) reports 1 and fails.
+    // repeated value once (`r.duplicate_rows += 1`) reports 1 and fails
+    // (tried once).
     const append_result r = check_append(6, std::vector<std::uint64_t>{1, 2, 2, 2, 5});
     CHECK(r.rows == 5);
     CHECK(r.distinct_seq == 3);

@@ -33,7 +33,8 @@ TEST_CASE("without late stale assertions the last-arrived record is the newest r
 
 TEST_CASE("with late stale assertions some NPIs end on an older revision", "[expected_state]") {
     // Mutation check: making fold_upsert update newest_by_revision on every
-    // event (dropping the revision comparison) empties this list and fails.
+    // event (dropping the revision comparison) empties this list and fails
+    // (tried once).
     roster_spec spec;
     spec.late_stale_fraction = 0.05;
     const upsert_expectation x = expect_upsert(spec);

@@ -26,7 +26,7 @@ TEST_CASE("the default feed's bytes are pinned by SHA-256", "[generate][golden]"
     // field order or the escaping changes this digest; if the change is
     // intended, update the digest here and in docs/EXPECTED_STATE.md.
     // Mutation check: changing feed_salt's last hex digit fails this test
-    // (tried once), as does swapping "city" and "state" in json_lines.hpp.
+    // (tried once).
     const std::string bytes = feed_bytes(roster_spec{});
     CHECK(test::sha256_hex(bytes) == "a5860f2dad88ae8addb8cc89c0fde5e150a9a6a11274dd38a507e7b0e324e19e");
     CHECK(bytes.substr(0, 59) == R"({"seq":1,"npi":"2345132593","partition":0,"source":"payer_d)");
@@ -105,7 +105,7 @@ TEST_CASE("without late stale assertions each NPI's revisions arrive in order, e
 
 TEST_CASE("event time does not follow arrival order across sources", "[generate]") {
     // Mutation check: setting every source's lag to 0 makes asserted_at
-    // follow seq and fails this test.
+    // follow seq and fails this test (tried once).
     std::int64_t previous = INT64_MIN;
     std::uint64_t inversions = 0;
     for_each_event(roster_spec{.seed = 5}, [&](const roster_event& e) {

@@ -138,7 +138,8 @@ TEST_CASE("typed samples are read strictly, with paths into arrays", "[result]")
 
 TEST_CASE("a failed write leaves the complete result in place", "[result]") {
     // Mutation check: writing straight to `file` instead of `file.tmp` in
-    // write_file_atomically truncates the old result and fails this test.
+    // write_file_atomically truncates the old result and fails this test
+    // (tried once).
     const fs::path file = scratch("keep.json");
     write_result(file.string(), example());
     const std::string before = slurp(file);

@@ -17,7 +17,8 @@ TEST_CASE("with no events the 95% upper bound is 1 - 0.05^(1/n)", "[stats]") {
 TEST_CASE("with events the upper bound matches an independent implementation", "[stats]") {
     // Reference: scipy 1.17.1, python3 -c "from scipy.stats import beta;
     // print(beta.ppf(0.95, k+1, n-k))", computed once and pasted here.
-    // Mutation check: using Beta(k, n-k+1) (the lower bound's shape) fails.
+    // Mutation check: using Beta(k, n-k+1) (the lower bound's shape) fails
+    // (tried once).
     struct ref { std::uint64_t k, n; double upper; };
     const ref refs[] = {
         {1, 10, 0.39416330243650466},   {1, 30, 0.14859606865911312},  {3, 30, 0.23859785729325092},
