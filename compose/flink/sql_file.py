@@ -32,8 +32,19 @@ def call(method, url, body=None):
             errs = json.loads(text).get("errors", [text])
         except ValueError:
             errs = [text]
-        raise RuntimeError("%s %s -> HTTP %d\n%s" % (method, url, e.code, "\n".join(errs)))
+        raise RuntimeError("%s %s -> HTTP %d\n%s" % (method, url, e.code, summarize("\n".join(errs))))
     return json.loads(text) if text else {}
+
+
+def summarize(text):
+    """The gateway returns a whole server-side stack trace; keep its cause chain
+    (set FLINK_SQL_VERBOSE=1 for everything)."""
+    if os.environ.get("FLINK_SQL_VERBOSE"):
+        return text
+    lines = text.splitlines()
+    causes = [l for l in lines if l.startswith("Caused by:")]
+    head = [l for l in lines if l.strip() and not l.lstrip().startswith(("at ", "..."))][:2]
+    return "\n".join(head + causes) if causes else text
 
 
 def split_statements(text):
