@@ -66,7 +66,12 @@ flink_sql_file "$tmp/kafka.sql" >/dev/null && say "e) kafka connector factory fo
 if rr_port_open "$RR_KAFKA_PORT"; then
   printf '%s\n' "SET 'execution.runtime-mode'='batch';" "SELECT count(*) AS n FROM k;" >> "$tmp/kafka.sql"
   sed -i '/^EXPLAIN/d' "$tmp/kafka.sql"
-  say "e) broker up: bounded read of $SMOKE_TOPIC -> $(flink_sql_file "$tmp/kafka.sql" | tail -1)"
+  # The topic must exist (the broker does not auto-create): create it with kafka_tool.
+  if res="$(flink_sql_file "$tmp/kafka.sql" 2>&1)"; then
+    say "e) broker up: bounded read of $SMOKE_TOPIC -> $(tail -1 <<<"$res") rows"
+  else
+    say "e) broker up but reading $SMOKE_TOPIC failed (does the topic exist?): $(tail -1 <<<"$res")"
+  fi
 fi
 rm -rf "$tmp"
 say "all checks passed"
