@@ -67,7 +67,8 @@ if rr_port_open "$RR_KAFKA_PORT"; then
   printf '%s\n' "SET 'execution.runtime-mode'='batch';" "SELECT count(*) AS n FROM k;" >> "$tmp/kafka.sql"
   sed -i '/^EXPLAIN/d' "$tmp/kafka.sql"
   # The topic must exist (the broker does not auto-create): create it with kafka_tool.
-  if res="$(flink_sql_file "$tmp/kafka.sql" 2>&1)"; then
+  # A missing topic makes the bounded job fail and restart (1000 attempts): bound the wait.
+  if res="$(FLINK_SQL_TIMEOUT=60 flink_sql_file "$tmp/kafka.sql" 2>&1)"; then
     say "e) broker up: bounded read of $SMOKE_TOPIC -> $(tail -1 <<<"$res") rows"
   else
     say "e) broker up but reading $SMOKE_TOPIC failed (does the topic exist?): $(tail -1 <<<"$res")"

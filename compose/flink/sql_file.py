@@ -71,7 +71,12 @@ def run(gw, stmt, sh):
     uri, rows, cols, job = "/v1/sessions/%s/operations/%s/result/0" % (sh, op), [], None, None
     while uri:
         if time.time() > deadline:
-            raise RuntimeError("statement did not finish in %d s" % TIMEOUT_S)
+            # Cancelling the operation also cancels a job it is waiting for.
+            try:
+                call("POST", base + "/cancel")
+            except RuntimeError:
+                pass
+            raise RuntimeError("statement did not finish in %d s (FLINK_SQL_TIMEOUT); operation cancelled" % TIMEOUT_S)
         res = call("GET", gw + uri)
         kind = res.get("resultType")
         if kind == "NOT_READY":
