@@ -85,7 +85,9 @@ sql-gateway.endpoint.rest.bind-address: $RR_HOST
 sql-gateway.endpoint.rest.port: $RR_SQL_GATEWAY_PORT
 
 # --- slots and parallelism ----------------------------------------------------
-taskmanager.numberOfTaskSlots: 2
+# Four slots for parallelism-2 jobs: a job left behind by a crashed run cannot
+# starve the next one of slots.
+taskmanager.numberOfTaskSlots: 4
 parallelism.default: 2
 
 # --- memory -------------------------------------------------------------------
@@ -106,6 +108,8 @@ heartbeat.timeout: 10000
 heartbeat.rpc-failure-threshold: 2
 # A TM that starts before the JM answers retries after 2 s, not the default 10 s.
 cluster.registration.error-delay: 2000
+# The REST metrics (numRestarts) refresh every second, not every ten.
+metrics.fetcher.update-interval: 1000
 
 # --- checkpoints (1.20 names; state.checkpoints.dir / state.savepoints.dir are
 #     the deprecated fallbacks) ------------------------------------------------
