@@ -54,14 +54,18 @@ struct configuration {
     std::string name, mode, table_kind;
 };
 
-// How the Iceberg writer is fed, from the plan: the ship strategy of the edge
-// whose target is the writer.
+// How the Iceberg writer is fed, from the plan: the ship strategy into the
+// vertex that holds the writer (not the committer, whose description also
+// names the sink). A writer in the source's vertex is chained: one channel.
 std::string writer_input(const std::vector<flink_edge>& edges) {
-    for (const auto& e : edges)
-        if (e.to_operator.find("IcebergStreamWriter") != std::string::npos ||
-            e.to_operator.find("Writer") != std::string::npos)
-            return e.ship_strategy;
-    return "chained (no exchange before the writer)";
+    for (const auto& e : edges) {
+        const bool writer = e.to_operator.find("Writer") != std::string::npos &&
+                            e.to_operator.find("Committer") == std::string::npos;
+        if (!writer) continue;
+        if (e.from_operator.empty()) return "FORWARD (chained with the source)";
+        return e.ship_strategy;
+    }
+    return "unknown (no writer vertex in the plan)";
 }
 
 std::vector<std::vector<std::uint64_t>> runs_of(const std::vector<seq_range>& runs) {
@@ -207,15 +211,11 @@ e1::configuration_run run_configuration(const stack_config& stack, const configu
         s.replacement_pid = kill.replacement_pid;
         s.taskmanager_back_after_ms = kill.replaced_at_ms - kill.killed_at_ms;
         // The failure must be seen before "running again" means anything.
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while ((s.restarts_after = flink.restarts(job)) <= s.restarts_before) {
-            throw_if_interrupted();
-            if (std::chrono::steady_clock::now() > give_up)
-                throw live_error(stack.flink(), "job " + job + " did not restart within 120 s of kill " +
-                                                    std::to_string(k + 1));
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
+        wait_restart_after(flink, job, kill.killed_at_ms, std::chrono::seconds(120));
         wait_all_running(flink, job, std::chrono::seconds(180));
+        s.restarts_after = flink.restarts(job);
+        s.restarting_at_ms = flink.last_restarting_ms(job);
+        s.exceptions_after = static_cast<std::int64_t>(flink.exceptions(job).size());
         s.job_running_after_ms = now_ms() - kill.killed_at_ms;
         auto after = flink.checkpoints(job);
         s.restored_checkpoint_id = after.latest_restored_id;
@@ -328,7 +328,7 @@ e1::offsets_part run_offsets(const stack_config& stack, const e1::parameters& pa
         s.rows = check.rows;
         s.duplicate_rows = check.duplicate_rows;
         s.job_id = job_id;
-        s.restarts = job_id.empty() ? 0 : flink.restarts(job_id);
+        s.exceptions = job_id.empty() ? 0 : static_cast<std::int64_t>(flink.exceptions(job_id).size());
         s.restored_checkpoint_id = job_id.empty() ? -1 : flink.checkpoints(job_id).latest_restored_id;
         progress("e1[offsets]: " + step + ": committed offsets " + std::to_string(s.committed_offsets_sum) + " of " +
                  std::to_string(s.end_offsets_sum) + ", rows " + std::to_string(s.rows) + ", duplicates " +
@@ -347,21 +347,26 @@ e1::offsets_part run_offsets(const stack_config& stack, const e1::parameters& pa
     record("rewound", job);
 
     // 2. Kill the TaskManager: the job restores from its retained checkpoint.
-    long long restarts = flink.restarts(job);
     component_address tm{"flink-taskmanager", stack.get("RR_HOST"), 0, stack.log_file("flink-taskmanager")};
-    kill_and_await_restart(tm, stack.pid_file("flink-taskmanager"), std::chrono::seconds(60));
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (flink.restarts(job) <= restarts) {
-        throw_if_interrupted();
-        if (std::chrono::steady_clock::now() > give_up) throw live_error(stack.flink(), "job did not restart");
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    auto kill = kill_and_await_restart(tm, stack.pid_file("flink-taskmanager"), std::chrono::seconds(60));
+    wait_restart_after(flink, job, kill.killed_at_ms, std::chrono::seconds(120));
     wait_all_running(flink, job, std::chrono::seconds(180));
-    // The next checkpoints commit the restored position over the rewound offsets.
-    long long id = flink.checkpoints(job).latest_completed_id;
-    id = wait_checkpoint_above(flink, job, id, std::chrono::seconds(120));
-    wait_checkpoint_above(flink, job, id, std::chrono::seconds(120));
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    // Watch whether the restored job's checkpoints write its position back over
+    // the rewound offsets: every 0.5 s for the window, or until they do.
+    const long long end_sum = sum_of(admin.end_offsets(p.topic, parts));
+    const auto recovered = std::chrono::steady_clock::now();
+    const auto window = std::chrono::milliseconds(params.quick ? 15000 : 30000);
+    for (;;) {
+        throw_if_interrupted();
+        e1::offsets_watch_sample w;
+        w.ms_after_recovery = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                                    recovered).count();
+        w.committed_offsets_sum = sum_of(admin.committed_offsets(p.group, p.topic, parts));
+        w.newest_checkpoint_id = flink.checkpoints(job).latest_completed_id;
+        part.after_restore.push_back(w);
+        if (w.committed_offsets_sum == end_sum || std::chrono::steady_clock::now() - recovered > window) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
     record("restored_from_checkpoint", job);
 
     // 3. Stop, rewind again, and resubmit from scratch trusting group offsets.

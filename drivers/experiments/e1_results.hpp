@@ -53,6 +53,8 @@ struct kill_sample {
     std::int64_t restarts_before = 0;            // Flink's numRestarts
     std::int64_t restarts_after = 0;
     std::int64_t restored_checkpoint_id = -1;    // what Flink says it restored
+    std::int64_t restarting_at_ms = 0;           // when Flink put the job in RESTARTING for this kill
+    std::int64_t exceptions_after = 0;           // entries in Flink's exception history after recovery
     std::string job_id_after;                    // same job id: an internal restart
     std::uint64_t duplicates = 0;                // attributed (kill_attribution.hpp)
 };
@@ -60,7 +62,8 @@ BOOST_DESCRIBE_STRUCT(kill_sample, (),
                       (index, killed_at_ms, feed_elapsed_ms, sent_before_kill, acknowledged_before_kill,
                        checkpoints_completed_before, last_checkpoint_id_before, ms_since_last_checkpoint,
                        checkpoint_in_progress, killed_pid, replacement_pid, taskmanager_back_after_ms,
-                       job_running_after_ms, restarts_before, restarts_after, restored_checkpoint_id, job_id_after,
+                       job_running_after_ms, restarts_before, restarts_after, restored_checkpoint_id, restarting_at_ms,
+                       exceptions_after, job_id_after,
                        duplicates))
 
 struct edge_record {
@@ -128,18 +131,28 @@ struct offsets_step {
     std::uint64_t rows = 0;
     std::uint64_t duplicate_rows = 0;
     std::string job_id;
-    std::int64_t restarts = 0;
+    std::int64_t exceptions = 0;              // entries in the job's exception history
     std::int64_t restored_checkpoint_id = -1;
 };
 BOOST_DESCRIBE_STRUCT(offsets_step, (),
-                      (step, committed_offsets_sum, end_offsets_sum, rows, duplicate_rows, job_id, restarts,
+                      (step, committed_offsets_sum, end_offsets_sum, rows, duplicate_rows, job_id, exceptions,
                        restored_checkpoint_id))
+
+// The committed offsets, summed, watched after the restore: does the restored
+// job's checkpointing write its position back over the rewind, and when?
+struct offsets_watch_sample {
+    std::int64_t ms_after_recovery = 0;
+    std::int64_t committed_offsets_sum = 0;
+    std::int64_t newest_checkpoint_id = -1;
+};
+BOOST_DESCRIBE_STRUCT(offsets_watch_sample, (), (ms_after_recovery, committed_offsets_sum, newest_checkpoint_id))
 
 struct offsets_part {
     std::uint64_t events = 0;
     std::vector<offsets_step> steps;  // landed, rewound, restored, fresh_from_group_offsets
+    std::vector<offsets_watch_sample> after_restore;  // every 0.5 s for the watch window
 };
-BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps))
+BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore))
 
 struct prediction_outcome {
     std::string id;

@@ -48,6 +48,18 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
     }
 }
 
+void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
+                        std::chrono::seconds deadline) {
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    while (flink.last_restarting_ms(job) < since_ms) {
+        throw_if_interrupted();
+        if (std::chrono::steady_clock::now() > give_up)
+            throw live_error(flink.where(), "job " + job + " did not restart within " +
+                                                std::to_string(deadline.count()) + " s of the fault");
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+}
+
 long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
                                 std::chrono::seconds deadline) {
     const auto give_up = std::chrono::steady_clock::now() + deadline;

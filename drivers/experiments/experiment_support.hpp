@@ -27,6 +27,10 @@ void wait_until_drained(const live::flink_rest& flink, live::kafka_admin& admin,
                         const std::string& group, const std::string& topic, int partitions,
                         std::chrono::seconds deadline, int extra_checkpoints = 2);
 
+// Waits until the job has entered RESTARTING at or after `since_ms` (epoch ms).
+void wait_restart_after(const live::flink_rest& flink, const std::string& job, long long since_ms,
+                        std::chrono::seconds deadline);
+
 // Waits until every task of the job is running.
 void wait_all_running(const live::flink_rest& flink, const std::string& job, std::chrono::seconds deadline);
 

@@ -56,7 +56,7 @@ std::string e1_section(const result::result_envelope& env, const e1::samples& s)
       << " times at randomized moments (0 to " << params.kill_delay_max_ms
       << " ms after the first checkpoint of each recovery), checkpoint interval " << params.checkpoint_interval_ms
       << " ms, " << params.warehouse << " warehouse" << (params.quick ? ", **quick run**" : "") << ".\n\n";
-    o << "| Configuration | Mode in force (Flink) | Writer input | Kills | Kills with duplicates | Duplicates (min / median / max per kill) | 95% upper bound | Rows | Duplicate seq rows | Rows sharing an NPI | Stale upsert rows | Data files | Equality delete files | Restarts reported |\n";
+    o << "| Configuration | Mode in force (Flink) | Writer input | Kills | Kills with duplicates | Duplicates (min / median / max per kill) | 95% upper bound | Rows | Duplicate seq rows | Rows sharing an NPI | Stale upsert rows | Data files | Equality delete files | Failures in Flink's exception history |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& c : s.configurations) {
         auto sum = e1::summarize(c);
@@ -67,7 +67,7 @@ std::string e1_section(const result::result_envelope& env, const e1::samples& s)
           << " | " << fmt_int(static_cast<long long>(c.rows)) << " | " << fmt_int(static_cast<long long>(c.duplicate_rows))
           << " | " << fmt_int(static_cast<long long>(c.rows_sharing_npi)) << " | "
           << (c.table_kind == "upsert" ? fmt_int(static_cast<long long>(c.stale_rows)) : std::string("n/a")) << " | "
-          << c.data_files << " | " << c.equality_delete_files << " | " << c.restarts_reported << " |\n";
+          << c.data_files << " | " << c.equality_delete_files << " | " << c.exceptions_recorded << " |\n";
     }
     o << "\nSink: " << (s.configurations.empty() ? std::string("-") : s.configurations.front().sink)
       << ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
@@ -78,6 +78,15 @@ std::string e1_section(const result::result_envelope& env, const e1::samples& s)
         o << "| " << st.step << " | " << fmt_int(st.committed_offsets_sum) << " | " << fmt_int(st.end_offsets_sum)
           << " | " << fmt_int(static_cast<long long>(st.rows)) << " | " << fmt_int(static_cast<long long>(st.duplicate_rows))
           << " |\n";
+    if (!s.offsets.after_restore.empty()) {
+        const auto& first = s.offsets.after_restore.front();
+        const auto& last = s.offsets.after_restore.back();
+        o << "\nAfter the restore, the committed offsets were watched every 0.5 s: they read "
+          << fmt_int(first.committed_offsets_sum) << " at " << fmt(first.ms_after_recovery / 1000.0, 1) << " s and "
+          << fmt_int(last.committed_offsets_sum) << " at " << fmt(last.ms_after_recovery / 1000.0, 1)
+          << " s, while the job completed checkpoints " << first.newest_checkpoint_id << " to "
+          << last.newest_checkpoint_id << ".\n";
+    }
     o << "\n" << verdict_table(s.predictions) << "\n" << provenance(env);
     return o.str();
 }

@@ -42,6 +42,11 @@ std::string flink_rest::job_state(const std::string& id) const {
     return str_at(http_json(where_, http_method::get, "/jobs/" + id).as_object(), "state");
 }
 
+long long flink_rest::last_restarting_ms(const std::string& id) const {
+    auto j = http_json(where_, http_method::get, "/jobs/" + id).as_object();
+    return int_at(j.at("timestamps").as_object(), "RESTARTING");
+}
+
 std::string flink_rest::job_name(const std::string& id) const {
     return str_at(http_json(where_, http_method::get, "/jobs/" + id).as_object(), "name");
 }
@@ -50,7 +55,7 @@ long long flink_rest::restarts(const std::string& id) const {
     auto m = http_json(where_, http_method::get, "/jobs/" + id + "/metrics?get=numRestarts");
     for (const auto& e : m.as_array())
         if (str_at(e.as_object(), "id") == "numRestarts") return int_of(e.at("value"));
-    throw live_error(where_, "job " + id + " reports no numRestarts metric");
+    return -1;  // the metric fetcher has not seen the job yet
 }
 
 flink_checkpoint_counts flink_rest::checkpoints(const std::string& id) const {
@@ -117,7 +122,12 @@ std::vector<flink_edge> flink_rest::plan_edges(const std::string& id) const {
     std::vector<flink_edge> out;
     for (const auto& n : nodes) {
         const auto& o = n.as_object();
-        if (auto* inputs = o.if_contains("inputs"); inputs && inputs->is_array()) {
+        auto* inputs = o.if_contains("inputs");
+        if (!inputs || !inputs->is_array() || inputs->as_array().empty()) {
+            // A vertex fed by nothing upstream: its first operator is a source,
+            // and whatever is chained after it gets records without an exchange.
+            out.push_back({"", str_at(o, "description"), "NONE (source vertex)"});
+        } else {
             for (const auto& in : inputs->as_array()) {
                 const auto& io = in.as_object();
                 out.push_back({name_of(str_at(io, "id")), str_at(o, "description"), str_at(io, "ship_strategy")});

@@ -36,7 +36,9 @@ struct flink_exception {
 };
 
 struct flink_edge {
-    std::string from_operator, to_operator, ship_strategy;  // FORWARD, HASH, REBALANCE ...
+    // FORWARD, HASH, REBALANCE ...; a vertex with no input is listed once with an
+    // empty from_operator and ship_strategy "NONE (source vertex)".
+    std::string from_operator, to_operator, ship_strategy;
 };
 
 class flink_rest {
@@ -47,7 +49,12 @@ public:
     std::vector<std::pair<std::string, std::string>> jobs() const;  // (id, state)
     std::string job_state(const std::string& job_id) const;
     std::string job_name(const std::string& job_id) const;
-    long long restarts(const std::string& job_id) const;  // numRestarts metric
+    // numRestarts metric (per failed region, refreshed by the metric fetcher);
+    // -1 while the fetcher has not reported the job yet.
+    long long restarts(const std::string& job_id) const;
+    // When the job last entered RESTARTING (epoch ms, 0 if never): the prompt
+    // sign that a failure was seen, unlike the metric, which refreshes late.
+    long long last_restarting_ms(const std::string& job_id) const;
     flink_checkpoint_counts checkpoints(const std::string& job_id) const;
     flink_checkpoint_config checkpoint_config(const std::string& job_id) const;
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
