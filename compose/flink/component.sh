@@ -108,6 +108,9 @@ heartbeat.timeout: 10000
 heartbeat.rpc-failure-threshold: 2
 # A TM that starts before the JM answers retries after 2 s, not the default 10 s.
 cluster.registration.error-delay: 2000
+# Keep every failure in the exception history (default 16): one entry per kill
+# is the evidence that each kill was seen.
+web.exception-history-size: 1000
 # The REST metrics (numRestarts) refresh every second, not every ten.
 metrics.fetcher.update-interval: 1000
 

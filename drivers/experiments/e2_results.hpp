@@ -59,6 +59,20 @@ struct row_count_sample {
 };
 BOOST_DESCRIBE_STRUCT(row_count_sample, (), (t_ms, rows))
 
+// A snapshot the table gained after the restore, from the catalog at the end.
+struct snapshot_record {
+    std::int64_t snapshot_id = 0;
+    std::int64_t timestamp_ms = 0;             // commit time, epoch ms (catalog)
+    std::int64_t max_committed_checkpoint_id = -1;
+    std::string job_id;                        // flink.job-id
+    std::string operation;                     // append, overwrite, delete ...
+    std::int64_t added_records = 0;
+    std::int64_t total_records = 0;
+};
+BOOST_DESCRIBE_STRUCT(snapshot_record, (),
+                      (snapshot_id, timestamp_ms, max_committed_checkpoint_id, job_id, operation, added_records,
+                       total_records))
+
 struct restore_run {
     std::string variant;      // append-flinksink | upsert-flinksink | append-sinkv2
     std::uint64_t repeat = 0;
@@ -77,6 +91,7 @@ struct restore_run {
     std::int64_t exceptions_during = 0;
     std::vector<sample> samples;
     std::vector<row_count_sample> row_counts;
+    std::vector<snapshot_record> snapshots_after;  // every snapshot committed after the restore, oldest first
     std::uint64_t rows = 0;
     std::uint64_t duplicate_rows = 0;
     std::vector<std::vector<std::uint64_t>> missing_runs;
@@ -87,7 +102,8 @@ struct restore_run {
 BOOST_DESCRIBE_STRUCT(restore_run, (),
                       (variant, repeat, table_kind, v2_sink, old_job_id, new_job_id, savepoint_path,
                        savepoint_checkpoint_id, watermark_before, snapshot_before, total_records_before, rows_before,
-                       events_total, restarts_during, exceptions_during, samples, row_counts, rows, duplicate_rows,
+                       events_total, restarts_during, exceptions_during, samples, row_counts, snapshots_after, rows,
+                       duplicate_rows,
                        missing_runs, rows_sharing_npi, missing_npis, stale_rows))
 
 struct prediction_outcome {
@@ -117,10 +133,25 @@ struct freeze_analysis {
     std::int64_t failed_checkpoints_at_first_running = -1;
     std::int64_t failed_checkpoints_at_table_move = -1;
     std::int64_t first_running_ms = -1;
+    // The commit burst that ended the freeze: the snapshots committed within
+    // half a checkpoint interval of the first one (a committer writing one
+    // RowDelta per pending checkpoint commits several in one go).
+    std::int64_t burst_snapshots = 0;
+    std::int64_t burst_final_checkpoint = -1;  // the watermark once the burst is done
+    std::int64_t burst_records = 0;            // total-records the burst added
 };
 
-inline freeze_analysis analyze(const restore_run& r) {
+inline freeze_analysis analyze(const restore_run& r, std::int64_t burst_window_ms = 1000) {
     freeze_analysis a;
+    if (!r.snapshots_after.empty()) {
+        const auto start = r.snapshots_after.front().timestamp_ms;
+        for (const auto& snap : r.snapshots_after) {
+            if (snap.timestamp_ms - start > burst_window_ms) break;
+            ++a.burst_snapshots;
+            a.burst_final_checkpoint = snap.max_committed_checkpoint_id;
+            a.burst_records = snap.total_records - r.total_records_before;
+        }
+    }
     for (const auto& s : r.samples) {
         const bool old = s.snapshot_id == r.snapshot_before;
         if (old) {

@@ -132,7 +132,10 @@ e2::restore_run run_once(const stack_config& stack, const variant& v, const e2::
     // An early savepoint: after the second checkpoint with data.
     wait_checkpoint_above(flink, run.old_job_id, 1, std::chrono::seconds(120));
     run.savepoint_path = flink.savepoint(run.old_job_id, "file://" + stack.data_dir() + "/flink/savepoints");
-    const long long savepoint_id = flink.checkpoints(run.old_job_id).latest_savepoint_id;
+    long long savepoint_id = flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
+    if (savepoint_id < 0) savepoint_id = flink.checkpoints(run.old_job_id).latest_savepoint_id;
+    if (savepoint_id < 0) throw live_error(stack.flink(), "the job's checkpoint history does not list savepoint " +
+                                                              run.savepoint_path);
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
 
     // Run on until the table's watermark is well past the savepoint, and the
@@ -304,10 +307,30 @@ e2::restore_run run_once(const stack_config& stack, const variant& v, const e2::
         run.missing_npis = u.missing_npis.size();
         run.stale_rows = u.stale_rows;
     }
-    auto a = e2::analyze(run);
+    // Every snapshot the restore produced, following the parent chain back to
+    // the snapshot the table had when the old job stopped.
+    {
+        auto t = catalog.load(p.ns, p.table);
+        std::map<long long, const iceberg_snapshot*> by_id;
+        for (const auto& snap : t.snapshots) by_id[snap.snapshot_id] = &snap;
+        std::vector<e2::snapshot_record> chain;
+        for (long long id = t.current_snapshot_id; id != -1 && id != run.snapshot_before;) {
+            auto it = by_id.find(id);
+            if (it == by_id.end()) break;
+            const auto& snap = *it->second;
+            chain.push_back({snap.snapshot_id, snap.timestamp_ms, snap.summary_int("flink.max-committed-checkpoint-id", -1),
+                             summary_string(snap, "flink.job-id"), summary_string(snap, "operation"),
+                             snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
+            id = snap.parent_id;
+        }
+        run.snapshots_after.assign(chain.rbegin(), chain.rend());
+    }
+    auto a = e2::analyze(run, params.checkpoint_interval_ms / 2);
     progress(label + ": froze from restore to between " + std::to_string(a.last_old_ms) + " and " +
              std::to_string(a.first_new_ms) + " ms; ended by checkpoint " + std::to_string(a.ended_by_checkpoint) +
-             " (watermark " + std::to_string(run.watermark_before) + "); lump " + std::to_string(a.lump_records) +
+             " (watermark " + std::to_string(run.watermark_before) + "); burst of " + std::to_string(a.burst_snapshots) +
+             " snapshots up to checkpoint " + std::to_string(a.burst_final_checkpoint) + " adding " +
+             std::to_string(a.burst_records) + " records; first snapshot " + std::to_string(a.lump_records) +
              " records; " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicates");
     return run;
 }

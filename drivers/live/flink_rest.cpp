@@ -181,6 +181,18 @@ std::string flink_rest::savepoint(const std::string& id, const std::string& dir,
     return await_savepoint(id, std::string(r.at("request-id").as_string()), deadline);
 }
 
+long long flink_rest::checkpoint_id_of(const std::string& id, const std::string& external_path) const {
+    auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints").as_object();
+    // Flink may print the path as file:/x or file:///x; compare from the first '/'.
+    auto tail = [](const std::string& p) { auto at = p.find('/'); return at == std::string::npos ? p : p.substr(p.find_first_not_of('/', at)); };
+    if (auto* h = c.if_contains("history"); h && h->is_array())
+        for (const auto& e : h->as_array()) {
+            const auto& o = e.as_object();
+            if (tail(str_at(o, "external_path")) == tail(external_path)) return int_at(o, "id", -1);
+        }
+    return -1;
+}
+
 void flink_rest::cancel(const std::string& id) const {
     auto r = http_call(where_, http_method::patch, "/jobs/" + id + "?mode=cancel");
     if (r.status >= 300 && r.status != 404)

@@ -70,6 +70,9 @@ public:
     // Savepoint without stopping; returns its path.
     std::string savepoint(const std::string& job_id, const std::string& target_dir,
                           std::chrono::seconds deadline = std::chrono::seconds(120)) const;
+    // The id Flink gave the checkpoint or savepoint written to external_path
+    // (from the job's checkpoint history); -1 when the history does not list it.
+    long long checkpoint_id_of(const std::string& job_id, const std::string& external_path) const;
     void cancel(const std::string& job_id) const;
     // Waits until the job reaches one of the states; returns the state reached.
     std::string wait_for_state(const std::string& job_id, const std::vector<std::string>& states,

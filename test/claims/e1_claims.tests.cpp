@@ -1,0 +1,185 @@
+// Experiment 1's claims, asserted against the shipped results file. Each claim
+// is a function of the samples; each test checks it holds on the shipped data
+// AND that it fails on a copy with the named mutation, so a claim cannot pass by
+// checking nothing.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "experiments/e1_results.hpp"
+
+using namespace rosterrig;
+
+namespace {
+const std::string file = std::string(ROSTERRIG_SOURCE_DIR) + "/results/e1_restart_replay.json";
+
+struct shipped {
+    result::result_envelope env;
+    e1::samples samples;
+    e1::parameters params;
+};
+const shipped& load() {
+    static const shipped s = [] {
+        shipped out;
+        out.env = result::read_result(file);
+        out.samples = result::samples_as<e1::samples>(out.env, file);
+        out.params = result::parameters_as<e1::parameters>(out.env, file);
+        return out;
+    }();
+    return s;
+}
+
+using claim = std::function<bool(const e1::samples&, const e1::parameters&)>;
+
+// Holds on the shipped samples, fails once mutated.
+void holds_and_is_mutation_checked(const claim& c, const std::function<void(e1::samples&)>& mutate) {
+    const auto& s = load();
+    REQUIRE(c(s.samples, s.params));
+    auto broken = s.samples;
+    mutate(broken);
+    REQUIRE_FALSE(c(broken, s.params));
+}
+
+bool every_configuration_ran(const e1::samples& s) {
+    return s.configurations.size() == 4;
+}
+}  // namespace
+
+TEST_CASE("the full run made at least thirty kills in each of the four configurations", "[claims][e1]") {
+    const auto& s = load();
+    REQUIRE_FALSE(s.params.quick);
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            if (!every_configuration_ran(x)) return false;
+            for (const auto& c : x.configurations)
+                if (c.kills.size() < 30) return false;
+            return true;
+        },
+        // Mutation: one configuration recorded a kill short.
+        [](e1::samples& x) { x.configurations[0].kills.pop_back(); });
+}
+
+TEST_CASE("every kill landed while data was still arriving", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters& p) {
+            for (const auto& c : x.configurations)
+                for (const auto& k : c.kills)
+                    if (k.sent_before_kill == 0 || k.sent_before_kill >= p.events) return false;
+            return every_configuration_ran(x);
+        },
+        // Mutation: record a kill after the feed was fully sent.
+        [](e1::samples& x) { x.configurations[1].kills.back().sent_before_kill = 12000; });
+}
+
+TEST_CASE("every kill was seen by Flink as a failure and the same job restarted from a checkpoint", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            for (const auto& c : x.configurations) {
+                std::int64_t exceptions = 0;
+                for (const auto& k : c.kills) {
+                    if (k.restarting_at_ms < k.killed_at_ms) return false;   // RESTARTING after this kill
+                    if (k.restored_checkpoint_id < 1) return false;          // restored from a checkpoint
+                    if (k.job_id_after != c.job_id) return false;            // an internal restart
+                    if (k.exceptions_after <= exceptions) return false;      // the history grew
+                    if (k.replacement_pid == k.killed_pid) return false;     // a new TaskManager JVM
+                    exceptions = k.exceptions_after;
+                }
+            }
+            return every_configuration_ran(x);
+        },
+        // Mutation: one kill's restart is recorded before the kill itself.
+        [](e1::samples& x) { x.configurations[2].kills[3].restarting_at_ms = x.configurations[2].kills[3].killed_at_ms - 1; });
+}
+
+TEST_CASE("the checkpointing mode and interval in force are what was requested", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters& p) {
+            for (const auto& c : x.configurations) {
+                const std::string want = c.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
+                if (c.checkpoint_mode_in_force != want) return false;
+                if (c.checkpoint_interval_in_force_ms != p.checkpoint_interval_ms) return false;
+            }
+            return every_configuration_ran(x);
+        },
+        // Mutation: the job ran exactly-once although at-least-once was asked for.
+        [](e1::samples& x) { x.configurations[0].checkpoint_mode_in_force = "exactly_once"; });
+}
+
+TEST_CASE("every upsert table holds the expected latest row for each NPI and nothing else", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            int upserts = 0;
+            for (const auto& c : x.configurations) {
+                if (c.table_kind != "upsert") continue;
+                ++upserts;
+                if (c.stale_rows || c.rows_sharing_npi || c.missing_npis || c.unexpected_rows) return false;
+                if (c.rows != c.distinct_npis) return false;
+            }
+            return upserts == 2;
+        },
+        // Mutation: one upsert table kept an older revision of one NPI.
+        [](e1::samples& x) { x.configurations[3].stale_rows = 1; });
+}
+
+TEST_CASE("append tables hold every event exactly once after all the kills", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters& p) {
+            for (const auto& c : x.configurations)
+                if (c.table_kind == "append" &&
+                    (c.rows != p.events || c.distinct_seq != p.events || c.duplicate_rows || !c.missing_runs.empty()))
+                    return false;
+            return every_configuration_ran(x);
+        },
+        // Mutation: one append table is missing a run of rows.
+        [](e1::samples& x) { x.configurations[0].missing_runs.push_back({5, 9}); });
+}
+
+TEST_CASE("the committed offsets really were rewound to the start of the log", "[claims][e1][offsets]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            auto* landed = e1::find_step(x.offsets, "landed");
+            auto* rewound = e1::find_step(x.offsets, "rewound");
+            return landed && rewound && landed->committed_offsets_sum == static_cast<std::int64_t>(x.offsets.events) &&
+                   rewound->committed_offsets_sum == 0;
+        },
+        // Mutation: the rewind did not take.
+        [](e1::samples& x) { x.offsets.steps[1].committed_offsets_sum = 17; });
+}
+
+TEST_CASE("recovery from the checkpoint ignored the rewound offsets: nothing was replayed", "[claims][e1][offsets]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            auto* restored = e1::find_step(x.offsets, "restored_from_checkpoint");
+            return restored && restored->restored_checkpoint_id >= 1 && restored->duplicate_rows == 0 &&
+                   restored->rows == x.offsets.events;
+        },
+        // Mutation: record a single duplicate after the restore.
+        [](e1::samples& x) { x.offsets.steps[2].duplicate_rows = 1; });
+}
+
+TEST_CASE("a fresh job that trusted the rewound offsets replayed the whole log", "[claims][e1][offsets]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            auto* fresh = e1::find_step(x.offsets, "fresh_from_group_offsets");
+            return fresh && fresh->duplicate_rows == x.offsets.events && fresh->rows == 2 * x.offsets.events;
+        },
+        // Mutation: the fresh job replayed one record fewer.
+        [](e1::samples& x) { x.offsets.steps[3].duplicate_rows -= 1; });
+}
+
+TEST_CASE("the verdicts on record are the ones the code computes from the samples", "[claims][e1]") {
+    const auto& s = load();
+    auto predictions = result::read_predictions(std::string(ROSTERRIG_SOURCE_DIR) + "/" + s.env.prediction.file);
+    auto judged = e1::judge(s.samples, predictions);
+    REQUIRE(judged.predictions.size() == s.samples.predictions.size());
+    for (std::size_t i = 0; i < judged.predictions.size(); ++i) {
+        INFO(judged.predictions[i].id);
+        CHECK(judged.predictions[i].verdict == s.samples.predictions[i].verdict);
+    }
+    CHECK(e1::overall(judged) == s.env.verdict);
+    // Mutation: flip a stored verdict by hand and the recomputation disagrees.
+    auto edited = s.samples;
+    edited.predictions[0].verdict =
+        edited.predictions[0].verdict == verdict_kind::held ? verdict_kind::refuted : verdict_kind::held;
+    CHECK(e1::judge(s.samples, predictions).predictions[0].verdict != edited.predictions[0].verdict);
+}

@@ -1,0 +1,251 @@
+// Experiment 2's claims, asserted against the shipped results file; each claim
+// is checked to hold on the shipped samples and to fail on a named mutation.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include "experiments/e2_results.hpp"
+
+using namespace rosterrig;
+
+namespace {
+const std::string file = std::string(ROSTERRIG_SOURCE_DIR) + "/results/e2_savepoint_restore.json";
+
+struct shipped {
+    result::result_envelope env;
+    e2::samples samples;
+    e2::parameters params;
+};
+const shipped& load() {
+    static const shipped s = [] {
+        shipped out;
+        out.env = result::read_result(file);
+        out.samples = result::samples_as<e2::samples>(out.env, file);
+        out.params = result::parameters_as<e2::parameters>(out.env, file);
+        return out;
+    }();
+    return s;
+}
+
+using claim = std::function<bool(const e2::samples&)>;
+
+void holds_and_is_mutation_checked(const claim& c, const std::function<void(e2::samples&)>& mutate) {
+    const auto& s = load();
+    REQUIRE(c(s.samples));
+    auto broken = s.samples;
+    mutate(broken);
+    REQUIRE_FALSE(c(broken));
+}
+
+bool flinksink(const e2::restore_run& r) { return !r.v2_sink; }
+
+e2::restore_run* first_run(e2::samples& s, const std::string& variant) {
+    for (auto& r : s.runs)
+        if (r.variant == variant) return &r;
+    return nullptr;
+}
+
+// The index of the first sample that shows a new snapshot.
+std::size_t first_new(const e2::restore_run& r) {
+    for (std::size_t i = 0; i < r.samples.size(); ++i)
+        if (r.samples[i].snapshot_id != r.snapshot_before) return i;
+    return r.samples.size();
+}
+}  // namespace
+
+TEST_CASE("each variant ran at least three times in the full run", "[claims][e2]") {
+    const auto& s = load();
+    REQUIRE_FALSE(s.params.quick);
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const std::string v : {"append-flinksink", "upsert-flinksink", "append-sinkv2"})
+                if (std::count_if(x.runs.begin(), x.runs.end(), [&](const auto& r) { return r.variant == v; }) < 3)
+                    return false;
+            return true;
+        },
+        // Mutation: one repeat of the SinkV2 variant missing.
+        [](e2::samples& x) {
+            x.runs.erase(std::find_if(x.runs.begin(), x.runs.end(),
+                                      [](const auto& r) { return r.variant == "append-sinkv2"; }));
+        });
+}
+
+TEST_CASE("the savepoint really was older than the table's newest commit", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const auto& r : x.runs)
+                if (r.savepoint_checkpoint_id < 1 || r.savepoint_checkpoint_id >= r.watermark_before) return false;
+            return !x.runs.empty();
+        },
+        // Mutation: the savepoint was taken at the watermark.
+        [](e2::samples& x) { x.runs[0].savepoint_checkpoint_id = x.runs[0].watermark_before; });
+}
+
+TEST_CASE("the sampler looked at least every half second from the restore request", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const auto& r : x.runs) {
+                if (r.samples.empty() || r.samples.front().t_ms > 500) return false;
+                // Each sample is started on a 500 ms schedule; one slow round trip
+                // may delay the next by at most another period.
+                std::vector<std::int64_t> gaps;
+                for (std::size_t i = 1; i < r.samples.size(); ++i)
+                    gaps.push_back(r.samples[i].t_ms - r.samples[i - 1].t_ms);
+                std::sort(gaps.begin(), gaps.end());
+                if (gaps.empty() || gaps[gaps.size() / 2] > 520 || gaps.back() > 1000) return false;
+            }
+            return !x.runs.empty();
+        },
+        // Mutation: drop every other sample, as a 1 s sampler would have taken.
+        [](e2::samples& x) {
+            auto& s = x.runs[0].samples;
+            std::vector<e2::sample> thinned;
+            for (std::size_t i = 0; i < s.size(); i += 2) thinned.push_back(s[i]);
+            s = thinned;
+        });
+}
+
+TEST_CASE("with the default sink the table did not move while the restored job was healthy", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            int checked = 0;
+            for (const auto& r : x.runs) {
+                if (!flinksink(r)) continue;
+                ++checked;
+                const auto a = e2::analyze(r);
+                // A freeze worth the name: the restored job RUNNING and checkpointing
+                // for several samples while the table stayed as it was.
+                int running_stale = 0;
+                for (std::size_t i = 0; i < first_new(r); ++i)
+                    if (r.samples[i].job_state == "RUNNING" && r.samples[i].newest_checkpoint_id > r.savepoint_checkpoint_id)
+                        ++running_stale;
+                if (!a.table_moved || running_stale < 4) return false;
+                if (a.states_while_stale.count("FAILING") || a.states_while_stale.count("FAILED")) return false;
+            }
+            return checked > 0;
+        },
+        // Mutation: the table moves at the first RUNNING sample.
+        [](e2::samples& x) {
+            auto* r = first_run(x, "append-flinksink");
+            for (auto& s : r->samples)
+                if (s.job_state == "RUNNING") s.snapshot_id = r->snapshot_before + 1;
+        });
+}
+
+TEST_CASE("with the default sink the freeze ended at the first checkpoint above the watermark", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            int checked = 0;
+            for (const auto& r : x.runs) {
+                if (!flinksink(r)) continue;
+                ++checked;
+                // The commit burst that ended the freeze leaves the table at W+1.
+                if (e2::analyze(r).burst_final_checkpoint != r.watermark_before + 1) return false;
+            }
+            return checked > 0;
+        },
+        // Mutation: the burst ends one checkpoint early, at the watermark.
+        [](e2::samples& x) {
+            auto* r = first_run(x, "append-flinksink");
+            r->snapshots_after.front().max_committed_checkpoint_id = r->watermark_before;
+        });
+}
+
+TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            int checked = 0;
+            for (const auto& r : x.runs) {
+                if (!flinksink(r) || r.table_kind != "append") continue;
+                ++checked;
+                // Every row the restored job added arrived in one snapshot.
+                const auto a = e2::analyze(r);
+                if (a.burst_snapshots != 1 || a.burst_records != static_cast<std::int64_t>(r.rows) - r.rows_before)
+                    return false;
+            }
+            return checked > 0;
+        },
+        // Mutation: the first new snapshot carried one record fewer.
+        [](e2::samples& x) {
+            auto* r = first_run(x, "append-flinksink");
+            r->snapshots_after.front().total_records -= 1;
+        });
+}
+
+TEST_CASE("the consumer lag reached zero while the table was stale", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            int checked = 0;
+            for (const auto& r : x.runs) {
+                if (!flinksink(r)) continue;
+                ++checked;
+                if (!e2::analyze(r).lag_zero_while_stale) return false;
+            }
+            return checked > 0;
+        },
+        // Mutation: the lag never fell below one while the table was stale.
+        [](e2::samples& x) {
+            auto* r = first_run(x, "append-flinksink");
+            for (std::size_t i = 0; i < first_new(*r); ++i) r->samples[i].lag = std::max<std::int64_t>(1, r->samples[i].lag);
+        });
+}
+
+TEST_CASE("no failed checkpoint and no job failure marked the freeze", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const auto& r : x.runs) {
+                if (!flinksink(r)) continue;
+                const auto a = e2::analyze(r);
+                if (a.failed_checkpoints_at_table_move != a.failed_checkpoints_at_first_running) return false;
+                if (r.exceptions_during != 0) return false;
+            }
+            return !x.runs.empty();
+        },
+        // Mutation: a checkpoint failed during the freeze.
+        [](e2::samples& x) {
+            auto* r = first_run(x, "append-flinksink");
+            r->samples[first_new(*r)].failed_checkpoints += 1;
+        });
+}
+
+TEST_CASE("nothing was lost in any append variant, and the replay duplicated rows", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const auto& r : x.runs) {
+                if (r.table_kind != "append") continue;
+                if (!r.missing_runs.empty() || r.duplicate_rows == 0) return false;
+                if (r.rows != r.events_total + r.duplicate_rows) return false;
+            }
+            return !x.runs.empty();
+        },
+        // Mutation: record one missing run.
+        [](e2::samples& x) { x.runs[0].missing_runs.push_back({100, 120}); });
+}
+
+TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            int checked = 0;
+            for (const auto& r : x.runs) {
+                if (r.table_kind != "upsert") continue;
+                ++checked;
+                if (r.duplicate_rows || r.stale_rows || r.rows_sharing_npi || r.missing_npis) return false;
+            }
+            return checked > 0;
+        },
+        // Mutation: one stale row survives the replay.
+        [](e2::samples& x) { first_run(x, "upsert-flinksink")->stale_rows = 1; });
+}
+
+TEST_CASE("the e2 verdicts on record are the ones the code computes from the samples", "[claims][e2]") {
+    const auto& s = load();
+    auto predictions = result::read_predictions(std::string(ROSTERRIG_SOURCE_DIR) + "/" + s.env.prediction.file);
+    auto judged = e2::judge(s.samples, predictions);
+    REQUIRE(judged.predictions.size() == s.samples.predictions.size());
+    for (std::size_t i = 0; i < judged.predictions.size(); ++i) {
+        INFO(judged.predictions[i].id);
+        CHECK(judged.predictions[i].verdict == s.samples.predictions[i].verdict);
+    }
+    CHECK(e2::overall(judged) == s.env.verdict);
+}
