@@ -429,18 +429,10 @@ int main(int argc, char** argv) {
     const std::string out = f.get("--out", source_dir(stack) + "/results/e1_restart_replay.json");
     install_interrupt_handler();
 
-    result::result_envelope env;
-    env.experiment = "e1_restart_replay";
-    env.parameters = result::to_json_object(params);
-    env.started_at = iso8601_utc(now_ms());
     try {
-        const auto predictions = result::read_predictions(source_dir(stack) + "/" + predictions_file);
-        env.prediction.file = predictions_file;
-        env.prediction.recorded_in_commit = commit_that_recorded(stack, predictions_file);
-        for (const auto& p : predictions) env.prediction.text += p.id + ": " + p.text + "\n";
-        env.code_commit = code_commit(stack);
-        env.component_versions = reported_versions(stack);
-
+        std::vector<result::prediction> predictions;
+        auto env = begin_envelope(stack, "e1_restart_replay", predictions_file, result::to_json_object(params),
+                                  predictions);
         const std::string run_id = std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000);
         splitmix64 rng(params.seed ^ 0x6531u);  // kill timing: seeded, recorded, reproducible in schedule
         const std::vector<configuration> configurations{
@@ -453,14 +445,7 @@ int main(int argc, char** argv) {
         for (const auto& c : configurations) samples.configurations.push_back(run_configuration(stack, c, params, rng, run_id));
         samples.offsets = run_offsets(stack, params, run_id);
         samples = e1::judge(samples, predictions);
-        env.samples = result::to_json(samples);
-        env.verdict = e1::overall(samples);
-        for (const auto& p : samples.predictions)
-            env.verdict_reason += p.id + ": " + std::string(to_string(p.verdict)) + " (" + p.reason + ")\n";
-        env.finished_at = iso8601_utc(now_ms());
-        result::write_result(out, env);
-        progress("e1: results written to " + out);
-        for (const auto& p : samples.predictions) progress("  " + p.id + ": " + std::string(to_string(p.verdict)));
+        finish_envelope(env, result::to_json(samples), samples.predictions, out);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-e1: FAILED: " << e.what() << "\n";

@@ -15,6 +15,8 @@
 #include <rosterrig/stats/binomial_bounds.hpp>
 #include <rosterrig/stats/summary.hpp>
 
+#include "prediction_outcome.hpp"
+
 namespace rosterrig::e1 {
 
 struct parameters {
@@ -154,14 +156,7 @@ struct offsets_part {
 };
 BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore))
 
-struct prediction_outcome {
-    std::string id;
-    std::string text;
-    std::string measure;
-    verdict_kind verdict = verdict_kind::inconclusive;
-    std::string reason;
-};
-BOOST_DESCRIBE_STRUCT(prediction_outcome, (), (id, text, measure, verdict, reason))
+using experiments::prediction_outcome;
 
 struct samples {
     std::vector<configuration_run> configurations;
@@ -305,12 +300,6 @@ inline samples judge(samples s, const std::vector<result::prediction>& predictio
     return s;
 }
 
-// The envelope's single verdict: refuted if any prediction was, else
-// inconclusive if any was, else held.
-inline verdict_kind overall(const samples& s) {
-    verdict_kind v = verdict_kind::held;
-    for (const auto& p : s.predictions) v = merge(v, p.verdict);
-    return s.predictions.empty() ? verdict_kind::inconclusive : v;
-}
+inline verdict_kind overall(const samples& s) { return experiments::overall(s.predictions); }
 
 }  // namespace rosterrig::e1

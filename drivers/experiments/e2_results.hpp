@@ -15,6 +15,8 @@
 #include <rosterrig/result/prediction_file.hpp>
 #include <rosterrig/stats/summary.hpp>
 
+#include "prediction_outcome.hpp"
+
 namespace rosterrig::e2 {
 
 struct parameters {
@@ -106,14 +108,7 @@ BOOST_DESCRIBE_STRUCT(restore_run, (),
                        duplicate_rows,
                        missing_runs, rows_sharing_npi, missing_npis, stale_rows))
 
-struct prediction_outcome {
-    std::string id;
-    std::string text;
-    std::string measure;
-    verdict_kind verdict = verdict_kind::inconclusive;
-    std::string reason;
-};
-BOOST_DESCRIBE_STRUCT(prediction_outcome, (), (id, text, measure, verdict, reason))
+using experiments::prediction_outcome;
 
 struct samples {
     std::vector<restore_run> runs;
@@ -235,10 +230,6 @@ inline samples judge(samples s, const std::vector<result::prediction>& predictio
     return s;
 }
 
-inline verdict_kind overall(const samples& s) {
-    verdict_kind v = verdict_kind::held;
-    for (const auto& p : s.predictions) v = merge(v, p.verdict);
-    return s.predictions.empty() ? verdict_kind::inconclusive : v;
-}
+inline verdict_kind overall(const samples& s) { return experiments::overall(s.predictions); }
 
 }  // namespace rosterrig::e2

@@ -1,5 +1,8 @@
 #include "experiment_support.hpp"
 
+#include <rosterrig/generate/timestamp.hpp>
+#include "process_fault.hpp"
+
 #include <iostream>
 #include <thread>
 #include "progress.hpp"
@@ -46,6 +49,35 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
                                                 std::to_string(deadline.count()) + " s (state " + s + ")");
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
+}
+
+result::result_envelope begin_envelope(const stack_config& stack, const std::string& experiment,
+                                       const std::string& predictions_file, boost::json::object parameters,
+                                       std::vector<result::prediction>& predictions) {
+    result::result_envelope env;
+    env.experiment = experiment;
+    env.parameters = std::move(parameters);
+    env.started_at = iso8601_utc(now_ms());
+    predictions = result::read_predictions(source_dir(stack) + "/" + predictions_file);
+    env.prediction.file = predictions_file;
+    env.prediction.recorded_in_commit = commit_that_recorded(stack, predictions_file);
+    for (const auto& p : predictions) env.prediction.text += p.id + ": " + p.text + "\n";
+    env.code_commit = code_commit(stack);
+    env.component_versions = reported_versions(stack);
+    return env;
+}
+
+void finish_envelope(result::result_envelope& env, boost::json::value samples,
+                     const std::vector<prediction_outcome>& judged, const std::string& out) {
+    env.samples = std::move(samples);
+    env.verdict = overall(judged);
+    env.verdict_reason.clear();
+    for (const auto& p : judged)
+        env.verdict_reason += p.id + ": " + std::string(to_string(p.verdict)) + " (" + p.reason + ")\n";
+    env.finished_at = iso8601_utc(now_ms());
+    result::write_result(out, env);
+    progress(env.experiment + ": results written to " + out);
+    for (const auto& p : judged) progress("  " + p.id + ": " + std::string(to_string(p.verdict)));
 }
 
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,

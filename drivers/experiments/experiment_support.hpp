@@ -6,7 +6,11 @@
 #include <map>
 #include <string>
 #include <vector>
+#include <rosterrig/result/envelope.hpp>
+#include <rosterrig/result/prediction_file.hpp>
+
 #include "flink_rest.hpp"
+#include "prediction_outcome.hpp"
 #include "kafka_admin.hpp"
 #include "stack_config.hpp"
 
@@ -19,6 +23,19 @@ std::string code_commit(const live::stack_config& stack);
 // a prediction that was never committed cannot be recorded as "made first".
 std::string commit_that_recorded(const live::stack_config& stack, const std::string& file);
 std::string source_dir(const live::stack_config& stack);
+
+// An envelope ready for a run: the experiment id, the parameters, the start
+// time, the predictions (read from their committed file, with the commit that
+// recorded them), the code's commit and the versions the components report.
+// `predictions` receives the file's predictions for the judge.
+result::result_envelope begin_envelope(const live::stack_config& stack, const std::string& experiment,
+                                       const std::string& predictions_file, boost::json::object parameters,
+                                       std::vector<result::prediction>& predictions);
+
+// Puts the samples and the computed verdicts in, stamps the end time, writes
+// the file atomically and prints each verdict on stderr.
+void finish_envelope(result::result_envelope& env, boost::json::value samples,
+                     const std::vector<prediction_outcome>& judged, const std::string& out);
 
 // Waits until the job's committed offsets reach the end of the topic (lag 0),
 // then for `extra_checkpoints` more completed checkpoints so the commit that
