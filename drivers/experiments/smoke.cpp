@@ -4,7 +4,6 @@
 // checks them with the core library, and drops the job, table and topic.
 #include <chrono>
 #include <ranges>
-#include <fstream>
 #include <iostream>
 #include <thread>
 #include <unistd.h>
@@ -13,6 +12,9 @@
 #include <rosterrig/check/append_check.hpp>
 #include <rosterrig/generate/generator.hpp>
 
+#include <rosterrig/result/json_file.hpp>
+
+#include "experiment_support.hpp"
 #include "feed.hpp"
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
@@ -28,48 +30,22 @@ using namespace rosterrig::live;
 namespace json = boost::json;
 
 namespace {
-int usage(int code) {
-    std::cerr << "usage: rosterrig-smoke [--warehouse s3|local] [--events N] [--seed S] [--out FILE]\n"
-                 "  Runs the end-to-end smoke test against the running stack (compose/stack up).\n";
-    return code;
-}
-
-void write_atomically(const std::string& path, const json::value& v) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        out << json::serialize(v) << "\n";
-        if (!out) throw std::runtime_error("cannot write " + tmp);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + path);
-}
+const char* usage_text =
+    "usage: rosterrig-smoke [--warehouse s3|local] [--events N] [--seed S] [--out FILE]\n"
+    "  Runs the end-to-end smoke test against the running stack (compose/stack up).\n";
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string warehouse = "s3", out_file;
+    auto f = experiments::parse_flags(argc, argv, {"--warehouse", "--events", "--seed", "--out"}, {}, usage_text);
+    const std::string warehouse = f.get("--warehouse", "s3"), out_file = f.get("--out", "");
     roster_spec spec;
-    spec.events = 1000;
-    spec.providers = 170;
-    spec.seed = 7;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) { std::cerr << "rosterrig-smoke: " << a << " needs a value\n"; std::exit(usage(2)); }
-            return argv[++i];
-        };
-        try {
-            if (a == "--warehouse") warehouse = value();
-            else if (a == "--events") spec.events = std::stoull(value());
-            else if (a == "--seed") spec.seed = std::stoull(value());
-            else if (a == "--out") out_file = value();
-            else if (a == "--help" || a == "-h") return usage(0);
-            else { std::cerr << "rosterrig-smoke: unknown flag " << a << "\n"; return usage(2); }
-        } catch (const std::invalid_argument&) {
-            std::cerr << "rosterrig-smoke: " << a << " needs a number\n";
-            return usage(2);
-        }
+    spec.events = static_cast<std::uint64_t>(f.number("--events", 1000));
+    spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
+    spec.seed = static_cast<std::uint64_t>(f.number("--seed", 7));
+    if (warehouse != "s3" && warehouse != "local") {
+        std::cerr << "rosterrig-smoke: --warehouse must be s3 or local\n" << usage_text;
+        return 2;
     }
-    if (warehouse != "s3" && warehouse != "local") { std::cerr << "rosterrig-smoke: --warehouse s3|local\n"; return usage(2); }
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
@@ -158,7 +134,7 @@ int main(int argc, char** argv) {
             {"started_at_ms", started},
             {"finished_at_ms", now_ms()},
         };
-        if (!out_file.empty()) write_atomically(out_file, result);
+        if (!out_file.empty()) result::write_json_file(out_file, result);
         std::cout << json::serialize(result) << "\n";
         return result.at("passed").as_bool() ? 0 : 1;
     } catch (const std::exception& e) {
