@@ -1,6 +1,6 @@
 // bench/rosterrig_bench.cpp: throughput of the core at 10 M events.
 //
-//   rosterrig-bench [--events N] [--providers P] [--dir DIR] [--seed S]
+//   rosterrig-bench [--events N] [--providers P] [--dir DIR] [--seed S] [--checks-only]
 //
 // Stages, each timed on its own:
 //   generate   for_each_event, events built in memory and discarded
@@ -8,6 +8,7 @@
 //   read       read that file back line by line into rows (Boost.JSON)
 //   expect     the upsert expectation from the seed (a generator pass)
 //   check      append + upsert checks of N rows streamed from the generator
+// (--checks-only runs the last two alone: no file is written)
 // then peak resident memory (getrusage). Providers default to N/6, so every
 // provider recurs about six times as in the default feed.
 #include <chrono>
@@ -60,11 +61,13 @@ int main(int argc, char** argv) {
     spec.events = 10'000'000;
     spec.providers = 0;
     std::string dir = "/tmp";
+    bool checks_only = false;
     rosterrig::cli::arg_parser p{"rosterrig-bench", "Times the core's stages at scale."};
     p.option("--events", spec.events, "N", "events (default 10000000)")
         .option("--providers", spec.providers, "P", "providers (default events/6)")
         .option("--seed", spec.seed, "S", "seed (default 1)")
-        .option("--dir", dir, "DIR", "where the JSON lines file goes (default /tmp)");
+        .option("--dir", dir, "DIR", "where the JSON lines file goes (default /tmp)")
+        .flag("--checks-only", checks_only, "time only the expect and check stages");
     try {
         if (!p.parse(argc, argv)) return 0;
     } catch (const rosterrig::cli::usage_error& e) {
@@ -77,52 +80,54 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(spec.events), static_cast<unsigned long long>(spec.providers),
                 spec.partitions, static_cast<unsigned long long>(spec.seed));
 
-    // 1. generate in memory
     std::uint64_t checksum = 0;
     stopwatch t0;
-    rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) {
-        checksum += e.npi ^ e.revision ^ e.fields.address.size();
-    });
-    report("generate", spec.events, t0, "ev");
-
-    // 2. write JSON lines
-    t0 = stopwatch{};
-    std::uint64_t bytes = 0;
-    {
-        std::FILE* f = std::fopen(path.c_str(), "wb");
-        if (!f) { std::perror(path.c_str()); return 2; }
-        std::string buffer;
-        buffer.reserve(1 << 21);
+    if (!checks_only) {
+        // 1. generate in memory
         rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) {
-            rosterrig::append_json_line(buffer, e);
-            if (buffer.size() >= (1u << 20)) {
-                bytes += std::fwrite(buffer.data(), 1, buffer.size(), f);
-                buffer.clear();
-            }
+            checksum += e.npi ^ e.revision ^ e.fields.address.size();
         });
-        bytes += std::fwrite(buffer.data(), 1, buffer.size(), f);
-        std::fclose(f);
-    }
-    report("write", spec.events, t0, "ev");
-    std::printf("           %.2f GB of JSON lines, %.0f bytes per line\n", bytes / 1e9,
-                static_cast<double>(bytes) / spec.events);
+        report("generate", spec.events, t0, "ev");
 
-    // 3. read rows back
-    t0 = stopwatch{};
-    std::uint64_t rows = 0;
-    {
-        std::ifstream in(path, std::ios::binary);
-        std::string line;
-        rosterrig::cli::row_reader reader;
-        rosterrig::cli::read_row row;
-        while (std::getline(in, line)) {
-            reader.parse(line, row);
-            checksum += row.observed().fields_digest.value_or(0);
-            ++rows;
+        // 2. write JSON lines
+        t0 = stopwatch{};
+        std::uint64_t bytes = 0;
+        {
+            std::FILE* f = std::fopen(path.c_str(), "wb");
+            if (!f) { std::perror(path.c_str()); return 2; }
+            std::string buffer;
+            buffer.reserve(1 << 21);
+            rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) {
+                rosterrig::append_json_line(buffer, e);
+                if (buffer.size() >= (1u << 20)) {
+                    bytes += std::fwrite(buffer.data(), 1, buffer.size(), f);
+                    buffer.clear();
+                }
+            });
+            bytes += std::fwrite(buffer.data(), 1, buffer.size(), f);
+            std::fclose(f);
         }
+        report("write", spec.events, t0, "ev");
+        std::printf("           %.2f GB of JSON lines, %.0f bytes per line\n", bytes / 1e9,
+                    static_cast<double>(bytes) / spec.events);
+
+        // 3. read rows back
+        t0 = stopwatch{};
+        std::uint64_t rows = 0;
+        {
+            std::ifstream in(path, std::ios::binary);
+            std::string line;
+            rosterrig::cli::row_reader reader;
+            rosterrig::cli::read_row row;
+            while (std::getline(in, line)) {
+                reader.parse(line, row);
+                checksum += row.observed().fields_digest.value_or(0);
+                ++rows;
+            }
+        }
+        report("read", rows, t0, "rows");
+        std::remove(path.c_str());
     }
-    report("read", rows, t0, "rows");
-    std::remove(path.c_str());
 
     // 4. expectation + streamed append and upsert checks
     t0 = stopwatch{};

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -69,7 +70,23 @@ TEST_CASE("the expected upsert table is a perfect upsert table, by seq and by fi
     const upsert_result r = check_upsert(x, all);
     CHECK(r.rows_sharing_npi == 1500 - x.by_npi.size());
     CHECK(r.stale_rows == 1500 - x.by_npi.size());
+    CHECK(r.stale.size() == r.stale_rows);  // below the default cap: every stale row listed
+    CHECK_FALSE(r.stale_capped);
     CHECK_FALSE(r.matches());
+    // capped at 10: the first 10 superseded records in feed order, counts exact
+    const upsert_result c = check_upsert(x, all, 10);
+    CHECK(c.stale_rows == r.stale_rows);
+    CHECK(c.stale.size() == 10);
+    CHECK(c.stale_capped);
+    CHECK(c.stale_cap == 10);
+    std::uint64_t max_seq = 0;
+    for (const auto& s : c.stale) max_seq = std::max(max_seq, s.observed_seq);
+    std::uint64_t tenth = 0;  // the seq of the 10th stale row in arrival order
+    for (std::size_t i = 0, found = 0; i < all.size() && found < 10; ++i)
+        if (*all[i].seq != x.by_npi.at(all[i].npi).latest_by_arrival.seq && ++found == 10) tenth = *all[i].seq;
+    CHECK(max_seq == tenth);
+    CHECK(c.rows_sharing_npi == r.rows_sharing_npi);
+    CHECK(c.behind_newest_revision == r.behind_newest_revision);
 }
 
 TEST_CASE("an upsert check names shared, missing, stale and unexpected NPIs", "[check][upsert]") {
@@ -93,6 +110,7 @@ TEST_CASE("an upsert check names shared, missing, stale and unexpected NPIs", "[
     CHECK(r.missing_npis == std::vector<std::uint64_t>{300});
     CHECK(r.stale_rows == 1);
     CHECK(r.stale == std::vector<stale_row>{{100, 2, 5}});
+    CHECK_FALSE(r.stale_capped);
     CHECK(r.unexpected_rows == 1);
     CHECK(r.unexpected_npis == std::vector<std::uint64_t>{400});
     CHECK(r.behind_newest_revision == 2);  // row seq 2 of npi 100, and npi 200's row
@@ -188,26 +206,104 @@ TEST_CASE("the upsert check agrees with a brute-force reference on 200 random da
         for (const auto& e : feed) last[e.npi] = &e;
         std::map<std::uint64_t, std::uint64_t> count;
         std::uint64_t stale = 0, unexpected = 0;
+        std::vector<stale_row> stale_list;  // every stale row, arrival order
         for (const auto& row : table.rows) {
             ++count[row.npi];
             auto it = last.find(row.npi);
             if (it == last.end()) { ++unexpected; continue; }
             const bool same = row.seq ? *row.seq == it->second->seq : *row.fields_digest == fields_digest(it->second->fields);
-            if (!same) ++stale;
+            if (!same) {
+                ++stale;
+                stale_list.push_back({row.npi, row.seq.value_or(0), it->second->seq});
+            }
         }
+        auto sorted = [](std::vector<stale_row> v) {
+            std::sort(v.begin(), v.end(), [](const stale_row& a, const stale_row& b) {
+                return a.npi != b.npi ? a.npi < b.npi : a.observed_seq < b.observed_seq;
+            });
+            return v;
+        };
         std::uint64_t shared = 0;
         for (auto [npi, c] : count) shared += c - 1;
         std::vector<std::uint64_t> missing;
         for (auto [npi, e] : last)
             if (!count.count(npi)) missing.push_back(npi);
 
-        const upsert_result r = check_upsert(expect_upsert(spec), table.rows);
+        const auto x = expect_upsert(spec);
+        const upsert_result r = check_upsert(x, table.rows);
         INFO("seed " << seed);
         REQUIRE(r.rows == table.rows.size());
         REQUIRE(r.rows_sharing_npi == shared);
         REQUIRE(r.missing_npis == missing);
         REQUIRE(r.stale_rows == stale);
+        REQUIRE(!r.stale_capped);
+        REQUIRE(r.stale == sorted(stale_list));
         REQUIRE(r.unexpected_rows == unexpected);
         REQUIRE(r.distinct_npis == count.size());
+
+        // A small cap keeps the first `cap` stale rows in arrival order
+        // (sorted), and every count stays exact.
+        const std::size_t cap = static_cast<std::size_t>(uniform_below(rng, 4));
+        const upsert_result c = check_upsert(x, table.rows, cap);
+        REQUIRE(c.stale_cap == cap);
+        REQUIRE(c.stale_rows == stale);
+        REQUIRE(c.stale_capped == (stale > cap));
+        REQUIRE(c.stale == sorted(std::vector<stale_row>(stale_list.begin(),
+                                                         stale_list.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(cap, stale_list.size())))));
+        REQUIRE(c.rows == r.rows);
+        REQUIRE(c.rows_sharing_npi == r.rows_sharing_npi);
+        REQUIRE(c.shared_npis == r.shared_npis);
+        REQUIRE(c.missing_npis == r.missing_npis);
+        REQUIRE(c.unexpected_rows == r.unexpected_rows);
+        REQUIRE(c.unexpected_npis == r.unexpected_npis);
+        REQUIRE(c.behind_newest_revision == r.behind_newest_revision);
+        REQUIRE(c.matches() == r.matches());
     }
+}
+
+TEST_CASE("the upsert checker gives the same answer however many rows are in flight", "[check][upsert]") {
+    // Rows are judged a few rows after observe() (prefetching); finish()
+    // must judge the rest, may be called twice, and observing may go on.
+    const roster_spec spec{.seed = 5, .providers = 50, .events = 400};
+    const auto x = expect_upsert(spec);
+    const auto feed = generate(spec);
+    for (std::size_t n : {0u, 1u, 15u, 16u, 17u, 33u, 400u}) {
+        upsert_checker c{x};
+        std::uint64_t stale = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            c.observe(row_of(feed[i]));
+            if (feed[i].seq != x.by_npi.at(feed[i].npi).latest_by_arrival.seq) ++stale;
+        }
+        const upsert_result r = c.finish();
+        INFO("rows " << n);
+        CHECK(r.rows == n);
+        CHECK(r.stale_rows == stale);
+        CHECK(c.finish().rows == n);
+        c.observe(observed_row{std::nullopt, 7, 1});  // an unexpected row after finish()
+        const upsert_result again = c.finish();
+        CHECK(again.rows == n + 1);
+        CHECK(again.unexpected_rows == 1);
+        CHECK(again.stale_rows == stale);
+    }
+}
+
+TEST_CASE("flat_map: every key allowed, including the empty marker", "[check][flat_map]") {
+    detail::flat_map<int> m;
+    const std::uint64_t marker = detail::flat_map<int>::empty_key;
+    CHECK_FALSE(m.contains(marker));
+    std::map<std::uint64_t, int> ref;
+    splitmix64 rng{9};
+    for (int i = 0; i < 5000; ++i) {  // grows through several rehashes
+        const std::uint64_t k = i % 7 == 0 ? marker - uniform_below(rng, 3) : uniform_below(rng, 3000);
+        m[k] += i;
+        ref[k] += i;
+    }
+    CHECK(m.size() == ref.size());
+    std::map<std::uint64_t, int> seen;
+    for (const auto& [k, v] : m) seen[k] = v;
+    CHECK(seen == ref);
+    const auto copy = detail::flat_map<long>::same_keys(m, [](int v) { return 2L * v; });
+    CHECK(copy.size() == m.size());
+    for (const auto& [k, v] : ref) CHECK(copy.at(k) == 2L * v);
+    CHECK_FALSE(copy.contains(3001));
 }

@@ -18,6 +18,7 @@
 #define ROSTERRIG_CHECK_EXPECTED_STATE_HPP
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -56,22 +57,42 @@ struct upsert_expectation {
     }
 };
 
-/// Folds one event into an expectation (events must come in seq order).
-inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
-    const expected_record r{e.seq, e.revision, fields_digest(e.fields)};
-    auto [entry, inserted] = x.by_npi.try_emplace(e.npi, upsert_expectation_entry{r, r});
+namespace detail {
+/// Folds one record of `npi` into an expectation (records must come in seq order).
+inline void fold_record(upsert_expectation& x, std::uint64_t npi, const expected_record& r) {
+    auto [entry, inserted] = x.by_npi.try_emplace(npi, upsert_expectation_entry{r, r});
     if (!inserted) {
         entry->latest_by_arrival = r;
-        if (e.revision > entry->newest_by_revision.revision) entry->newest_by_revision = r;
+        if (r.revision > entry->newest_by_revision.revision) entry->newest_by_revision = r;
     }
-    x.events = std::max(x.events, e.seq);
+    x.events = std::max(x.events, r.seq);
+}
+} // namespace detail
+
+/// Folds one event into an expectation (events must come in seq order).
+inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
+    detail::fold_record(x, e.npi, expected_record{e.seq, e.revision, fields_digest(e.fields)});
 }
 
-/// The upsert expectation of a feed, streamed from the generator.
+/// The upsert expectation of a feed, streamed from the generator. Each
+/// event's map slot is prefetched `lookahead` events before it is folded in
+/// (a FIFO of small records, so the fold order stays the seq order).
 inline upsert_expectation expect_upsert(const roster_spec& spec) {
     upsert_expectation x;
     x.by_npi.reserve(static_cast<std::size_t>(std::min(spec.providers, spec.events)));
-    for_each_event(spec, [&](const roster_event& e) { fold_upsert(x, e); });
+    constexpr std::size_t lookahead = 16;
+    struct pending { std::uint64_t npi; expected_record r; };
+    std::array<pending, lookahead> ring{};
+    std::uint64_t n = 0;
+    for_each_event(spec, [&](const roster_event& e) {
+        pending& p = ring[n % lookahead];
+        if (n >= lookahead) detail::fold_record(x, p.npi, p.r);
+        p = pending{e.npi, expected_record{e.seq, e.revision, fields_digest(e.fields)}};
+        x.by_npi.prefetch(e.npi);
+        ++n;
+    });
+    for (std::uint64_t i = n > lookahead ? n - lookahead : 0; i < n; ++i)
+        detail::fold_record(x, ring[i % lookahead].npi, ring[i % lookahead].r);
     x.events = spec.events;
     return x;
 }

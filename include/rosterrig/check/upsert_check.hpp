@@ -8,10 +8,22 @@
 // are missing. Separately, rows whose record is not the NPI's newest revision
 // are counted as behind_newest_revision: the event-time hazard, which a
 // perfect last-writer-wins sink shows too when late stale assertions exist.
+//
+// Every count is exact. The list of stale rows is capped (stale_cap rows,
+// default upsert_result::default_stale_cap): the upsert check of a whole
+// append feed finds a stale row for every superseded record (millions), and
+// the list is for reading, not for counting. stale_rows stays exact;
+// stale_capped says whether the list was cut.
+//
+// Speed: observe() validates the row at once but judges it `lookahead` rows
+// later, after prefetching its NPI's slot (a FIFO, so rows are judged in
+// arrival order); finish() judges the rows still in flight. The per-NPI
+// state is a compact copy of the expectation laid out in the same slots.
 #ifndef ROSTERRIG_CHECK_UPSERT_CHECK_HPP
 #define ROSTERRIG_CHECK_UPSERT_CHECK_HPP
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -41,7 +53,10 @@ struct upsert_result {
     std::vector<npi_copies> shared_npis;        ///< NPIs on more than one row, ascending
     std::vector<std::uint64_t> missing_npis;    ///< expected, never observed, ascending
     std::uint64_t stale_rows = 0;               ///< rows of expected NPIs that are not the last-arrived record
-    std::vector<stale_row> stale;               ///< those rows, ascending by (npi, observed_seq)
+    std::vector<stale_row> stale;               ///< the first stale_cap of those rows in arrival order, then sorted ascending by (npi, observed_seq)
+    std::size_t stale_cap = 0;                  ///< the cap on `stale` in force for this check
+    bool stale_capped = false;                  ///< true when stale holds fewer rows than stale_rows (the list was cut at stale_cap)
+    static constexpr std::size_t default_stale_cap = 100'000;
     std::uint64_t unexpected_rows = 0;          ///< rows whose NPI the feed never had
     std::vector<std::uint64_t> unexpected_npis; ///< those NPIs, distinct, ascending
     std::uint64_t behind_newest_revision = 0;   ///< rows not carrying their NPI's newest revision (event-time hazard)
@@ -54,43 +69,46 @@ struct upsert_result {
 
 class upsert_checker {
 public:
-    explicit upsert_checker(const upsert_expectation& expectation) {
-        slots_.reserve(expectation.by_npi.size());
-        for (const auto& [npi, e] : expectation.by_npi) slots_.try_emplace(npi, slot{e, 0});
-    }
+    /// Keeps the first stale_cap stale rows (see upsert_result::stale).
+    explicit upsert_checker(const upsert_expectation& expectation,
+                            std::size_t stale_cap = upsert_result::default_stale_cap)
+        : slots_(detail::flat_map<slot>::same_keys(expectation.by_npi,
+                                                   [](const upsert_expectation_entry& e) {
+                                                       return slot{e.latest_by_arrival.seq, e.latest_by_arrival.digest,
+                                                                   e.newest_by_revision.seq, e.newest_by_revision.digest, 0};
+                                                   })),
+          stale_cap_(stale_cap) {}
 
     /// Throws std::invalid_argument when the row has neither seq nor digest.
     void observe(const observed_row& row) {
         if (!row.seq && !row.fields_digest)
             throw std::invalid_argument("upsert check: a row needs seq or provider fields");
-        ++rows_;
-        slot* found = slots_.find(row.npi);
-        if (!found) {
-            ++unexpected_rows_;
-            if (++unexpected_[row.npi] > 1) ++rows_sharing_npi_;
-            return;
+        pending& p = ring_[in_flight_end_ % lookahead];
+        if (in_flight_end_ - in_flight_begin_ == lookahead) {
+            judge(p);
+            ++in_flight_begin_;
         }
-        slot& s = *found;
-        if (++s.seen > 1) ++rows_sharing_npi_;
-        auto same = [&row](const expected_record& r) {
-            return row.seq ? *row.seq == r.seq : *row.fields_digest == r.digest;
-        };
-        if (!same(s.expected.latest_by_arrival)) {
-            ++stale_rows_;
-            stale_.push_back({row.npi, row.seq.value_or(0), s.expected.latest_by_arrival.seq});
-        }
-        if (!same(s.expected.newest_by_revision)) ++behind_newest_;
+        p = pending{row.npi, row.seq ? *row.seq : *row.fields_digest, row.seq.has_value()};
+        slots_.prefetch(row.npi);
+        ++in_flight_end_;
     }
 
+    /// Judges the rows still in flight, then summarizes. The checker stays
+    /// usable: observe() may go on and finish() be called again.
     upsert_result finish() const {
+        drain();
         upsert_result r;
         r.rows = rows_;
         r.rows_sharing_npi = rows_sharing_npi_;
         r.stale_rows = stale_rows_;
         r.stale = stale_;
-        std::sort(r.stale.begin(), r.stale.end(), [](const stale_row& a, const stale_row& b) {
+        r.stale_cap = stale_cap_;
+        r.stale_capped = stale_rows_ > stale_.size();
+        auto by_npi_seq = [](const stale_row& a, const stale_row& b) {
             return a.npi != b.npi ? a.npi < b.npi : a.observed_seq < b.observed_seq;
-        });
+        };
+        if (!std::is_sorted(r.stale.begin(), r.stale.end(), by_npi_seq))
+            std::sort(r.stale.begin(), r.stale.end(), by_npi_seq);
         r.unexpected_rows = unexpected_rows_;
         r.behind_newest_revision = behind_newest_;
         for (const auto& [npi, s] : slots_) {
@@ -111,24 +129,60 @@ public:
     }
 
 private:
+    /// What a row is judged by: its seq when it has one, else its fields' digest.
     struct slot {
-        upsert_expectation_entry expected;
-        std::uint64_t seen = 0;
+        std::uint64_t latest_seq, latest_digest;  ///< the last-arrived record
+        std::uint64_t newest_seq, newest_digest;  ///< the newest revision
+        std::uint64_t seen;
     };
-    detail::flat_map<slot> slots_;
-    detail::flat_map<std::uint64_t> unexpected_;
-    std::uint64_t rows_ = 0;
-    std::uint64_t rows_sharing_npi_ = 0;
-    std::uint64_t stale_rows_ = 0;
-    std::uint64_t unexpected_rows_ = 0;
-    std::uint64_t behind_newest_ = 0;
-    std::vector<stale_row> stale_;
+    struct pending {
+        std::uint64_t npi = 0;
+        std::uint64_t id = 0;  ///< seq, or fields digest when by_seq is false
+        bool by_seq = false;
+    };
+    static constexpr std::size_t lookahead = 16;
+
+    void judge(const pending& row) const {
+        ++rows_;
+        slot* found = slots_.find(row.npi);
+        if (!found) {
+            ++unexpected_rows_;
+            if (++unexpected_[row.npi] > 1) ++rows_sharing_npi_;
+            return;
+        }
+        slot& s = *found;
+        if (++s.seen > 1) ++rows_sharing_npi_;
+        if (row.id != (row.by_seq ? s.latest_seq : s.latest_digest)) {
+            ++stale_rows_;
+            if (stale_.size() < stale_cap_) stale_.push_back({row.npi, row.by_seq ? row.id : 0, s.latest_seq});
+        }
+        if (row.id != (row.by_seq ? s.newest_seq : s.newest_digest)) ++behind_newest_;
+    }
+
+    void drain() const {
+        for (; in_flight_begin_ < in_flight_end_; ++in_flight_begin_) judge(ring_[in_flight_begin_ % lookahead]);
+    }
+
+    // Logically const: finish() judges the rows in flight (drain), which
+    // changes when the work is done, not what the checker reports.
+    mutable detail::flat_map<slot> slots_;
+    mutable detail::flat_map<std::uint64_t> unexpected_;
+    mutable std::uint64_t rows_ = 0;
+    mutable std::uint64_t rows_sharing_npi_ = 0;
+    mutable std::uint64_t stale_rows_ = 0;
+    mutable std::uint64_t unexpected_rows_ = 0;
+    mutable std::uint64_t behind_newest_ = 0;
+    mutable std::vector<stale_row> stale_;
+    std::size_t stale_cap_;
+    mutable std::array<pending, lookahead> ring_{};
+    mutable std::uint64_t in_flight_begin_ = 0, in_flight_end_ = 0;
 };
 
 /// Checks a whole range of observed_row.
 template <class Range>
-upsert_result check_upsert(const upsert_expectation& expectation, const Range& rows) {
-    upsert_checker c{expectation};
+upsert_result check_upsert(const upsert_expectation& expectation, const Range& rows,
+                           std::size_t stale_cap = upsert_result::default_stale_cap) {
+    upsert_checker c{expectation, stale_cap};
     for (const observed_row& r : rows) c.observe(r);
     return c.finish();
 }
