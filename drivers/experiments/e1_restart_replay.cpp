@@ -10,6 +10,7 @@
 //
 // The raw samples are saved (results file, written atomically) and judged by the
 // pure code in e1_results.hpp; `--analyze FILE` re-judges a saved file offline.
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -149,11 +150,15 @@ e1::configuration_run run_configuration(const stack_config& stack, const configu
     progress("e1[" + cfg.name + "]: job " + job + " runs " + in_force.mode + " every " +
              std::to_string(in_force.interval_ms) + " ms; writer input: " + run.writer_input);
 
-    // The feed lasts long enough for every kill: a kill cycle (recovery, a fresh
-    // checkpoint, the random delay) measured 12-14 s; 16 s leaves a margin.
-    const double feed_seconds = 20.0 + 16.0 * static_cast<double>(params.kills_per_configuration);
+    // The feed must outlast every kill. A kill cycle (recovery, a fresh
+    // checkpoint, the random delay) takes 10 to 30 s here, depending on load,
+    // so the pace starts from 16 s per kill and is re-planned after each kill
+    // from the cycles measured so far: steady between kills, never run dry.
+    const double planned_cycle_s = 16.0;
+    const double feed_seconds = 20.0 + planned_cycle_s * static_cast<double>(params.kills_per_configuration);
     run.events = spec.events;
     run.rate_per_second = static_cast<double>(spec.events) / feed_seconds;
+    std::atomic<double> pace{run.rate_per_second};
     auto records = kafka_records(generate(spec));
     kafka_producer producer(stack.kafka());
     produce_report report;
@@ -161,7 +166,7 @@ e1::configuration_run run_configuration(const stack_config& stack, const configu
     const long long feed_start = now_ms();
     std::thread feeder([&] {
         try {
-            report = producer.produce_all(p.topic, records, run.rate_per_second);
+            report = producer.produce_all(p.topic, records, run.rate_per_second, {}, &pace);
         } catch (...) {
             producer_error = std::current_exception();
         }
@@ -230,6 +235,12 @@ e1::configuration_run run_configuration(const stack_config& stack, const configu
                  std::to_string(s.restored_checkpoint_id) + ", running again after " +
                  std::to_string(s.job_running_after_ms) + " ms");
         run.kills.push_back(s);
+        // Re-plan the rest of the feed over the remaining kills at 1.25 times
+        // the mean cycle so far, plus 20 s after the last one.
+        const double mean_cycle_s = static_cast<double>(now_ms() - feed_start) / 1000.0 / static_cast<double>(k + 1);
+        const double remaining_s = 20.0 + 1.25 * mean_cycle_s * static_cast<double>(params.kills_per_configuration - k - 1);
+        const double remaining_events = static_cast<double>(spec.events) - static_cast<double>(producer.attempted());
+        if (remaining_events > 0) pace.store(std::max(1.0, remaining_events / remaining_s));
     }
     feeder.join();
     if (producer_error) std::rethrow_exception(producer_error);

@@ -3,6 +3,7 @@
 #include <librdkafka/rdkafkacpp.h>
 #include <mutex>
 #include <thread>
+#include "progress.hpp"
 
 namespace rosterrig::live {
 
@@ -49,22 +50,32 @@ kafka_producer::~kafka_producer() {
 }
 
 produce_report kafka_producer::produce_all(const std::string& topic, const std::vector<kafka_record>& records,
-                                           double rate, const std::function<void(const produce_report&)>& on_progress) {
+                                           double rate, const std::function<void(const produce_report&)>& on_progress,
+                                           const std::atomic<double>* pace) {
     produce_report report;
     {
         std::lock_guard lock(callback_->mutex);
         callback_->report = &report;
     }
+    // Delivery reports may still arrive after an early exit (the destructor
+    // flushes): they must never reach this function's dead report.
+    struct detach {
+        delivery_callback& cb;
+        ~detach() {
+            std::lock_guard lock(cb.mutex);
+            cb.report = nullptr;
+        }
+    } detach_on_exit{*callback_};
     const auto start = std::chrono::steady_clock::now();
     auto last_progress = start;
+    auto due = start;  // when the next record may go
     for (std::size_t i = 0; i < records.size(); ++i) {
         const auto& r = records[i];
+        throw_if_interrupted();  // Ctrl-C must not wait for a slow feed to end
+        if (pace) rate = pace->load();
         if (rate > 0) {
-            auto due = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   std::chrono::duration<double>(static_cast<double>(i) / rate));
-            while (std::chrono::steady_clock::now() < due) {
-                producer_->poll(1);
-            }
+            while (std::chrono::steady_clock::now() < due && !interrupted_flag().load()) producer_->poll(1);
+            due += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(1.0 / rate));
         }
         for (;;) {
             auto code = producer_->produce(topic, r.partition, RdKafka::Producer::RK_MSG_COPY,
@@ -88,9 +99,7 @@ produce_report kafka_producer::produce_all(const std::string& topic, const std::
         }
     }
     producer_->flush(30000);
-    std::lock_guard lock(callback_->mutex);
     report.undelivered = producer_->outq_len();
-    callback_->report = nullptr;
     return report;
 }
 

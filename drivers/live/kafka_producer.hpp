@@ -38,9 +38,13 @@ public:
 
     // Produces every record; rate_per_second <= 0 means as fast as possible.
     // on_progress is called about once a second with the running report.
+    // When pace is given, the rate is read from it before every record, so a
+    // driver can re-pace the rest of the feed while it runs (steady between
+    // changes).
     produce_report produce_all(const std::string& topic, const std::vector<kafka_record>& records,
                                double rate_per_second = 0,
-                               const std::function<void(const produce_report&)>& on_progress = {});
+                               const std::function<void(const produce_report&)>& on_progress = {},
+                               const std::atomic<double>* pace = nullptr);
 
     // Acknowledged so far: safe to read from another thread during produce_all.
     long long acknowledged() const { return acknowledged_.load(); }
