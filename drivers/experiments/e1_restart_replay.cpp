@@ -76,6 +76,8 @@ std::vector<std::vector<std::uint64_t>> runs_of(const std::vector<seq_range>& ru
 }
 
 struct table_observation {
+    std::uint64_t distinct_npis = 0;
+    std::uint64_t rows_sharing_npi = 0;  // counted the same way for append and upsert tables
     append_result append;
     std::optional<upsert_result> upsert;
     experiments::table_files files;
@@ -87,6 +89,10 @@ table_observation observe_table(const trino_client& trino, const pipeline_spec& 
     o.append = check_append(spec.events, rows | std::views::transform([](const observed_row& r) {
                                              return r.seq.value_or(0);
                                          }));
+    std::map<std::uint64_t, std::uint64_t> per_npi;
+    for (const auto& r : rows) ++per_npi[r.npi];
+    o.distinct_npis = per_npi.size();
+    for (const auto& [npi, n] : per_npi) o.rows_sharing_npi += n - 1;
     if (p.table_kind == "upsert") {
         upsert_checker checker(expect_upsert(spec));
         for (const auto& r : rows) checker.observe(r);
@@ -263,13 +269,8 @@ e1::configuration_run run_configuration(const stack_config& stack, const configu
     if (cfg.table_kind == "append") {
         run.missing_runs = runs_of(seen.append.missing_runs);
     }
-    // Rows sharing an NPI, counted the same way for both kinds of table.
-    {
-        std::map<std::uint64_t, std::uint64_t> per_npi;
-        for (const auto& r : read_rows(trino, p.ns, p.table)) ++per_npi[r.npi];
-        run.distinct_npis = per_npi.size();
-        for (const auto& [npi, n] : per_npi) run.rows_sharing_npi += n - 1;
-    }
+    run.distinct_npis = seen.distinct_npis;
+    run.rows_sharing_npi = seen.rows_sharing_npi;
     if (seen.upsert) {
         run.missing_npis = seen.upsert->missing_npis.size();
         run.stale_rows = seen.upsert->stale_rows;
