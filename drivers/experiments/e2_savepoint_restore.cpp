@@ -132,10 +132,20 @@ e2::restore_run run_once(const stack_config& stack, const variant& v, const e2::
     // An early savepoint: after the second checkpoint with data.
     wait_checkpoint_above(flink, run.old_job_id, 1, std::chrono::seconds(120));
     run.savepoint_path = flink.savepoint(run.old_job_id, "file://" + stack.data_dir() + "/flink/savepoints");
-    long long savepoint_id = flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
-    if (savepoint_id < 0) savepoint_id = flink.checkpoints(run.old_job_id).latest_savepoint_id;
-    if (savepoint_id < 0) throw live_error(stack.flink(), "the job's checkpoint history does not list savepoint " +
-                                                              run.savepoint_path);
+    // Flink's checkpoint statistics list the savepoint a moment after it
+    // completes; until then the newest completed checkpoint bounds its id.
+    long long savepoint_id = -1;
+    const long long bound = flink.checkpoints(run.old_job_id).latest_completed_id + 1;
+    for (int attempt = 0; attempt < 30 && savepoint_id < 0; ++attempt) {
+        savepoint_id = flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
+        if (savepoint_id < 0) savepoint_id = flink.checkpoints(run.old_job_id).latest_savepoint_id;
+        if (savepoint_id < 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    if (savepoint_id < 0) {
+        progress(label + ": Flink's statistics do not list the savepoint; using " + std::to_string(bound) +
+                 " as an upper bound on its id (the restored job reports the true id)");
+        savepoint_id = bound;
+    }
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
 
     // Run on until the table's watermark is well past the savepoint, and the
