@@ -128,24 +128,24 @@ struct freeze_analysis {
     std::int64_t failed_checkpoints_at_first_running = -1;
     std::int64_t failed_checkpoints_at_table_move = -1;
     std::int64_t first_running_ms = -1;
-    // The commit burst that ended the freeze: the snapshots committed within
-    // half a checkpoint interval of the first one (a committer writing one
-    // RowDelta per pending checkpoint commits several in one go).
+    // The commit burst that ended the freeze: from the first new snapshot up to
+    // the first one stamped above the old watermark (a committer writing one
+    // RowDelta per pending checkpoint commits them one after another, each
+    // stamped with its own checkpoint id, all from one checkpoint's completion).
     std::int64_t burst_snapshots = 0;
     std::int64_t burst_final_checkpoint = -1;  // the watermark once the burst is done
     std::int64_t burst_records = 0;            // total-records the burst added
+    std::int64_t burst_span_ms = 0;            // first to last commit of the burst
 };
 
-inline freeze_analysis analyze(const restore_run& r, std::int64_t burst_window_ms = 1000) {
+inline freeze_analysis analyze(const restore_run& r) {
     freeze_analysis a;
-    if (!r.snapshots_after.empty()) {
-        const auto start = r.snapshots_after.front().timestamp_ms;
-        for (const auto& snap : r.snapshots_after) {
-            if (snap.timestamp_ms - start > burst_window_ms) break;
-            ++a.burst_snapshots;
-            a.burst_final_checkpoint = snap.max_committed_checkpoint_id;
-            a.burst_records = snap.total_records - r.total_records_before;
-        }
+    for (const auto& snap : r.snapshots_after) {
+        ++a.burst_snapshots;
+        a.burst_final_checkpoint = snap.max_committed_checkpoint_id;
+        a.burst_records = snap.total_records - r.total_records_before;
+        a.burst_span_ms = snap.timestamp_ms - r.snapshots_after.front().timestamp_ms;
+        if (snap.max_committed_checkpoint_id > r.watermark_before) break;
     }
     for (const auto& s : r.samples) {
         const bool old = s.snapshot_id == r.snapshot_before;

@@ -335,7 +335,7 @@ e2::restore_run run_once(const stack_config& stack, const variant& v, const e2::
         }
         run.snapshots_after.assign(chain.rbegin(), chain.rend());
     }
-    auto a = e2::analyze(run, params.checkpoint_interval_ms / 2);
+    auto a = e2::analyze(run);
     progress(label + ": froze from restore to between " + std::to_string(a.last_old_ms) + " and " +
              std::to_string(a.first_new_ms) + " ms; ended by checkpoint " + std::to_string(a.ended_by_checkpoint) +
              " (watermark " + std::to_string(run.watermark_before) + "); burst of " + std::to_string(a.burst_snapshots) +

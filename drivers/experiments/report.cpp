@@ -100,11 +100,11 @@ std::string e2_section(const result::result_envelope& env, const e2::samples& s)
       << " events; a new job restored from the old savepoint. Sampled every " << params.sample_period_ms
       << " ms from the restore request (Trino row counts every " << params.row_count_period_ms << " ms)"
       << (params.quick ? ", **quick run**" : "") << ".\n\n";
-    o << "| Variant | Repeat | Savepoint checkpoint | Table watermark | Freeze (last old sample, first new) | First new snapshot's checkpoint id | Commit burst: snapshots, final checkpoint, records | Lag 0 while stale | Job states while stale | Failed checkpoints during freeze | Rows | Duplicate rows | Missing runs |\n";
+    o << "| Variant | Repeat | Savepoint checkpoint | Table watermark | Freeze (last old sample, first new) | First new snapshot's checkpoint id | Commit burst: snapshots, final checkpoint, records, span | Lag 0 while stale | Job states while stale | Failed checkpoints during freeze | Rows | Duplicate rows | Missing runs |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     std::map<std::string, std::vector<double>> freezes;
     for (const auto& r : s.runs) {
-        auto a = e2::analyze(r, params.checkpoint_interval_ms / 2);
+        auto a = e2::analyze(r);
         std::string states;
         for (const auto& st : a.states_while_stale) states += (states.empty() ? "" : ", ") + st;
         long long failed = (a.failed_checkpoints_at_table_move >= 0 && a.failed_checkpoints_at_first_running >= 0)
@@ -113,7 +113,7 @@ std::string e2_section(const result::result_envelope& env, const e2::samples& s)
         o << "| " << r.variant << " | " << r.repeat << " | " << r.savepoint_checkpoint_id << " | " << r.watermark_before
           << " | " << fmt(a.last_old_ms / 1000.0, 1) << " s, " << fmt(a.first_new_ms / 1000.0, 1) << " s | "
           << a.ended_by_checkpoint << " | " << a.burst_snapshots << ", " << a.burst_final_checkpoint << ", "
-          << fmt_int(a.burst_records) << " | " << (a.lag_zero_while_stale ? "yes" : "no")
+          << fmt_int(a.burst_records) << ", " << fmt(a.burst_span_ms / 1000.0, 1) << " s | " << (a.lag_zero_while_stale ? "yes" : "no")
           << " | " << states << " | " << failed << " | " << fmt_int(static_cast<long long>(r.rows)) << " | "
           << fmt_int(static_cast<long long>(r.duplicate_rows)) << " | " << r.missing_runs.size() << " |\n";
         if (a.table_moved) freezes[r.variant].push_back(a.first_new_ms / 1000.0);
