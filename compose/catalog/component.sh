@@ -72,13 +72,17 @@ catalog_up() {
   echo "$wh" > "$marker"
   local s3ep="http://$RR_HOST:$RR_S3_PORT"
   rr_log "catalog: starting (heap $CATALOG_HEAP, warehouse $wh, db $RR_DATA/catalog/catalog.db)"
+  # SQLite allows one writer: with the default pool of two connections, a table
+  # drop and a create racing each other failed with SQLITE_BUSY. One pooled
+  # connection serializes the catalog's own access; busy_timeout covers the rest.
   # CATALOG_* become catalog properties: prefix stripped, __ -> -, _ -> ., lowercased
   # (RCKUtils.environmentCatalogConfig). env -u drops stray CATALOG_* of the caller.
   local -a unset_stray=()
   local v; for v in $(compgen -e | grep '^CATALOG_' || true); do unset_stray+=(-u "$v"); done
   rr_start catalog env "${unset_stray[@]}" \
     CATALOG_CATALOG__IMPL=org.apache.iceberg.jdbc.JdbcCatalog \
-    CATALOG_URI="jdbc:sqlite:$RR_DATA/catalog/catalog.db" \
+    CATALOG_URI="jdbc:sqlite:$RR_DATA/catalog/catalog.db?busy_timeout=30000" \
+    CATALOG_CLIENTS=1 \
     CATALOG_JDBC_SCHEMA__VERSION=V1 \
     CATALOG_WAREHOUSE="$wh" \
     CATALOG_REST_PORT="$RR_CATALOG_PORT" \
