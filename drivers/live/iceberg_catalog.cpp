@@ -75,10 +75,5 @@ void iceberg_catalog::create_namespace(const std::string& ns) const {
                                      res.body.substr(0, 300));
 }
 
-std::string iceberg_catalog::version() const {
-    auto res = http_call(where_, http_method::get, "/v1/config");
-    if (res.status != 200) throw live_error(where_, "/v1/config returned HTTP " + std::to_string(res.status));
-    return res.body;
-}
 
 }  // namespace rosterrig::live

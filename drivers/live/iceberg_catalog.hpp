@@ -34,7 +34,6 @@ public:
     iceberg_table_state load(const std::string& ns, const std::string& table) const;
     void drop_table(const std::string& ns, const std::string& table, bool purge = true) const;
     void create_namespace(const std::string& ns) const;  // idempotent
-    std::string version() const;                         // what /v1/config says
 
 private:
     component_address where_;
