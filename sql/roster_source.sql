@@ -1,21 +1,8 @@
--- The roster feed as a Kafka source. The message's `partition` field is not
--- read: Kafka's own partition is where the record is. Offsets are committed to
+-- The roster feed as a Kafka source. Offsets are committed to
 -- the group on every completed checkpoint, which makes them monitoring, not the
 -- position the job recovers from.
 CREATE TEMPORARY TABLE roster_feed (
-  seq BIGINT,
-  npi STRING,
-  source STRING,
-  revision INT,
-  asserted_at STRING,
-  name STRING,
-  taxonomy STRING,
-  address STRING,
-  city STRING,
-  state STRING,
-  zip STRING,
-  phone STRING,
-  status STRING
+${roster_columns}
 ) WITH (
   'connector' = 'kafka',
   'topic' = '${topic}',

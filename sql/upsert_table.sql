@@ -1,19 +1,7 @@
 -- Upsert on the natural key: the primary key and write.upsert.enabled together
 -- make the sink write an equality delete for the NPI before each row.
 CREATE TABLE lake.${namespace}.${table} (
-  seq BIGINT,
-  npi STRING,
-  source STRING,
-  revision INT,
-  asserted_at STRING,
-  name STRING,
-  taxonomy STRING,
-  address STRING,
-  city STRING,
-  state STRING,
-  zip STRING,
-  phone STRING,
-  status STRING,
+${roster_columns},
   PRIMARY KEY (npi) NOT ENFORCED
 ) WITH (
   'format-version' = '2',

@@ -16,6 +16,16 @@ std::string read_sql(const stack_config& stack, const std::string& name) {
     return s.str();
 }
 
+// The text with its "--" comment lines removed, for a fragment spliced into a
+// statement.
+std::string sql_without_comments(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.compare(0, 2, "--") != 0) out += (out.empty() ? "" : "\n") + line;
+    return out;
+}
+
 std::string table_location(const stack_config& stack, const pipeline_spec& spec) {
     if (spec.warehouse == "local") return "file://" + stack.data_dir() + "/warehouse/" + spec.ns + "/" + spec.table;
     if (spec.warehouse == "s3") return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
@@ -38,6 +48,7 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"bootstrap", stack.kafka_bootstrap()},
         {"group", spec.group},
         {"startup_mode", spec.startup_mode},
+        {"roster_columns", sql_without_comments(read_sql(stack, "roster_columns.sql"))},
     };
     std::map<std::string, std::string> session{
         {"execution.runtime-mode", "streaming"},
