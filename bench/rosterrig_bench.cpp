@@ -19,8 +19,8 @@
 
 #include <sys/resource.h>
 
-#include "cli_args.hpp"
-#include "cli_rows.hpp"
+#include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/cli/row_lines.hpp>
 #include "rosterrig/rosterrig.hpp"
 
 namespace {

@@ -1,413 +1,167 @@
-// rosterrig-e2: restoring from a savepoint older than the table.
+// rosterrig-e2: what does restoring from a savepoint older than the table do?
 //
-// Per repeat: an append (or upsert) job writes a first batch; a savepoint is
-// taken early; the job runs on until the table's flink.max-committed-checkpoint-id
-// is `watermark_lead` checkpoints past it; the job is stopped; a second batch is
-// written; a new job is restored from the old savepoint. From the restore request
-// a sampler records, every 0.5 s, what an on-call rotation could see (job state,
-// checkpoints, failed checkpoints, Kafka lag) and what the table is (snapshot id
-// and summary from the catalog), and every 3 s the rows Trino sees.
-#include <atomic>
-#include <chrono>
-#include <iostream>
-#include <mutex>
-#include <ranges>
+// Per variant and repeat: a job writes a first batch; a savepoint is taken
+// early; the job runs on until the table's flink.max-committed-checkpoint-id is
+// `watermark_lead` checkpoints past it, and is stopped; a second batch is
+// written; a new job is restored from the old savepoint. From the restore
+// request a sampler records every 0.5 s what an on-call rotation could see
+// (job state, checkpoints, failed checkpoints, Kafka lag) and what the table
+// is (snapshot and summary, from the catalog), and every 3 s the rows Trino
+// sees. Everything else is in include/rosterrig/experiments/e2_savepoint_restore.hpp.
 #include <thread>
-#include <unistd.h>
 
-#include <rosterrig/check/append_check.hpp>
-#include <rosterrig/check/expected_state.hpp>
-#include <rosterrig/check/upsert_check.hpp>
+#include <rosterrig/experiment/snapshot_chain.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
-#include <rosterrig/generate/timestamp.hpp>
 
-#include "e2_results.hpp"
-#include "experiment_support.hpp"
-#include "feed.hpp"
-#include "iceberg_catalog.hpp"
-#include "pipeline.hpp"
-#include "process_fault.hpp"
-#include "progress.hpp"
-#include "stack_versions.hpp"
-#include "table_readback.hpp"
+#include "feeder.hpp"
+#include "flink_sql_writer.hpp"
+#include "job_waits.hpp"
+#include "observe_table.hpp"
+#include "periodic.hpp"
+#include "poll.hpp"
+#include "runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;
-using namespace rosterrig::experiments;
+using history = history_writer<e2::definition>;
 
 namespace {
 
-const char* usage_text =
-    "usage: rosterrig-e2 [--quick] [--repeats N] [--seed S] [--warehouse s3|local] [--out FILE]\n"
-    "       rosterrig-e2 --analyze FILE     re-judge a saved result offline (no stack)\n"
-    "  Experiment 2: restore a job from a savepoint older than the table's newest\n"
-    "  commit, and time the freeze, the lump and the duplicates from the restore.\n"
-    "  --quick: one repeat of each variant with smaller batches, for CI.\n";
-
-const std::string predictions_file = "predictions/e2_savepoint_restore.json";
-
-struct variant {
-    std::string name, table_kind;
-    bool v2_sink;
-};
-
-std::int64_t table_watermark(const iceberg_table_state& t) {
-    auto cur = t.current();
-    return cur ? cur->summary_int("flink.max-committed-checkpoint-id", -1) : -1;
-}
-
-std::string summary_string(const iceberg_snapshot& s, const std::string& key) {
+std::string summary_text(const iceberg_snapshot& s, const std::string& key) {
     auto it = s.summary.find(key);
     return it == s.summary.end() ? std::string{} : it->second;
 }
+long long watermark(const iceberg_snapshot& s) { return s.summary_int("flink.max-committed-checkpoint-id", -1); }
 
-e2::restore_run run_once(const stack_config& stack, const variant& v, const e2::parameters& params,
-                         std::uint64_t repeat, const std::string& run_id) {
+void run_once(session& s, const e2::parameters& params, const e2::variant& v, std::uint64_t repeat, history& h) {
     const std::string label = "e2[" + v.name + " #" + std::to_string(repeat) + "]";
-    progress(label + ": setting up");
-    created_resources created(stack);
-    flink_rest flink(stack.flink());
-    trino_client trino(stack.trino());
-    kafka_admin admin(stack.kafka());
-    iceberg_catalog catalog(stack.catalog());
-
-    roster_spec spec;
-    spec.seed = params.seed + repeat;
-    spec.events = params.first_batch_events + params.second_batch_events;
-    spec.providers = params.providers;
-    spec.partitions = params.partitions;
-    auto records = kafka_records(generate(spec));
-    std::vector<kafka_record> first(records.begin(), records.begin() + static_cast<long>(params.first_batch_events));
-    std::vector<kafka_record> second(records.begin() + static_cast<long>(params.first_batch_events), records.end());
-
-    pipeline_spec p;
-    const std::string tag = v.name + "_" + std::to_string(repeat) + "_" + run_id;
-    std::string safe_tag = tag;
-    for (auto& c : safe_tag)
-        if (c == '-') c = '_';
-    p.topic = "rr_e2_" + safe_tag;
-    p.group = "rr_e2_" + safe_tag;
-    p.table = "e2_" + safe_tag;
-    p.table_kind = v.table_kind;
-    p.v2_sink = v.v2_sink;
-    p.warehouse = params.warehouse;
-    p.checkpoint_interval_ms = params.checkpoint_interval_ms;
-    p.parallelism = static_cast<int>(params.parallelism);
+    created_resources created(s.stack);
+    flink_sql_writer writer(s, created);
+    const auto spec = params.feed(repeat);
     const int parts = static_cast<int>(spec.partitions);
-
+    auto records = kafka_records(generate(spec));
+    const auto split = records.begin() + static_cast<long>(params.first_batch_events);
+    auto p = s.pipeline(v.name + "_" + std::to_string(repeat),
+                        {v.table, experiment::checkpoint_mode::exactly_once, v.sink, params.warehouse,
+                         experiment::startup_mode::earliest_offset, params.checkpoint_interval_ms, params.parallelism});
     e2::restore_run run;
-    run.variant = v.name;
-    run.repeat = repeat;
-    run.table_kind = v.table_kind;
-    run.v2_sink = v.v2_sink;
-    run.events_total = spec.events;
-
-    admin.create_topic(p.topic, parts);
+    run.variant = v.name, run.repeat = repeat, run.table_kind = v.table;
+    run.v2_sink = v.sink == experiment::iceberg_sink::sink_v2, run.events_total = spec.events;
+    s.admin.create_topic(p.topic, parts);
     created.topic(p.topic);
-    created.table(p.ns, p.table);
-    run.old_job_id = submit_pipeline(stack, p, true);
-    created.job(run.old_job_id);
-    wait_all_running(flink, run.old_job_id, std::chrono::seconds(120));
+    run.old_job_id = writer.start(p, true);
+    wait_all_running(s.flink, run.old_job_id, std::chrono::seconds(120));
 
-    // The first batch arrives at a steady rate, so checkpoints keep committing.
-    const double feed_seconds = 10.0 + static_cast<double>(params.watermark_lead + 8) *
-                                           static_cast<double>(params.checkpoint_interval_ms) / 1000.0;
-    kafka_producer producer(stack.kafka());
-    produce_report first_report;
-    std::exception_ptr feed_error;
-    std::thread feeder([&] {
-        try {
-            first_report = producer.produce_all(p.topic, first, static_cast<double>(first.size()) / feed_seconds);
-        } catch (...) {
-            feed_error = std::current_exception();
-        }
-    });
-    struct join_guard {
-        std::thread& t;
-        ~join_guard() {
-            if (t.joinable()) t.join();
-        }
-    } joiner{feeder};
-
-    // An early savepoint: after the second checkpoint with data.
-    wait_checkpoint_above(flink, run.old_job_id, 1, std::chrono::seconds(120));
-    run.savepoint_path = flink.savepoint(run.old_job_id, "file://" + stack.data_dir() + "/flink/savepoints");
-    // Flink's checkpoint statistics list the savepoint a moment after it
-    // completes; until then the newest completed checkpoint bounds its id.
-    long long savepoint_id = -1;
-    const long long bound = flink.checkpoints(run.old_job_id).latest_completed_id + 1;
-    for (int attempt = 0; attempt < 30 && savepoint_id < 0; ++attempt) {
-        savepoint_id = flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
-        if (savepoint_id < 0) savepoint_id = flink.checkpoints(run.old_job_id).latest_savepoint_id;
-        if (savepoint_id < 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    if (savepoint_id < 0) {
-        progress(label + ": Flink's statistics do not list the savepoint; using " + std::to_string(bound) +
-                 " as an upper bound on its id (the restored job reports the true id)");
-        savepoint_id = bound;
+    // The first batch arrives at a steady rate, so checkpoints keep committing;
+    // the savepoint is taken after the second checkpoint with data.
+    const double feed_s = 10.0 + static_cast<double>(params.watermark_lead + 8) * static_cast<double>(params.checkpoint_interval_ms) / 1000.0;
+    feeder first(s.stack.kafka(), p.topic, {records.begin(), split}, static_cast<double>(params.first_batch_events) / feed_s);
+    wait_checkpoint_above(s.flink, run.old_job_id, 1, std::chrono::seconds(120));
+    run.savepoint_path = writer.savepoint(run.old_job_id);
+    // Flink's statistics list the savepoint a moment after it completes; until
+    // then the newest completed checkpoint bounds its id (the restored job
+    // reports the true one).
+    long long savepoint_id = s.flink.checkpoints(run.old_job_id).latest_completed_id + 1;
+    try {
+        savepoint_id = poll_until(s.flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
+            long long id = s.flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
+            if (id < 0) id = s.flink.checkpoints(run.old_job_id).latest_savepoint_id;
+            return id < 0 ? std::nullopt : std::optional<long long>(id);
+        }, [&] { return "job " + run.old_job_id + "'s statistics do not list savepoint " + run.savepoint_path; });
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what() + "; using " + std::to_string(savepoint_id) + " as an upper bound on its id");
     }
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
-
-    // Run on until the table's watermark is well past the savepoint, and the
-    // whole first batch has landed.
-    feeder.join();
-    if (feed_error) std::rethrow_exception(feed_error);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-    for (;;) {
-        throw_if_interrupted();
-        auto w = table_watermark(catalog.load(p.ns, p.table));
-        if (w >= savepoint_id + params.watermark_lead && admin.lag(p.group, p.topic, parts) == 0) break;
-        if (std::chrono::steady_clock::now() > give_up)
-            throw live_error(stack.catalog(), "table watermark stuck at " + std::to_string(w) + ", savepoint " +
-                                                  std::to_string(savepoint_id));
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    wait_until_drained(flink, admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120));
-    flink.cancel(run.old_job_id);
-    flink.wait_for_state(run.old_job_id, {"CANCELED"}, std::chrono::seconds(60));
-    auto before = catalog.load(p.ns, p.table);
-    run.watermark_before = table_watermark(before);
+    first.finish();
+    poll_until(s.stack.catalog(), std::chrono::seconds(300), [&] {
+        auto cur = s.catalog.load(p.ns, p.table).current();
+        return cur && watermark(*cur) >= savepoint_id + params.watermark_lead && s.admin.lag(p.group, p.topic, parts) == 0;
+    }, [&] { return "table " + p.table + "'s watermark is not " + std::to_string(params.watermark_lead) + " past savepoint " + std::to_string(savepoint_id); },
+       {std::chrono::milliseconds(500)});
+    wait_until_drained(s.flink, s.admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120));
+    writer.stop(run.old_job_id);
+    const auto before = s.catalog.load(p.ns, p.table);
+    run.watermark_before = before.current() ? watermark(*before.current()) : -1;
     run.snapshot_before = before.current_snapshot_id;
     run.total_records_before = before.current() ? before.current()->summary_int("total-records", 0) : 0;
-    run.rows_before = trino.scalar("SELECT count(*) FROM iceberg." + p.ns + ".\"" + p.table + "\"");
+    run.rows_before = visible_rows(s.trino, p.ns, p.table);
     progress(label + ": stopped with table watermark " + std::to_string(run.watermark_before) + ", " +
              std::to_string(run.rows_before) + " rows; writing the second batch");
-
-    auto second_report = producer.produce_all(p.topic, second);
-    if (first_report.acknowledged + second_report.acknowledged != static_cast<long long>(spec.events))
-        throw live_error(stack.kafka(), "not every event was acknowledged");
+    feeder(s.stack.kafka(), p.topic, {split, records.end()}, 0).finish();
+    const std::size_t at = h.record([&](e2::samples& x) { x.runs.push_back(run); return x.runs.size() - 1; });
 
     // The restore, and the clock starts with the request.
     const auto t0 = std::chrono::steady_clock::now();
-    auto since = [&] {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    };
-    std::mutex job_mutex;
-    std::string new_job;
-    std::atomic<bool> stop{false};
-    std::mutex samples_mutex;
-    std::exception_ptr sampler_error;
-    std::thread sampler([&] {
-        try {
-            kafka_admin lag_admin(stack.kafka());
-            while (!stop.load()) {
-                auto next = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.sample_period_ms);
-                e2::sample s;
-                s.t_ms = since();
-                std::string job;
-                {
-                    std::lock_guard lock(job_mutex);
-                    job = new_job;
-                }
-                if (!job.empty()) {
-                    s.job_state = flink.job_state(job);
-                    auto c = flink.checkpoints(job);
-                    s.newest_checkpoint_id = c.latest_completed_id;
-                    s.failed_checkpoints = c.failed;
-                }
-                s.lag = lag_admin.lag(p.group, p.topic, parts);
-                auto t = catalog.load(p.ns, p.table);
-                s.snapshot_id = t.current_snapshot_id;
-                if (auto cur = t.current()) {
-                    s.max_committed_checkpoint_id = cur->summary_int("flink.max-committed-checkpoint-id", -1);
-                    s.snapshot_job_id = summary_string(*cur, "flink.job-id");
-                    s.total_records = cur->summary_int("total-records", 0);
-                }
-                {
-                    std::lock_guard lock(samples_mutex);
-                    run.samples.push_back(s);
-                }
-                std::this_thread::sleep_until(next);
-            }
-        } catch (...) {
-            sampler_error = std::current_exception();
+    run.restore_requested_at_ms = now_ms();
+    std::atomic<bool> have_job{false};
+    std::string job;
+    periodic sampler(std::chrono::milliseconds(params.sample_period_ms), t0, [&, lag_admin = std::make_shared<kafka_admin>(s.stack.kafka())](long long t) {
+        e2::sample x;
+        x.t_ms = t;
+        if (have_job.load()) {
+            x.job_state = s.flink.job_state(job);
+            const auto c = s.flink.checkpoints(job);
+            x.newest_checkpoint_id = c.latest_completed_id, x.failed_checkpoints = c.failed;
         }
+        x.lag = lag_admin->lag(p.group, p.topic, parts);
+        const auto table = s.catalog.load(p.ns, p.table);
+        x.snapshot_id = table.current_snapshot_id;
+        if (auto cur = table.current())
+            x.max_committed_checkpoint_id = watermark(*cur), x.snapshot_job_id = summary_text(*cur, "flink.job-id"),
+            x.total_records = cur->summary_int("total-records", 0);
+        h.stage([&](e2::samples& all) { all.runs[at].samples.push_back(x); });
     });
-    std::thread counter([&] {
-        try {
-            trino_client reader(stack.trino());
-            while (!stop.load()) {
-                auto next = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.row_count_period_ms);
-                e2::row_count_sample c;
-                c.t_ms = since();
-                c.rows = reader.scalar("SELECT count(*) FROM iceberg." + p.ns + ".\"" + p.table + "\"");
-                {
-                    std::lock_guard lock(samples_mutex);
-                    run.row_counts.push_back(c);
-                }
-                while (!stop.load() && std::chrono::steady_clock::now() < next)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            }
-        } catch (...) {
-        }
+    periodic counter(std::chrono::milliseconds(params.row_count_period_ms), t0, [&, reader = std::make_shared<trino_client>(s.stack.trino())](long long t) {
+        e2::row_count_sample c{t, visible_rows(*reader, p.ns, p.table)};
+        h.stage([&](e2::samples& all) { all.runs[at].row_counts.push_back(c); });
     });
-    struct stop_guard {
-        std::atomic<bool>& stop;
-        std::thread& a;
-        std::thread& b;
-        ~stop_guard() {
-            stop.store(true);
-            if (a.joinable()) a.join();
-            if (b.joinable()) b.join();
-        }
-    } stopper{stop, sampler, counter};
-
-    pipeline_spec restored = p;
+    auto restored = p;
     restored.restore_from = run.savepoint_path;
-    std::string job = submit_pipeline(stack, restored, false);
-    created.job(job);
-    {
-        std::lock_guard lock(job_mutex);
-        new_job = job;
+    job = writer.start(restored, false);
+    have_job.store(true);
+    progress(label + ": restored as job " + job + "; sampling");
+    e2::settle_watch watch{run.snapshot_before};
+    try {
+        poll_until(s.flink.where(), std::chrono::seconds(240), [&] {
+            if (sampler.failed() || counter.failed()) return true;  // stop() below rethrows
+            h.flush();  // the samples so far, saved every quarter second
+            e2::sample last;
+            h.stage([&](e2::samples& all) { if (!all.runs[at].samples.empty()) last = all.runs[at].samples.back(); });
+            return watch.settled(last);
+        }, [&] { return "job " + job + ": the table has not settled after the restore"; }, {std::chrono::milliseconds(250), std::chrono::seconds(5)});
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what() + "; judging what was sampled");
     }
-    run.new_job_id = job;
-    progress(label + ": restored as job " + job + " after " + std::to_string(since()) + " ms; sampling");
+    sampler.stop();
+    counter.stop();
 
-    // Sample until the table has moved, the lag is zero and three more
-    // checkpoints have passed; at most four minutes.
-    long long moved_at_checkpoint = -1;
-    const auto sample_limit = std::chrono::steady_clock::now() + std::chrono::seconds(240);
-    auto last_report = std::chrono::steady_clock::now();
-    for (;;) {
-        throw_if_interrupted();
-        if (sampler_error) std::rethrow_exception(sampler_error);
-        e2::sample last;
-        {
-            std::lock_guard lock(samples_mutex);
-            if (!run.samples.empty()) last = run.samples.back();
-        }
-        if (moved_at_checkpoint < 0 && last.snapshot_id != run.snapshot_before && last.snapshot_id != -1)
-            moved_at_checkpoint = last.newest_checkpoint_id;
-        if (moved_at_checkpoint >= 0 && last.lag == 0 && last.newest_checkpoint_id >= moved_at_checkpoint + 3) break;
-        if (std::chrono::steady_clock::now() > sample_limit) {
-            progress(label + ": sampling limit reached before the table settled");
-            break;
-        }
-        if (std::chrono::steady_clock::now() - last_report > std::chrono::seconds(5)) {
-            last_report = std::chrono::steady_clock::now();
-            progress(label + ": t=" + std::to_string(last.t_ms) + " ms, job " + last.job_state + ", checkpoint " +
-                     std::to_string(last.newest_checkpoint_id) + ", lag " + std::to_string(last.lag) +
-                     ", table watermark " + std::to_string(last.max_committed_checkpoint_id) + ", records " +
-                     std::to_string(last.total_records));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    }
-    stop.store(true);
-    sampler.join();
-    counter.join();
-    if (sampler_error) std::rethrow_exception(sampler_error);
-
-    wait_until_drained(flink, admin, job, p.group, p.topic, parts, std::chrono::seconds(120));
-    run.savepoint_checkpoint_id = flink.checkpoints(job).latest_restored_id;
-    run.restarts_during = flink.restarts(job);
-    run.exceptions_during = static_cast<std::int64_t>(flink.exceptions(job).size());
-    auto rows = read_rows(trino, p.ns, p.table);
-    auto check = check_append(spec.events, rows | std::views::transform([](const observed_row& r) {
-                                                return r.seq.value_or(0);
-                                            }));
-    run.rows = check.rows;
-    run.duplicate_rows = check.duplicate_rows;
-    if (v.table_kind == "append")
-        for (const auto& r : check.missing_runs) run.missing_runs.push_back({r.first, r.last});
-    if (v.table_kind == "upsert") {
-        upsert_checker checker(expect_upsert(spec));
-        for (const auto& r : rows) checker.observe(r);
-        auto u = checker.finish();
-        run.rows_sharing_npi = u.rows_sharing_npi;
-        run.missing_npis = u.missing_npis.size();
-        run.stale_rows = u.stale_rows;
-    }
-    // Every snapshot the restore produced, following the parent chain back to
-    // the snapshot the table had when the old job stopped.
-    {
-        auto t = catalog.load(p.ns, p.table);
-        std::map<long long, const iceberg_snapshot*> by_id;
-        for (const auto& snap : t.snapshots) by_id[snap.snapshot_id] = &snap;
-        std::vector<e2::snapshot_record> chain;
-        for (long long id = t.current_snapshot_id; id != -1 && id != run.snapshot_before;) {
-            auto it = by_id.find(id);
-            if (it == by_id.end()) break;
-            const auto& snap = *it->second;
-            chain.push_back({snap.snapshot_id, snap.timestamp_ms, snap.summary_int("flink.max-committed-checkpoint-id", -1),
-                             summary_string(snap, "flink.job-id"), summary_string(snap, "operation"),
-                             snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
-            id = snap.parent_id;
-        }
-        run.snapshots_after.assign(chain.rbegin(), chain.rend());
-    }
-    auto a = e2::analyze(run);
-    progress(label + ": froze from restore to between " + std::to_string(a.last_old_ms) + " and " +
-             std::to_string(a.first_new_ms) + " ms; ended by checkpoint " + std::to_string(a.ended_by_checkpoint) +
-             " (watermark " + std::to_string(run.watermark_before) + "); burst of " + std::to_string(a.burst_snapshots) +
-             " snapshots up to checkpoint " + std::to_string(a.burst_final_checkpoint) + " adding " +
-             std::to_string(a.burst_records) + " records; first snapshot " + std::to_string(a.lump_records) +
-             " records; " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicates");
-    return run;
-}
-
-int analyze_file(const std::string& file) {
-    auto env = result::read_result(file);
-    auto s = result::samples_as<e2::samples>(env, file);
-    for (const auto& r : s.runs) {
-        auto a = e2::analyze(r);
-        std::cout << r.variant << " #" << r.repeat << ": freeze [" << a.last_old_ms << ", " << a.first_new_ms
-                  << "] ms, ended by checkpoint " << a.ended_by_checkpoint << " (watermark " << r.watermark_before
-                  << "), lump " << a.lump_records << ", duplicates " << r.duplicate_rows << "\n";
-    }
-    for (const auto& p : s.predictions) std::cout << p.id << ": " << to_string(p.verdict) << "\n";
-    return 0;
+    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120));
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto table = s.catalog.load(p.ns, p.table);
+    h.record([&](e2::samples& all) {
+        auto& r = all.runs[at];
+        r.new_job_id = job, r.restore_requested_at_ms = run.restore_requested_at_ms;
+        r.savepoint_checkpoint_id = s.flink.checkpoints(job).latest_restored_id;
+        r.restarts_during = s.flink.restarts(job), r.exceptions_during = static_cast<std::int64_t>(s.flink.exceptions(job).size());
+        e2::record_table(r, seen);
+        for (const auto& snap : experiment::snapshots_since(table.snapshots, table.current_snapshot_id, run.snapshot_before,
+                 [](const iceberg_snapshot& x) { return x.snapshot_id; }, [](const iceberg_snapshot& x) { return x.parent_id; }))
+            r.snapshots_after.push_back({snap.snapshot_id, snap.timestamp_ms, watermark(snap), summary_text(snap, "flink.job-id"),
+                                         summary_text(snap, "operation"), snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
+        progress(label + ": " + e2::describe(r));
+    });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    auto f = parse_flags(argc, argv, {"--repeats", "--seed", "--warehouse", "--out", "--analyze"}, {"--quick"},
-                         usage_text);
-    if (f.values.count("--analyze")) {
-        try {
-            return analyze_file(f.get("--analyze", ""));
-        } catch (const std::exception& e) {
-            std::cerr << "rosterrig-e2: " << e.what() << "\n";
-            return 2;
-        }
-    }
-    e2::parameters params;
-    params.quick = f.has("--quick");
-    params.seed = static_cast<std::uint64_t>(f.number("--seed", 2));
-    params.repeats = static_cast<std::uint64_t>(f.number("--repeats", params.quick ? 1 : 3));
-    params.warehouse = f.get("--warehouse", "s3");
-    if (params.quick) {
-        params.first_batch_events = 2000;
-        params.second_batch_events = 1000;
-        params.providers = 500;
-        params.watermark_lead = 4;
-    }
-    if (params.warehouse != "s3" && params.warehouse != "local") {
-        std::cerr << "--warehouse must be s3 or local\n" << usage_text;
-        return 2;
-    }
-    const auto stack = stack_config::load();
-    const std::string out = f.get("--out", source_dir(stack) + "/results/e2_savepoint_restore.json");
-    install_interrupt_handler();
-
-    try {
-        std::vector<result::prediction> predictions;
-        auto env = begin_envelope(stack, "e2_savepoint_restore", predictions_file, result::to_json_object(params),
-                                  predictions);
-        const std::string run_id = std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000);
-        const std::vector<variant> variants{
-            {"append-flinksink", "append", false},
-            {"upsert-flinksink", "upsert", false},
-            {"append-sinkv2", "append", true},
-        };
-        e2::samples samples;
-        for (std::uint64_t r = 1; r <= params.repeats; ++r)
-            for (const auto& v : variants) samples.runs.push_back(run_once(stack, v, params, r, run_id));
-        samples = e2::judge(samples, predictions);
-        finish_envelope(env, result::to_json(samples), samples.predictions, out);
-        return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "rosterrig-e2: FAILED: " << e.what() << "\n";
-        return 1;
-    }
+    return run_experiment<e2::definition>(
+        argc, argv, "Experiment 2: restore a job from a savepoint older than the table's newest commit, and time the "
+                    "freeze, the lump and the duplicates from the restore.",
+        {{"--repeats", "N", "repeats of each variant (default 3, quick 1)", &e2::parameters::repeats}},
+        [](session& s, const e2::parameters& params, const experiment::fault_plan&, history& h) {
+            for (std::uint64_t r = 1; r <= params.repeats; ++r)
+                for (const auto& v : e2::variants()) run_once(s, params, v, r, h);
+        });
 }

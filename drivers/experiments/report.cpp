@@ -13,8 +13,8 @@
 
 #include <rosterrig/result/json_file.hpp>
 
-#include "e1_results.hpp"
-#include "e2_results.hpp"
+#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore.hpp>
 
 using namespace rosterrig;
 namespace fs = std::filesystem;
@@ -55,7 +55,7 @@ std::string e1_section(const result::result_envelope& env, const e1::samples& s)
       << " roster events at a steady rate, the TaskManager SIGKILLed " << params.kills_per_configuration
       << " times at randomized moments (0 to " << params.kill_delay_max_ms
       << " ms after the first checkpoint of each recovery), checkpoint interval " << params.checkpoint_interval_ms
-      << " ms, " << params.warehouse << " warehouse" << (params.quick ? ", **quick run**" : "") << ".\n\n";
+      << " ms, " << experiment::name_of(params.warehouse) << " warehouse" << (params.quick ? ", **quick run**" : "") << ".\n\n";
     o << "| Configuration | Mode in force (Flink) | Writer input | Kills | Kills with duplicates | Duplicates (min / median / max per kill) | 95% upper bound | Rows | Duplicate seq rows | Rows sharing an NPI | Stale upsert rows | Data files | Equality delete files | Failures in Flink's exception history |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& c : s.configurations) {
@@ -66,7 +66,7 @@ std::string e1_section(const result::result_envelope& env, const e1::samples& s)
           << fmt(sum.median_per_kill, 1) << " / " << fmt(sum.max_per_kill, 0) << ") | " << fmt(sum.upper_bound_95, 4)
           << " | " << fmt_int(static_cast<long long>(c.rows)) << " | " << fmt_int(static_cast<long long>(c.duplicate_rows))
           << " | " << fmt_int(static_cast<long long>(c.rows_sharing_npi)) << " | "
-          << (c.table_kind == "upsert" ? fmt_int(static_cast<long long>(c.stale_rows)) : std::string("n/a")) << " | "
+          << (c.table_kind == experiment::table_kind::upsert ? fmt_int(static_cast<long long>(c.stale_rows)) : std::string("n/a")) << " | "
           << c.data_files << " | " << c.equality_delete_files << " | " << c.exceptions_recorded << " |\n";
     }
     o << "\nSink: " << (s.configurations.empty() ? std::string("-") : s.configurations.front().sink)

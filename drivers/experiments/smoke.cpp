@@ -2,50 +2,43 @@
 // produces 1,000 roster events, runs a Flink append job Kafka → Iceberg, waits
 // for the table's snapshot to show them, reads them back through Trino only,
 // checks them with the core library, and drops the job, table and topic.
-#include <chrono>
-#include <ranges>
 #include <iostream>
-#include <thread>
-#include <unistd.h>
 
 #include <boost/json.hpp>
-#include <rosterrig/check/append_check.hpp>
+#include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/generate/generator.hpp>
-
 #include <rosterrig/result/json_file.hpp>
 
-#include "experiment_support.hpp"
-#include "feed.hpp"
-#include "flink_rest.hpp"
-#include "iceberg_catalog.hpp"
-#include "kafka_admin.hpp"
-#include "pipeline.hpp"
+#include "feeder.hpp"
+#include "flink_sql_writer.hpp"
+#include "observe_table.hpp"
+#include "poll.hpp"
 #include "process_fault.hpp"
 #include "progress.hpp"
+#include "session.hpp"
 #include "stack_versions.hpp"
-#include "table_readback.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;
 namespace json = boost::json;
 
-namespace {
-const char* usage_text =
-    "usage: rosterrig-smoke [--warehouse s3|local] [--events N] [--seed S] [--out FILE]\n"
-    "  Runs the end-to-end smoke test against the running stack (compose/stack up).\n";
-}  // namespace
-
 int main(int argc, char** argv) {
-    auto f = experiments::parse_flags(argc, argv, {"--warehouse", "--events", "--seed", "--out"}, {}, usage_text);
-    const std::string warehouse = f.get("--warehouse", "s3"), out_file = f.get("--out", "");
+    std::string warehouse = "s3", out_file;
     roster_spec spec;
-    spec.events = static_cast<std::uint64_t>(f.number("--events", 1000));
-    spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
-    spec.seed = static_cast<std::uint64_t>(f.number("--seed", 7));
-    if (warehouse != "s3" && warehouse != "local") {
-        std::cerr << "rosterrig-smoke: --warehouse must be s3 or local\n" << usage_text;
+    spec.events = 1000;
+    spec.seed = 7;
+    cli::arg_parser args{"rosterrig-smoke", "Runs the end-to-end smoke test against the running stack (compose/stack up)."};
+    args.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    args.option("--events", spec.events, "N", "events to land (default 1000)");
+    args.option("--seed", spec.seed, "S", "the feed's seed (default 7)");
+    args.option("--out", out_file, "FILE", "write the result JSON here too");
+    try {
+        if (!args.parse(argc, argv)) return 0;
+    } catch (const cli::usage_error& e) {
+        std::cerr << "rosterrig-smoke: " << e.what() << "\n" << args.usage();
         return 2;
     }
+    spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
@@ -57,59 +50,36 @@ int main(int argc, char** argv) {
         // Trino first: it is the reader, and a test must fail fast when it is gone.
         versions["trino"] = trino.version();
 
+        session s(stack, "smoke");
         created_resources created(stack);
-        const std::string run = std::to_string(::getpid()) + "_" + std::to_string(started % 100000000);
-        pipeline_spec p;
-        p.topic = "rr_smoke_" + run;
-        p.group = "rr_smoke_" + run;
-        p.table = "smoke_" + warehouse + "_" + run;
-        p.warehouse = warehouse;
-        p.checkpoint_interval_ms = 2000;
-
-        kafka_admin admin(stack.kafka());
-        admin.create_topic(p.topic, static_cast<int>(spec.partitions));
+        flink_sql_writer writer(s, created);
+        experiment::pipeline_config config;
+        config.store = *experiment::parse_name<experiment::warehouse>(warehouse);
+        auto p = s.pipeline(warehouse, config);
+        s.admin.create_topic(p.topic, static_cast<int>(spec.partitions));
         created.topic(p.topic);
-
-        auto events = generate(spec);
-        kafka_producer producer(stack.kafka());
-        auto report = producer.produce_all(p.topic, experiments::kafka_records(events));
+        const auto report = feeder(stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
         progress("smoke: produced " + std::to_string(report.acknowledged) + " of " + std::to_string(report.attempted) +
                  " acknowledged");
-        if (report.acknowledged != static_cast<long long>(spec.events))
-            throw live_error(stack.kafka(), "only " + std::to_string(report.acknowledged) + " events acknowledged: " +
-                                                report.first_error);
-
-        created.table(p.ns, p.table);
-        const std::string job = submit_pipeline(stack, p, true);
-        created.job(job);
+        const std::string job = writer.start(p, true);
         progress("smoke: job " + job + " submitted");
 
-        flink_rest flink(stack.flink());
-        iceberg_catalog catalog(stack.catalog());
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(180);
         long long visible = 0;
-        for (;;) {
-            throw_if_interrupted();
-            auto t = catalog.load(p.ns, p.table);
-            auto cur = t.current();
+        std::string state;
+        poll_until(stack.catalog(), std::chrono::seconds(180), [&] {
+            auto cur = s.catalog.load(p.ns, p.table).current();
             visible = cur ? cur->summary_int("total-records", 0) : 0;
-            if (visible >= static_cast<long long>(spec.events)) break;
-            auto state = flink.job_state(job);
-            if (state == "FAILED" || state == "CANCELED")
-                throw live_error(stack.flink(), "job " + job + " is " + state);
-            if (std::chrono::steady_clock::now() > give_up)
-                throw live_error(stack.catalog(), "table " + p.table + " shows " + std::to_string(visible) +
-                                                      " records after 180 s; job is " + state);
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        }
-        auto ckpt = flink.checkpoints(job);
+            if (visible >= static_cast<long long>(spec.events)) return true;
+            state = s.flink.job_state(job);
+            if (state == "FAILED" || state == "CANCELED") throw live_error(stack.flink(), "job " + job + " is " + state);
+            return false;
+        }, [&] { return "table " + p.table + " shows " + std::to_string(visible) + " records; job is " + state; },
+           {std::chrono::milliseconds(500)});
+        auto ckpt = s.flink.checkpoints(job);
         progress("smoke: snapshot shows " + std::to_string(visible) + " records after " +
                  std::to_string(ckpt.completed) + " checkpoints; reading back through Trino");
 
-        auto rows = experiments::read_rows(trino, p.ns, p.table);
-        auto check = check_append(spec.events, rows | std::views::transform([](const observed_row& r) {
-                                                   return r.seq.value_or(0);
-                                               }));
+        const auto check = observe_table(trino, p.ns, p.table, spec).by_seq;
         progress("smoke: " + std::to_string(check.rows) + " rows, " + std::to_string(check.duplicate_rows) +
                  " duplicates, " + std::to_string(check.missing_runs.size()) + " missing runs");
         created.cleanup();

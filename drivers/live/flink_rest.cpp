@@ -111,7 +111,7 @@ std::vector<flink_exception> flink_rest::exceptions(const std::string& id) const
     return out;
 }
 
-std::vector<flink_edge> flink_rest::plan_edges(const std::string& id) const {
+std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id) const {
     auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan").as_object();
     const auto& nodes = p.at("plan").at("nodes").as_array();
     auto name_of = [&](const std::string& node_id) {
@@ -119,7 +119,7 @@ std::vector<flink_edge> flink_rest::plan_edges(const std::string& id) const {
             if (str_at(n.as_object(), "id") == node_id) return str_at(n.as_object(), "description");
         return node_id;
     };
-    std::vector<flink_edge> out;
+    std::vector<experiment::plan_edge> out;
     for (const auto& n : nodes) {
         const auto& o = n.as_object();
         auto* inputs = o.if_contains("inputs");

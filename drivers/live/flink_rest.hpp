@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include <boost/json.hpp>
+#include <rosterrig/experiment/job_plan.hpp>
 #include "live_error.hpp"
 
 namespace rosterrig::live {
@@ -35,11 +36,6 @@ struct flink_exception {
     long long timestamp_ms = 0;
 };
 
-struct flink_edge {
-    // FORWARD, HASH, REBALANCE ...; a vertex with no input is listed once with an
-    // empty from_operator and ship_strategy "NONE (source vertex)".
-    std::string from_operator, to_operator, ship_strategy;
-};
 
 class flink_rest {
 public:
@@ -58,7 +54,7 @@ public:
     flink_checkpoint_counts checkpoints(const std::string& job_id) const;
     flink_checkpoint_config checkpoint_config(const std::string& job_id) const;
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
-    std::vector<flink_edge> plan_edges(const std::string& job_id) const;
+    std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview
     // The job is RUNNING and so is every one of its vertices (a restarted job
     // reports RUNNING while its tasks are still being deployed).

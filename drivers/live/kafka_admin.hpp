@@ -32,7 +32,24 @@ public:
     // Sum over partitions of end offset minus committed offset (committed -1 counts as 0).
     long long lag(const std::string& group, const std::string& topic, int partitions);
 
+    // Summed over partitions, a partition without a committed offset as 0.
+    long long committed_offsets_sum(const std::string& group, const std::string& topic, int partitions) {
+        return sum_of(committed_offsets(group, topic, partitions));
+    }
+    long long end_offsets_sum(const std::string& topic, int partitions) { return sum_of(end_offsets(topic, partitions)); }
+    // Every partition's committed offset back to 0: the start of the log.
+    void rewind_committed_offsets(const std::string& group, const std::string& topic, int partitions) {
+        std::map<int, long long> zero;
+        for (int i = 0; i < partitions; ++i) zero[i] = 0;
+        alter_committed_offsets(group, topic, zero);
+    }
+
 private:
+    static long long sum_of(const std::map<int, long long>& m) {
+        long long s = 0;
+        for (const auto& [partition, v] : m) s += v > 0 ? v : 0;
+        return s;
+    }
     component_address broker_;
     rd_kafka_t* handle_ = nullptr;
 };

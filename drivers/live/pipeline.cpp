@@ -27,9 +27,9 @@ std::string sql_without_comments(const std::string& text) {
 }
 
 std::string table_location(const stack_config& stack, const pipeline_spec& spec) {
-    if (spec.warehouse == "local") return "file://" + stack.data_dir() + "/warehouse/" + spec.ns + "/" + spec.table;
-    if (spec.warehouse == "s3") return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
-    throw live_error("warehouse mode must be s3 or local, not '" + spec.warehouse + "'");
+    if (spec.config.store == experiment::warehouse::local)
+        return "file://" + stack.data_dir() + "/warehouse/" + spec.ns + "/" + spec.table;
+    return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
 }
 
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
@@ -47,16 +47,16 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"topic", spec.topic},
         {"bootstrap", stack.kafka_bootstrap()},
         {"group", spec.group},
-        {"startup_mode", spec.startup_mode},
+        {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"roster_columns", sql_without_comments(read_sql(stack, "roster_columns.sql"))},
     };
     std::map<std::string, std::string> session{
         {"execution.runtime-mode", "streaming"},
-        {"execution.checkpointing.interval", std::to_string(spec.checkpoint_interval_ms) + "ms"},
-        {"execution.checkpointing.mode", spec.checkpoint_mode},
-        {"parallelism.default", std::to_string(spec.parallelism)},
+        {"execution.checkpointing.interval", std::to_string(spec.config.checkpoint_interval_ms) + "ms"},
+        {"execution.checkpointing.mode", std::string(flink_option(spec.config.mode))},
+        {"parallelism.default", std::to_string(spec.config.parallelism)},
         {"pipeline.name", "rosterrig:" + spec.table},
-        {"table.exec.iceberg.use-v2-sink", spec.v2_sink ? "true" : "false"},
+        {"table.exec.iceberg.use-v2-sink", spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false"},
     };
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
 
@@ -64,7 +64,7 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     gateway.open(session);
     gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
     if (create_table)
-        gateway.execute_script(fill_template(read_sql(stack, spec.table_kind + "_table.sql"), values));
+        gateway.execute_script(fill_template(read_sql(stack, experiment::name_of(spec.config.table) + "_table.sql"), values));
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
     auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert.sql"), values));
     if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT returned no job id");

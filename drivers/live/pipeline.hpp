@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 #include <vector>
+#include <rosterrig/experiment/pipeline_config.hpp>
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
 #include "kafka_admin.hpp"
@@ -17,14 +18,8 @@ struct pipeline_spec {
     std::string group;
     std::string ns = "rosterrig";
     std::string table;
-    std::string table_kind = "append";         // append | upsert
-    std::string warehouse = "s3";              // s3 | local
-    std::string checkpoint_mode = "EXACTLY_ONCE";
-    long long checkpoint_interval_ms = 2000;
-    std::string startup_mode = "earliest-offset";  // or group-offsets
+    experiment::pipeline_config config;
     std::string restore_from;                  // savepoint or checkpoint path; empty: fresh
-    bool v2_sink = false;                      // table.exec.iceberg.use-v2-sink
-    int parallelism = 2;
 };
 
 // Where the table lives in the chosen warehouse mode.

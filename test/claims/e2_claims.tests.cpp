@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "experiments/e2_results.hpp"
+#include <rosterrig/experiment/history.hpp>
+
+#include <rosterrig/experiments/e2_savepoint_restore.hpp>
 
 using namespace rosterrig;
 
@@ -157,7 +159,7 @@ TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
-                if (!flinksink(r) || r.table_kind != "append") continue;
+                if (!flinksink(r) || r.table_kind != experiment::table_kind::append) continue;
                 ++checked;
                 // Every row the restored job added arrived in one snapshot.
                 const auto a = e2::analyze(r);
@@ -213,7 +215,7 @@ TEST_CASE("nothing was lost in any append variant, and the replay duplicated row
     holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs) {
-                if (r.table_kind != "append") continue;
+                if (r.table_kind != experiment::table_kind::append) continue;
                 if (!r.missing_runs.empty() || r.duplicate_rows == 0) return false;
                 if (r.rows != r.events_total + r.duplicate_rows) return false;
             }
@@ -228,7 +230,7 @@ TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
-                if (r.table_kind != "upsert") continue;
+                if (r.table_kind != experiment::table_kind::upsert) continue;
                 ++checked;
                 if (r.duplicate_rows || r.stale_rows || r.rows_sharing_npi || r.missing_npis) return false;
             }
@@ -239,13 +241,16 @@ TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
 }
 
 TEST_CASE("the e2 verdicts on record are the ones the code computes from the samples", "[claims][e2]") {
-    const auto& s = load();
-    auto predictions = result::read_predictions(std::string(ROSTERRIG_SOURCE_DIR) + "/" + s.env.prediction.file);
-    auto judged = e2::judge(s.samples, predictions);
-    REQUIRE(judged.predictions.size() == s.samples.predictions.size());
-    for (std::size_t i = 0; i < judged.predictions.size(); ++i) {
-        INFO(judged.predictions[i].id);
-        CHECK(judged.predictions[i].verdict == s.samples.predictions[i].verdict);
+    auto h = experiment::read_history<e2::definition>(file);
+    const auto judged = experiment::rejudge(h);
+    REQUIRE(judged.size() >= 3);  // one per variant: zero predictions would agree with anything
+    REQUIRE(judged.size() == h.samples.predictions.size());
+    for (std::size_t i = 0; i < judged.size(); ++i) {
+        INFO(judged[i].id);
+        CHECK(judged[i] == h.samples.predictions[i]);  // verdict and reason
     }
-    CHECK(e2::overall(judged) == s.env.verdict);
+    CHECK(experiment::overall(judged) == h.envelope.verdict);
+    // Mutation (data): a seq missing from the first append run refutes its prediction.
+    h.samples.runs[0].missing_runs.push_back({1, 1});
+    CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
 }

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "cli_args.hpp"
-#include "cli_rows.hpp"
+#include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/cli/row_lines.hpp>
 
 using namespace rosterrig;
 using namespace rosterrig::cli;

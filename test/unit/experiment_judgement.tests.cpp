@@ -1,9 +1,13 @@
-// The verdicts are computed by code from the results: these tests pin that code
-// on hand-built samples, so a verdict cannot drift from what the samples say.
+// The verdicts are computed by code from the saved samples: these tests pin
+// the judge and every rule on hand-built samples, so a verdict cannot drift
+// from what the samples say.
 #include <catch2/catch.hpp>
 
-#include "experiments/e1_results.hpp"
-#include "experiments/e2_results.hpp"
+#include <stdexcept>
+
+#include <rosterrig/experiment/rule.hpp>
+#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore.hpp>
 
 using namespace rosterrig;
 
@@ -11,7 +15,7 @@ namespace {
 e1::configuration_run clean_run(const std::string& name, std::uint64_t kills) {
     e1::configuration_run r;
     r.name = name;
-    r.table_kind = name.find("upsert") != std::string::npos ? "upsert" : "append";
+    r.table_kind = name.find("upsert") != std::string::npos ? experiment::table_kind::upsert : experiment::table_kind::append;
     for (std::uint64_t k = 0; k < kills; ++k) {
         e1::kill_sample s;
         s.index = k + 1;
@@ -20,16 +24,45 @@ e1::configuration_run clean_run(const std::string& name, std::uint64_t kills) {
     }
     return r;
 }
-const result::prediction no_dups{"e1.no-duplicates:exactly-once + append", "text", "measure"};
+struct no_params {};
+using toy_rule = experiment::rule<int, no_params>;
 }  // namespace
 
+TEST_CASE("a prediction no rule knows is inconclusive, not held and not dropped", "[judge]") {
+    std::vector<toy_rule> rules{{"known", [](const int&, const no_params&) { return experiment::held("ok"); }}};
+    auto out = experiment::judge(1, no_params{}, {{"known", "t", "m"}, {"unknown", "t", "m"}}, rules);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].verdict == verdict_kind::held);
+    // Mutation: default an unmatched prediction to held and this fails.
+    CHECK(out[1].verdict == verdict_kind::inconclusive);
+    CHECK(out[1].reason == "no rule in the code judges this prediction");
+}
+
+TEST_CASE("a rule that throws judges its prediction inconclusive with the message", "[judge]") {
+    std::vector<toy_rule> rules{{"p", [](const int&, const no_params&) -> experiment::rule_verdict {
+                                     throw std::out_of_range("no such configuration");
+                                 }}};
+    auto out = experiment::judge(1, no_params{}, {{"p", "t", "m"}}, rules);
+    // Mutation: let the exception escape the judge and this test errors.
+    CHECK(out.at(0).verdict == verdict_kind::inconclusive);
+    CHECK(out.at(0).reason.find("no such configuration") != std::string::npos);
+}
+
+TEST_CASE("a prediction over a group holds only if it holds for each, and an empty group is inconclusive", "[judge]") {
+    auto label = [](int x) { return std::to_string(x); };
+    auto even = [](int x) { return x % 2 == 0 ? experiment::held("even") : experiment::refuted("odd"); };
+    CHECK(experiment::for_each_of(std::vector<int>{2, 4}, label, even, "none").verdict == verdict_kind::held);
+    CHECK(experiment::for_each_of(std::vector<int>{2, 3}, label, even, "none").verdict == verdict_kind::refuted);
+    CHECK(experiment::for_each_of(std::vector<int>{}, label, even, "none").verdict == verdict_kind::inconclusive);
+}
+
 TEST_CASE("thirty clean kills hold the no-duplicates prediction, three are inconclusive", "[e1][verdict]") {
-    auto held = e1::judge_no_duplicates(no_dups, &(const e1::configuration_run&)clean_run("exactly-once + append", 30));
-    CHECK(held.verdict == verdict_kind::held);
-    auto few = e1::judge_no_duplicates(no_dups, &(const e1::configuration_run&)clean_run("exactly-once + append", 3));
+    const auto thirty = clean_run("exactly-once + append", 30), three = clean_run("exactly-once + append", 3);
+    CHECK(e1::no_duplicates(&thirty).verdict == verdict_kind::held);
     // Mutation: judge held whenever no kill duplicated, ignoring the bound, and
     // this fails: three kills bound the probability only at 0.63.
-    CHECK(few.verdict == verdict_kind::inconclusive);
+    CHECK(e1::no_duplicates(&three).verdict == verdict_kind::inconclusive);
+    CHECK(e1::no_duplicates(nullptr).verdict == verdict_kind::inconclusive);
 }
 
 TEST_CASE("one duplicated seq refutes the no-duplicates prediction and is attributed to its kill", "[e1][verdict]") {
@@ -40,7 +73,27 @@ TEST_CASE("one duplicated seq refutes the no-duplicates prediction and is attrib
     CHECK(run.kills[2].duplicates == 1);  // sent_before_kill 300 is the first >= 250
     auto s = e1::summarize(run);
     CHECK(s.kills_with_duplicates == 1);
-    CHECK(e1::judge_no_duplicates(no_dups, &run).verdict == verdict_kind::refuted);
+    CHECK(e1::no_duplicates(&run).verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("every e1 prediction id has exactly one rule", "[e1][verdict]") {
+    const auto rules = e1::rules();
+    CHECK(rules.size() == 7);
+    for (const auto& c : e1::configurations()) {
+        int n = 0;
+        for (const auto& r : rules) n += r.id == "e1.no-duplicates:" + c.name;
+        CHECK(n == 1);
+    }
+}
+
+TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest; with no upsert run it is inconclusive", "[e1][verdict]") {
+    e1::samples s;
+    s.configurations.push_back(clean_run("exactly-once + upsert", 30));
+    CHECK(e1::upsert_holds_latest(s).verdict == verdict_kind::held);
+    s.configurations[0].stale_rows = 1;
+    CHECK(e1::upsert_holds_latest(s).verdict == verdict_kind::refuted);
+    s.configurations[0].table_kind = experiment::table_kind::append;
+    CHECK(e1::upsert_holds_latest(s).verdict == verdict_kind::inconclusive);
 }
 
 TEST_CASE("the offsets predictions need a real rewind before they can hold", "[e1][verdict]") {
@@ -51,32 +104,59 @@ TEST_CASE("the offsets predictions need a real rewind before they can hold", "[e
                        {"restored_from_checkpoint", 6000, 6000, 6000, 0, "j", 1, 7},
                        {"fresh_from_group_offsets", 6000, 6000, 12000, 6000, "k", 0, -1}};
     std::vector<result::prediction> preds{{"e1.recovery-ignores-offsets", "", ""}, {"e1.fresh-job-replays-log", "", ""}};
-    auto judged = e1::judge(s, preds);
-    CHECK(judged.predictions[0].verdict == verdict_kind::held);
-    CHECK(judged.predictions[1].verdict == verdict_kind::held);
+    auto judged = experiment::judge(s, e1::parameters{}, preds, e1::rules());
+    CHECK(judged[0].verdict == verdict_kind::held);
+    CHECK(judged[1].verdict == verdict_kind::held);
     // Mutation (data): the rewind did not take; the recovery claim proves nothing.
     s.offsets.steps[1].committed_offsets_sum = 6000;
-    CHECK(e1::judge(s, preds).predictions[0].verdict == verdict_kind::inconclusive);
+    CHECK(experiment::judge(s, e1::parameters{}, preds, e1::rules())[0].verdict == verdict_kind::inconclusive);
     // Mutation (data): the fresh job replayed only part of the log.
     s.offsets.steps[3].duplicate_rows = 5999;
-    CHECK(e1::judge(s, preds).predictions[1].verdict == verdict_kind::refuted);
+    CHECK(experiment::judge(s, e1::parameters{}, preds, e1::rules())[1].verdict == verdict_kind::refuted);
+    // Mutation (data): the restored job replayed one row.
+    s.offsets.steps[1].committed_offsets_sum = 0;
+    s.offsets.steps[2].duplicate_rows = 1;
+    CHECK(experiment::judge(s, e1::parameters{}, preds, e1::rules())[0].verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("the freeze is the interval between the last old sample and the first new one", "[e2][freeze]") {
+TEST_CASE("the same seed gives the same kill plan, and each kill's delay lies in its bounds", "[e1][faults]") {
+    auto p = e1::parameters::full();
+    const auto a = e1::fault_plan(p), b = e1::fault_plan(p);
+    CHECK(a == b);
+    REQUIRE(a.steps.size() == 4 * p.kills_per_configuration);
+    for (const auto& s : a.steps) {
+        CHECK(s.delay_ms >= p.kill_delay_min_ms);
+        CHECK(s.delay_ms <= p.kill_delay_max_ms);
+    }
+    CHECK(a.of("exactly-once + upsert").size() == p.kills_per_configuration);
+    p.seed = 2;
+    CHECK(e1::fault_plan(p) != a);
+}
+
+namespace {
+e2::sample sample(std::int64_t t, std::string state, std::int64_t ckpt, std::int64_t lag, std::int64_t snap,
+                  std::int64_t wm, std::int64_t records, std::int64_t failed = 0) {
+    e2::sample s;
+    s.t_ms = t, s.job_state = std::move(state), s.newest_checkpoint_id = ckpt, s.lag = lag, s.snapshot_id = snap,
+    s.max_committed_checkpoint_id = wm, s.total_records = records, s.failed_checkpoints = failed;
+    return s;
+}
+// A FlinkSink append restore as the seed describes it: savepoint at 4,
+// watermark 19, frozen while RUNNING with lag 0, unfrozen by checkpoint 20.
+e2::restore_run frozen_append_run() {
     e2::restore_run r;
-    r.snapshot_before = 10;
-    r.watermark_before = 19;
-    r.total_records_before = 16000;
-    auto sample = [](std::int64_t t, std::string state, std::int64_t ckpt, std::int64_t lag, std::int64_t snap,
-                     std::int64_t wm, std::int64_t records) {
-        e2::sample s;
-        s.t_ms = t, s.job_state = std::move(state), s.newest_checkpoint_id = ckpt, s.lag = lag, s.snapshot_id = snap,
-        s.max_committed_checkpoint_id = wm, s.total_records = records;
-        return s;
-    };
+    r.variant = "append-flinksink", r.repeat = 1, r.snapshot_before = 10, r.watermark_before = 19;
+    r.total_records_before = 16000, r.duplicate_rows = 3000, r.restore_requested_at_ms = 1'000'000;
     r.samples = {sample(0, "", -1, 4000, 10, 19, 16000), sample(500, "RUNNING", 6, 4000, 10, 19, 16000),
                  sample(1000, "RUNNING", 12, 0, 10, 19, 16000), sample(1500, "RUNNING", 19, 0, 10, 19, 16000),
                  sample(2000, "RUNNING", 20, 0, 11, 20, 32000), sample(2500, "RUNNING", 21, 0, 11, 20, 32000)};
+    r.snapshots_after = {{11, 1'001'800, 20, "j", "append", 16000, 32000}};
+    return r;
+}
+}  // namespace
+
+TEST_CASE("the freeze is the interval between the last old sample and the first new one", "[e2][freeze]") {
+    auto r = frozen_append_run();
     auto a = e2::analyze(r);
     CHECK(a.table_moved);
     CHECK(a.last_old_ms == 1500);
@@ -84,9 +164,61 @@ TEST_CASE("the freeze is the interval between the last old sample and the first 
     CHECK(a.ended_by_checkpoint == 20);
     CHECK(a.lump_records == 16000);
     CHECK(a.lag_zero_while_stale);
+    // The commit's own timestamp, 1.8 s after the request, lies inside the sample bound.
+    REQUIRE(a.first_commit_ms);
+    CHECK(*a.first_commit_ms == 1800);
     // Mutation (data): the table moves one sample earlier, at checkpoint 19.
     r.samples[3].snapshot_id = 11, r.samples[3].max_committed_checkpoint_id = 19;
     auto b = e2::analyze(r);
     CHECK(b.first_new_ms == 1500);
     CHECK(b.ended_by_checkpoint == 19);
+}
+
+TEST_CASE("the FlinkSink append rule holds on a frozen restore and fails on each broken part", "[e2][verdict]") {
+    e2::samples s;
+    s.runs.push_back(frozen_append_run());
+    CHECK(e2::flinksink_append_freezes_then_lumps(s).verdict == verdict_kind::held);
+    // Mutation (rule): dropping `ended_by_checkpoint == watermark_before + 1`
+    // from the rule makes this one hold.
+    auto early = s;
+    early.runs[0].samples[4].max_committed_checkpoint_id = 22;
+    CHECK(e2::flinksink_append_freezes_then_lumps(early).verdict == verdict_kind::refuted);
+    auto busy = s;  // the lag never reached zero while the table was stale
+    for (auto& x : busy.runs[0].samples) x.lag = 5;
+    CHECK(e2::flinksink_append_freezes_then_lumps(busy).verdict == verdict_kind::refuted);
+    auto failed = s;  // a failed checkpoint marked the freeze
+    failed.runs[0].samples[4].failed_checkpoints = 1;
+    CHECK(e2::flinksink_append_freezes_then_lumps(failed).verdict == verdict_kind::refuted);
+    auto lost = s;
+    lost.runs[0].missing_runs.push_back({5, 9});
+    CHECK(e2::flinksink_append_freezes_then_lumps(lost).verdict == verdict_kind::refuted);
+    CHECK(e2::flinksink_append_freezes_then_lumps(e2::samples{}).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("the upsert rule needs the same freeze and a table without a trace of the replay", "[e2][verdict]") {
+    e2::samples s;
+    s.runs.push_back(frozen_append_run());
+    s.runs[0].variant = "upsert-flinksink", s.runs[0].duplicate_rows = 0;
+    CHECK(e2::flinksink_upsert_freezes_replay_invisible(s).verdict == verdict_kind::held);
+    s.runs[0].stale_rows = 1;
+    CHECK(e2::flinksink_upsert_freezes_replay_invisible(s).verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("the SinkV2 rule holds when the table moves at or below the old watermark", "[e2][verdict]") {
+    e2::samples s;
+    s.runs.push_back(frozen_append_run());
+    s.runs[0].variant = "append-sinkv2";
+    // Moved at 20 > 19: a freeze, which the SinkV2 prediction says does not happen.
+    CHECK(e2::sinkv2_append_no_freeze_duplicates(s).verdict == verdict_kind::refuted);
+    s.runs[0].samples[2].snapshot_id = 11, s.runs[0].samples[2].max_committed_checkpoint_id = 12;
+    CHECK(e2::sinkv2_append_no_freeze_duplicates(s).verdict == verdict_kind::held);
+}
+
+TEST_CASE("sampling settles once the table moved, the lag is zero and three more checkpoints passed", "[e2][settle]") {
+    e2::settle_watch w{10};
+    CHECK_FALSE(w.settled(sample(0, "RUNNING", 5, 0, 10, 19, 0)));
+    CHECK_FALSE(w.settled(sample(500, "RUNNING", 20, 0, 11, 20, 0)));  // moved at checkpoint 20
+    CHECK_FALSE(w.settled(sample(1000, "RUNNING", 22, 0, 11, 20, 0)));
+    CHECK_FALSE(w.settled(sample(1500, "RUNNING", 23, 7, 11, 20, 0)));  // lag back
+    CHECK(w.settled(sample(2000, "RUNNING", 23, 0, 11, 20, 0)));
 }

@@ -10,12 +10,16 @@
 //     "prediction": {"text": ..., "recorded_in_commit": ..., "file": "predictions/e1.json"},
 //     "verdict": "held" | "refuted" | "inconclusive",
 //     "verdict_reason": "...",
-//     "samples": ...                              // the raw samples, typed via to_json / samples_as
+//     "samples": ...,                             // the raw samples, typed via to_json / samples_as
+//     "status": "running" | "failed" | "complete",  // absent in files from before it existed: complete
+//     "failure": "...",                           // why a failed run stopped
+//     "fault_plan": { ... }                       // the faults planned before the first one was applied
 //   }
 #ifndef ROSTERRIG_RESULT_ENVELOPE_HPP
 #define ROSTERRIG_RESULT_ENVELOPE_HPP
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include <boost/describe.hpp>
@@ -23,6 +27,7 @@
 
 #include "rosterrig/prediction/verdict.hpp"
 #include "rosterrig/result/json_file.hpp"
+#include "rosterrig/result/run_status.hpp"
 #include "rosterrig/result/strict_reader.hpp"
 
 namespace rosterrig {
@@ -51,10 +56,15 @@ struct result_envelope {
     verdict_kind verdict = verdict_kind::inconclusive;
     std::string verdict_reason;
     json::value samples;
+    std::optional<run_status> status;  ///< absent (older files): complete
+    std::optional<std::string> failure;
+    std::optional<json::value> fault_plan;
+
+    run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
                       (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples))
+                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>

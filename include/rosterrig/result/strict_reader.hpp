@@ -8,7 +8,7 @@
 // member, a wrong type or an unknown member is an error. Supported: bool,
 // integers (from JSON integers only, range-checked), floating point (from any
 // number), std::string, described enums (by name), std::optional (null or
-// absent), std::vector, std::map<std::string, T>, boost::json::value /
+// absent), seq_range (as [first, last]), std::vector, std::map<std::string, T>, boost::json::value /
 // object / array (kept as is), and described structs (every member).
 #ifndef ROSTERRIG_RESULT_STRICT_READER_HPP
 #define ROSTERRIG_RESULT_STRICT_READER_HPP
@@ -28,6 +28,8 @@
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
+
+#include "rosterrig/check/missing_ranges.hpp"
 
 namespace rosterrig::result {
 
@@ -172,6 +174,14 @@ T read(const json::value& v, const context& cx, const std::string& path) {
             cx.fail(path, "expected one of " + names + ", found \"" + std::string(s) + "\"");
         }
         return out;
+    } else if constexpr (std::is_same_v<T, seq_range>) {
+        // A closed range is written [first, last] (check_json.hpp), the
+        // shape a reader scans fastest in a long list of missing runs.
+        if (!v.is_array() || v.get_array().size() != 2) wrong("array [first, last]");
+        seq_range r{read<std::uint64_t>(v.get_array()[0], cx, path + "[0]"),
+                    read<std::uint64_t>(v.get_array()[1], cx, path + "[1]")};
+        if (r.last < r.first) cx.fail(path, "range ends before it starts");
+        return r;
     } else if constexpr (is_vector<T>::value) {
         if (!v.is_array()) wrong("array");
         T out;

@@ -1,4 +1,4 @@
-// drivers/cli_rows.hpp: the generator flags every command shares, and
+// rosterrig/cli/row_lines.hpp: the generator flags every command shares, and
 // reading table rows back from JSON lines (Boost.JSON).
 //
 // A row line is one JSON object. `npi` is required (a string of digits or an
@@ -6,8 +6,8 @@
 // taxonomy, address, city, state, zip, phone, status) are optional as a
 // group: when one is present all must be, as strings. Other members (source,
 // revision, partition, ...) are ignored, so whatever a table holds can be fed.
-#ifndef ROSTERRIG_DRIVERS_CLI_ROWS_HPP
-#define ROSTERRIG_DRIVERS_CLI_ROWS_HPP
+#ifndef ROSTERRIG_CLI_ROW_LINES_HPP
+#define ROSTERRIG_CLI_ROW_LINES_HPP
 
 #include <array>
 #include <charconv>
@@ -19,7 +19,7 @@
 
 #include <boost/json.hpp>
 
-#include "cli_args.hpp"
+#include "rosterrig/cli/arg_parser.hpp"
 #include "rosterrig/check/observed_row.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
 

@@ -1,4 +1,4 @@
-// drivers/cli_args.hpp: the small flag parser every rosterrig command uses.
+// rosterrig/cli/arg_parser.hpp: the small flag parser every rosterrig command uses.
 //
 //   rosterrig::cli::arg_parser p{"rosterrig generate", "Writes the roster feed as JSON lines."};
 //   p.option("--seed", spec.seed, "S", "the feed's seed", required);
@@ -9,8 +9,8 @@
 // (from_chars, no sign for unsigned, no trailing text). Unknown flags, missing
 // values, bad numbers, repeated or missing required flags throw usage_error;
 // callers print what() and usage() to stderr and exit 2.
-#ifndef ROSTERRIG_DRIVERS_CLI_ARGS_HPP
-#define ROSTERRIG_DRIVERS_CLI_ARGS_HPP
+#ifndef ROSTERRIG_CLI_ARG_PARSER_HPP
+#define ROSTERRIG_CLI_ARG_PARSER_HPP
 
 #include <charconv>
 #include <cstdint>

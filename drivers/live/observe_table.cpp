@@ -1,8 +1,8 @@
-#include "table_readback.hpp"
+#include "observe_table.hpp"
 
 #include <rosterrig/generate/roster_event.hpp>
 
-namespace rosterrig::experiments {
+namespace rosterrig::live {
 
 namespace json = boost::json;
 
@@ -19,7 +19,7 @@ std::string qualified(const std::string& ns, const std::string& table, const std
 }
 }  // namespace
 
-std::vector<observed_row> read_rows(const live::trino_client& trino, const std::string& ns, const std::string& table) {
+std::vector<observed_row> read_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
     auto r = trino.query("SELECT seq, npi, name, taxonomy, address, city, state, zip, phone, status FROM " +
                          qualified(ns, table));
     std::vector<observed_row> rows;
@@ -36,8 +36,8 @@ std::vector<observed_row> read_rows(const live::trino_client& trino, const std::
     return rows;
 }
 
-table_files read_table_files(const live::trino_client& trino, const std::string& ns, const std::string& table) {
-    table_files out;
+experiment::table_files read_table_files(const trino_client& trino, const std::string& ns, const std::string& table) {
+    experiment::table_files out;
     // content: 0 data, 1 position deletes, 2 equality deletes (Iceberg spec).
     auto r = trino.query("SELECT content, count(*) FROM " + qualified(ns, table, "$files") + " GROUP BY content");
     for (const auto& row : r.rows) {
@@ -51,4 +51,13 @@ table_files read_table_files(const live::trino_client& trino, const std::string&
     return out;
 }
 
-}  // namespace rosterrig::experiments
+experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
+                                            const roster_spec& spec) {
+    return experiment::observe_rows(read_rows(trino, ns, table), spec, read_table_files(trino, ns, table));
+}
+
+long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
+    return trino.scalar("SELECT count(*) FROM " + qualified(ns, table));
+}
+
+}  // namespace rosterrig::live

@@ -1,0 +1,45 @@
+#include "feeder.hpp"
+
+#include <utility>
+
+#include <rosterrig/generate/json_lines.hpp>
+
+namespace rosterrig::live {
+
+std::vector<kafka_record> kafka_records(const std::vector<roster_event>& events) {
+    std::vector<kafka_record> out;
+    out.reserve(events.size());
+    for (const auto& e : events) {
+        std::string value = to_json_line(e);
+        if (!value.empty() && value.back() == '\n') value.pop_back();
+        out.push_back({static_cast<int>(e.partition), std::to_string(e.npi), std::move(value),
+                       static_cast<long long>(e.seq)});
+    }
+    return out;
+}
+
+feeder::feeder(const component_address& broker, std::string topic, std::vector<kafka_record> records, double rate)
+    : broker_(broker), topic_(std::move(topic)), records_(std::move(records)), pace_(rate), producer_(broker) {
+    thread_ = std::jthread([this] {
+        try {
+            report_ = producer_.produce_all(topic_, records_, pace_.load(), {}, &pace_);
+        } catch (...) {
+            error_ = std::current_exception();
+        }
+    });
+}
+
+feeder::~feeder() {
+    if (thread_.joinable()) thread_.join();
+}
+
+produce_report feeder::finish() {
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    if (report_.acknowledged != total())
+        throw live_error(broker_, "only " + std::to_string(report_.acknowledged) + " of " + std::to_string(total()) +
+                                      " records acknowledged on " + topic_ + ": " + report_.first_error);
+    return report_;
+}
+
+}  // namespace rosterrig::live

@@ -1,0 +1,42 @@
+#include "flink_sql_writer.hpp"
+
+#include "job_waits.hpp"
+
+namespace rosterrig::live {
+
+std::string flink_sql_writer::start(const pipeline_spec& spec, bool create_table) {
+    if (create_table) created_.table(spec.ns, spec.table);  // recorded first: a failed submit may have made it
+    const std::string job = submit_pipeline(s_.stack, spec, create_table);
+    created_.job(job);
+    return job;
+}
+
+void flink_sql_writer::stop(const std::string& job) {
+    s_.flink.cancel(job);
+    s_.flink.wait_for_state(job, {"CANCELED"}, std::chrono::seconds(60));
+}
+
+std::string flink_sql_writer::savepoint(const std::string& job) {
+    return s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+}
+
+writer_in_force flink_sql_writer::in_force(const std::string& job, const pipeline_spec& spec) {
+    writer_in_force w;
+    auto c = s_.flink.checkpoint_config(job);
+    w.mode = c.mode;
+    w.interval_ms = c.interval_ms;
+    w.edges = s_.flink.plan_edges(job);
+    w.writer_input = experiment::writer_input(w.edges);
+    // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set.
+    w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
+                 ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
+                 : "FlinkSink (IcebergFilesCommitter), table.exec.iceberg.use-v2-sink=false";
+    const std::string want_mode(flink_reported(spec.config.mode));
+    if (w.mode != want_mode || w.interval_ms != spec.config.checkpoint_interval_ms)
+        throw live_error(s_.flink.where(), "job " + job + " runs with mode " + w.mode + " and interval " +
+                                               std::to_string(w.interval_ms) + " ms, not the requested " + want_mode +
+                                               " / " + std::to_string(spec.config.checkpoint_interval_ms) + " ms");
+    return w;
+}
+
+}  // namespace rosterrig::live

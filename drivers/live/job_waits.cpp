@@ -1,0 +1,64 @@
+#include "job_waits.hpp"
+
+#include "poll.hpp"
+
+namespace rosterrig::live {
+
+void wait_all_running(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline) {
+    std::string state;
+    poll_until(
+        flink.where(), deadline,
+        [&] {
+            if (flink.all_tasks_running(job)) return true;
+            state = flink.job_state(job);
+            if (state == "FAILED" || state == "CANCELED" || state == "FINISHED")
+                throw live_error(flink.where(), "job " + job + " is " + state);
+            return false;
+        },
+        [&] { return "job " + job + " has tasks not RUNNING (job state " + state + ")"; });
+}
+
+void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
+                        std::chrono::seconds deadline) {
+    poll_until(
+        flink.where(), deadline, [&] { return flink.last_restarting_ms(job) >= since_ms; },
+        [&] { return "job " + job + " has not entered RESTARTING since the fault"; },
+        {std::chrono::milliseconds(100)});
+}
+
+long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
+                                std::chrono::seconds deadline) {
+    flink_checkpoint_counts c;
+    return poll_until(
+        flink.where(), deadline,
+        [&]() -> std::optional<long long> {
+            c = flink.checkpoints(job);
+            if (c.latest_completed_id > above) return c.latest_completed_id;
+            return std::nullopt;
+        },
+        [&] {
+            return "job " + job + " completed no checkpoint above " + std::to_string(above) + " (newest " +
+                   std::to_string(c.latest_completed_id) + ", " + std::to_string(c.failed) + " failed)";
+        });
+}
+
+void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
+                        const std::string& topic, int partitions, std::chrono::seconds deadline,
+                        int extra_checkpoints) {
+    long long lag = -1;
+    poll_until(
+        flink.where(), deadline,
+        [&] {
+            lag = admin.lag(group, topic, partitions);
+            return lag == 0;
+        },
+        [&] { return "job " + job + " is " + std::to_string(lag) + " records behind on " + topic; },
+        {std::chrono::milliseconds(500), std::chrono::seconds(5)});
+    long long id = flink.checkpoints(job).latest_completed_id;
+    for (int i = 0; i < extra_checkpoints; ++i) id = wait_checkpoint_above(flink, job, id, std::chrono::seconds(120));
+    // The Iceberg commit runs in notifyCheckpointComplete, just after the
+    // JobManager marks the checkpoint complete.
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+}  // namespace rosterrig::live

@@ -1,0 +1,29 @@
+// Waiting for a Flink job to reach a state an experiment needs, each through
+// poll_until so every timeout names Flink, the job and what it last reported.
+#pragma once
+#include <chrono>
+#include <string>
+
+#include "flink_rest.hpp"
+#include "kafka_admin.hpp"
+
+namespace rosterrig::live {
+
+// Every task of the job RUNNING; throws at once if the job FAILED or ended.
+void wait_all_running(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline);
+
+// The job entered RESTARTING at or after since_ms (epoch ms): the failure was seen.
+void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
+                        std::chrono::seconds deadline);
+
+// A checkpoint with id above `above` completed; returns its id.
+long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
+                                std::chrono::seconds deadline);
+
+// The group's lag on the topic is zero, then `extra_checkpoints` more
+// checkpoints complete so the commit that carried the last records has landed.
+void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
+                        const std::string& topic, int partitions, std::chrono::seconds deadline,
+                        int extra_checkpoints = 2);
+
+}  // namespace rosterrig::live

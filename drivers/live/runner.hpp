@@ -1,0 +1,235 @@
+// The one runner every experiment driver calls. It parses the flags with the
+// one parser, writes the run's own history file (runs/<experiment>/, never
+// over a committed result) with status "running" and the fault plan before the
+// first fault, rewrites it atomically as samples come, records "failed" with
+// the reason when the run throws, judges only from the saved file, and
+// promotes only a complete, judged full run to results/.
+//
+//   int main(int argc, char** argv) {
+//       return live::run_experiment<e1::definition>(argc, argv, summary, {kills_flag}, run_e1);
+//   }
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+#include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/experiment/fault_plan.hpp>
+#include <rosterrig/experiment/history.hpp>
+#include <rosterrig/generate/timestamp.hpp>
+#include <rosterrig/result/envelope.hpp>
+#include <rosterrig/result/prediction_file.hpp>
+
+#include "process_fault.hpp"
+#include "progress.hpp"
+#include "provenance.hpp"
+#include "session.hpp"
+#include "stack_versions.hpp"
+
+namespace rosterrig::live {
+
+// The history file of one run, rewritten whole (temporary file, rename) on
+// every change, so a reader, or a run killed with SIGKILL, never sees half.
+template <class E>
+class history_writer {
+public:
+    using samples_type = typename E::samples;
+
+    history_writer(std::string file, result::result_envelope env, samples_type initial)
+        : file_(std::move(file)), env_(std::move(env)), samples_(std::move(initial)) {
+        write_locked();
+    }
+
+    // Applies `change` to the samples, saves them, and returns what it returned.
+    template <class Change>
+    auto record(Change&& change) {
+        std::lock_guard lock(mutex_);
+        if constexpr (std::is_void_v<std::invoke_result_t<Change, samples_type&>>) {
+            change(samples_);
+            write_locked();
+        } else {
+            auto r = change(samples_);
+            write_locked();
+            return r;
+        }
+    }
+
+    // Applies `change` without saving: for a sampler's tick, which must not
+    // wait for the disk; the run's main loop calls flush().
+    template <class Change>
+    auto stage(Change&& change) {
+        std::lock_guard lock(mutex_);
+        return change(samples_);
+    }
+    void flush() {
+        std::lock_guard lock(mutex_);
+        write_locked();
+    }
+
+    void fail(const std::string& why) { finish(result::run_status::failed, why); }
+    void complete() { finish(result::run_status::complete, {}); }
+    const std::string& file() const { return file_; }
+
+private:
+    void finish(result::run_status status, const std::string& why) {
+        std::lock_guard lock(mutex_);
+        env_.status = status;
+        if (!why.empty()) env_.failure = why;
+        env_.finished_at = iso8601_utc(now_ms());
+        write_locked();
+    }
+    void write_locked() {
+        env_.samples = result::to_json(samples_);
+        result::write_result(file_, env_);
+    }
+
+    std::string file_;
+    result::result_envelope env_;
+    samples_type samples_;
+    std::mutex mutex_;
+};
+
+// A whole-number flag that overrides one field of the parameters.
+template <class E>
+struct count_flag {
+    std::string name, metavar, help;
+    std::uint64_t E::parameters::*field;
+};
+
+template <class E>
+using run_body = std::function<void(session&, const typename E::parameters&, const experiment::fault_plan&,
+                                    history_writer<E>&)>;
+
+// `--analyze FILE`: re-judges a saved history or result; exit 0 held,
+// 1 refuted, 3 inconclusive, 2 bad input. A run that did not complete can
+// refute a prediction but never hold one.
+template <class E>
+int analyze_history(const std::string& command, const std::string& file) {
+    try {
+        auto h = experiment::read_history<E>(file);
+        auto judged = experiment::rejudge(h);
+        const auto status = h.envelope.status_or_complete();
+        std::cout << file << ": " << E::id << ", " << experiment::name_of(status)
+                  << (h.envelope.failure ? " (" + *h.envelope.failure + ")" : std::string()) << "\n";
+        for (auto& p : judged) {
+            if (status != result::run_status::complete && p.verdict == verdict_kind::held) {
+                p.verdict = verdict_kind::inconclusive;
+                p.reason = "the run did not complete; so far: " + p.reason;
+            }
+            std::cout << "  " << p.id << ": " << to_string(p.verdict) << " (" << p.reason << ")\n";
+        }
+        return experiment::exit_code(experiment::overall(judged));
+    } catch (const std::exception& e) {
+        std::cerr << command << ": " << e.what() << "\n";
+        return 2;
+    }
+}
+
+template <class E>
+int run_experiment(int argc, char** argv, const std::string& summary, const std::vector<count_flag<E>>& extra,
+                   const run_body<E>& body) {
+    const std::string command = std::string("rosterrig-") + E::tag;
+    bool quick = false;
+    std::uint64_t seed = 0;
+    std::string warehouse = "s3", out, analyze, runs_dir;
+    std::vector<std::uint64_t> extra_values(extra.size());
+    cli::arg_parser p{command, summary};
+    p.flag("--quick", quick, "the short form, for CI (under 5 minutes); not promoted to results/");
+    p.option("--seed", seed, "S", "the feed's seed (default: the experiment's own)");
+    p.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    for (std::size_t i = 0; i < extra.size(); ++i) p.option(extra[i].name, extra_values[i], extra[i].metavar, extra[i].help);
+    p.option("--out", out, "FILE", "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
+    p.option("--runs", runs_dir, "DIR", "where the run's history goes (default: runs/" + std::string(E::id) + "/)");
+    p.option("--analyze", analyze, "FILE",
+             "re-judge a saved history or result offline: exit 0 held, 1 refuted, 3 inconclusive, 2 bad input");
+    try {
+        if (!p.parse(argc, argv)) return 0;
+    } catch (const cli::usage_error& e) {
+        std::cerr << command << ": " << e.what() << "\n" << p.usage();
+        return 2;
+    }
+    if (!analyze.empty()) return analyze_history<E>(command, analyze);
+
+    auto params = quick ? E::parameters::quick_run() : E::parameters::full();
+    if (p.given("--seed")) params.seed = seed;
+    params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
+    for (std::size_t i = 0; i < extra.size(); ++i)
+        if (p.given(extra[i].name)) params.*(extra[i].field) = extra_values[i];
+
+    install_interrupt_handler();
+    const auto stack = stack_config::load();
+    const std::string src = source_dir(stack);
+    result::result_envelope env;
+    std::vector<result::prediction> predictions;
+    try {
+        env.experiment = E::id;
+        env.parameters = result::to_json_object(params);
+        env.started_at = iso8601_utc(now_ms());
+        predictions = result::read_predictions(src + "/" + E::predictions_file);
+        env.prediction.file = E::predictions_file;
+        env.prediction.recorded_in_commit = commit_that_recorded(stack, E::predictions_file);
+        for (const auto& x : predictions) env.prediction.text += x.id + ": " + x.text + "\n";
+        env.code_commit = code_commit(stack);
+        env.component_versions = reported_versions(stack);
+    } catch (const std::exception& e) {
+        std::cerr << command << ": cannot start: " << e.what() << "\n";
+        return 1;
+    }
+    const auto plan = E::fault_plan(params);
+    env.fault_plan = result::to_json(plan);
+    env.status = result::run_status::running;
+    typename E::samples initial;
+    initial.predictions = experiment::unjudged(predictions);
+
+    const std::filesystem::path dir =
+        runs_dir.empty() ? std::filesystem::path(src) / "runs" / E::id : std::filesystem::path(runs_dir);
+    std::filesystem::create_directories(dir);
+    std::string stamp = env.started_at;
+    for (auto& c : stamp)
+        if (c == ':') c = '-';
+    const std::string file = (dir / (stamp + "_" + std::to_string(::getpid()) + ".json")).string();
+    history_writer<E> history(file, env, initial);
+    progress(std::string(E::id) + ": history in " + file);
+
+    try {
+        session s(stack, E::tag);
+        body(s, params, plan, history);
+    } catch (const std::exception& e) {
+        history.fail(e.what());
+        std::cerr << command << ": FAILED: " << e.what() << "\n  the history so far: " << file << "\n";
+        return 1;
+    }
+    history.complete();
+
+    // Judged from the saved file, as --analyze and the claim tests judge it.
+    try {
+        auto saved = experiment::read_history<E>(file);
+        auto judged = experiment::rejudge(saved);
+        saved.samples.predictions = judged;
+        saved.envelope.samples = result::to_json(saved.samples);
+        experiment::set_verdict(saved.envelope, judged);
+        result::write_result(file, saved.envelope);
+        const std::string target = !out.empty() ? out : params.quick ? std::string() : src + "/" + E::results_file;
+        if (!target.empty()) {
+            result::write_result(target, saved.envelope);
+            progress(std::string(E::id) + ": results written to " + target);
+        } else {
+            progress(std::string(E::id) + ": a quick run stays in " + file + " (give --out FILE to copy it)");
+        }
+        for (const auto& x : judged)
+            progress("  " + x.id + ": " + std::string(to_string(x.verdict)) + " (" + x.reason + ")");
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << command << ": the run completed but its history cannot be judged: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace rosterrig::live

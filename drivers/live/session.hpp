@@ -1,0 +1,40 @@
+// A run's connection to the stack: the clients, a run id that makes every
+// name it creates unique, and the naming of a variant's topic, group and table.
+#pragma once
+#include <string>
+
+#include <rosterrig/experiment/pipeline_config.hpp>
+
+#include "flink_rest.hpp"
+#include "iceberg_catalog.hpp"
+#include "kafka_admin.hpp"
+#include "pipeline.hpp"
+#include "stack_config.hpp"
+#include "trino_client.hpp"
+
+namespace rosterrig::live {
+
+class session {
+public:
+    session(stack_config stack, std::string experiment_tag);
+
+    const stack_config stack;
+    flink_rest flink;
+    trino_client trino;
+    kafka_admin admin;
+    iceberg_catalog catalog;
+    const std::string run_id;  // <pid>_<ms>: two runs never share a name
+
+    // Topic rr_<tag>_<label>_<run>, the same group, table <tag>_<label>_<run>;
+    // the label is lower-cased with anything but [a-z0-9] turned into '_'.
+    pipeline_spec pipeline(const std::string& label, const experiment::pipeline_config& config) const;
+
+    // The supervised TaskManager, as a fault target.
+    component_address taskmanager() const;
+    std::string taskmanager_pid_file() const { return stack.pid_file("flink-taskmanager"); }
+
+private:
+    std::string tag_;
+};
+
+}  // namespace rosterrig::live

@@ -1,0 +1,82 @@
+// rosterrig/experiment/history.hpp: a run's saved history read back as typed
+// values, and judged from what was saved (never from memory), so `--analyze`,
+// the report and the claim tests reach the verdict the driver reached.
+//
+// An experiment definition E supplies: E::parameters, E::samples (with a
+// `predictions` member of prediction_outcome), E::id, E::rules().
+#ifndef ROSTERRIG_EXPERIMENT_HISTORY_HPP
+#define ROSTERRIG_EXPERIMENT_HISTORY_HPP
+
+#include <string>
+#include <vector>
+
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/result/envelope.hpp"
+#include "rosterrig/result/prediction_file.hpp"
+
+namespace rosterrig::experiment {
+
+template <class E>
+struct history {
+    result::result_envelope envelope;
+    typename E::parameters parameters;
+    typename E::samples samples;
+};
+
+/// Reads a history or results file of experiment E, strictly; a file of
+/// another experiment is a read_error naming $.experiment.
+template <class E>
+history<E> read_history(const std::string& file) {
+    history<E> h;
+    h.envelope = result::read_result(file);
+    if (h.envelope.experiment != E::id)
+        throw result::read_error(file, "$.experiment",
+                                 "expected \"" + std::string(E::id) + "\", found \"" + h.envelope.experiment + "\"");
+    h.parameters = result::parameters_as<typename E::parameters>(h.envelope, file);
+    h.samples = result::samples_as<typename E::samples>(h.envelope, file);
+    return h;
+}
+
+/// The predictions a run recorded in its samples (id, text, measure).
+inline std::vector<result::prediction> recorded_predictions(const std::vector<prediction_outcome>& outcomes) {
+    std::vector<result::prediction> out;
+    for (const auto& o : outcomes) out.push_back({o.id, o.text, o.measure});
+    return out;
+}
+
+/// Not judged yet: what a history holds while its run is under way.
+inline std::vector<prediction_outcome> unjudged(const std::vector<result::prediction>& predictions) {
+    std::vector<prediction_outcome> out;
+    for (const auto& p : predictions)
+        out.push_back({p.id, p.text, p.measure, verdict_kind::inconclusive, "not judged: the run has not completed"});
+    return out;
+}
+
+/// Judges the saved samples against the predictions the run recorded.
+template <class E>
+std::vector<prediction_outcome> rejudge(const history<E>& h) {
+    return judge(h.samples, h.parameters, recorded_predictions(h.samples.predictions), E::rules());
+}
+
+/// The envelope's verdict and reason lines, from the judged predictions.
+inline void set_verdict(result::result_envelope& env, const std::vector<prediction_outcome>& judged) {
+    env.verdict = overall(judged);
+    env.verdict_reason.clear();
+    for (const auto& p : judged)
+        env.verdict_reason += p.id + ": " + std::string(to_string(p.verdict)) + " (" + p.reason + ")\n";
+}
+
+/// `--analyze`'s exit status: 0 held, 1 refuted, 3 inconclusive (2 is bad input).
+inline int exit_code(verdict_kind v) {
+    switch (v) {
+    case verdict_kind::held: return 0;
+    case verdict_kind::refuted: return 1;
+    case verdict_kind::inconclusive: return 3;
+    }
+    return 3;
+}
+
+} // namespace rosterrig::experiment
+
+#endif

@@ -1,0 +1,38 @@
+// rosterrig/experiment/job_plan.hpp: the edges of a Flink job's plan, and how
+// the Iceberg writer is fed. A writer chained into the source's vertex has one
+// input channel (no barrier alignment to skip); a writer behind an exchange
+// has several, which is what the checkpointing mode can matter for.
+#ifndef ROSTERRIG_EXPERIMENT_JOB_PLAN_HPP
+#define ROSTERRIG_EXPERIMENT_JOB_PLAN_HPP
+
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+namespace rosterrig::experiment {
+
+struct plan_edge {
+    std::string from;           ///< upstream vertex's description; empty for a vertex fed by nothing (a source)
+    std::string to;             ///< this vertex's description (its chained operators)
+    std::string ship_strategy;  ///< FORWARD, HASH, REBALANCE ... as Flink's plan says; "NONE (source vertex)"
+    friend bool operator==(const plan_edge&, const plan_edge&) = default;
+};
+BOOST_DESCRIBE_STRUCT(plan_edge, (), (from, to, ship_strategy))
+
+/// The ship strategy into the vertex that holds the writer (not the
+/// committer, whose description also names the sink).
+inline std::string writer_input(const std::vector<plan_edge>& edges) {
+    for (const auto& e : edges) {
+        const bool writer =
+            e.to.find("Writer") != std::string::npos && e.to.find("Committer") == std::string::npos;
+        if (!writer) continue;
+        if (e.from.empty()) return "FORWARD (chained with the source)";
+        return e.ship_strategy;
+    }
+    return "unknown (no writer vertex in the plan)";
+}
+
+} // namespace rosterrig::experiment
+
+#endif

@@ -1,0 +1,386 @@
+// rosterrig/experiments/e1_restart_replay.hpp: experiment 1, what a restart
+// replays, as data: its parameters (full and quick), its four configurations,
+// the fault plan, the sample schema, the analysis that turns raw per-kill
+// records into the per-configuration table, the verdict rules, and the report
+// section. Pure, so the driver, `--analyze`, the report and the claim tests all
+// run the same code on the same saved samples.
+#ifndef ROSTERRIG_EXPERIMENTS_E1_RESTART_REPLAY_HPP
+#define ROSTERRIG_EXPERIMENTS_E1_RESTART_REPLAY_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+#include "rosterrig/check/kill_attribution.hpp"
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/pipeline_config.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/table_observation.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/result/check_json.hpp"
+#include "rosterrig/stats/binomial_bounds.hpp"
+#include "rosterrig/stats/summary.hpp"
+
+namespace rosterrig::e1 {
+
+using experiment::prediction_outcome;
+
+struct parameters {
+    std::uint64_t seed = 1;
+    std::uint64_t events = 12000;
+    std::uint64_t providers = 2000;
+    std::uint32_t partitions = 4;
+    std::uint64_t kills_per_configuration = 30;
+    std::int64_t checkpoint_interval_ms = 2000;
+    std::int64_t kill_delay_min_ms = 0;   // after the first checkpoint following a recovery
+    std::int64_t kill_delay_max_ms = 4000;
+    std::uint64_t offsets_events = 6000;  // part 2's feed
+    experiment::warehouse warehouse = experiment::warehouse::s3;
+    std::int64_t parallelism = 2;
+    bool quick = false;
+
+    /// The full run: 30 kills bound the per-kill duplication probability at 0.095.
+    static parameters full() { return {}; }
+    /// For CI: 3 kills per configuration and a 3,000-event feed.
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.kills_per_configuration = 3;
+        p.events = 3000;
+        p.providers = 500;
+        p.offsets_events = 1000;
+        return p;
+    }
+    roster_spec feed() const {
+        roster_spec s;
+        s.seed = seed;
+        s.events = events;
+        s.providers = providers;
+        s.partitions = partitions;
+        return s;
+    }
+    /// Part 2's feed: its own seed, about six records per provider.
+    roster_spec offsets_feed() const {
+        roster_spec s;
+        s.seed = seed + 1;
+        s.events = offsets_events;
+        s.providers = offsets_events / 6 > 0 ? offsets_events / 6 : 1;
+        s.partitions = partitions;
+        return s;
+    }
+};
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, events, providers, partitions, kills_per_configuration, checkpoint_interval_ms,
+                       kill_delay_min_ms, kill_delay_max_ms, offsets_events, warehouse, parallelism, quick))
+
+/// The four configurations, in the order they run.
+struct configuration {
+    std::string name;
+    experiment::checkpoint_mode mode;
+    experiment::table_kind table;
+};
+inline std::vector<configuration> configurations() {
+    using experiment::checkpoint_mode;
+    using experiment::table_kind;
+    return {{"at-least-once + append", checkpoint_mode::at_least_once, table_kind::append},
+            {"exactly-once + append", checkpoint_mode::exactly_once, table_kind::append},
+            {"at-least-once + upsert", checkpoint_mode::at_least_once, table_kind::upsert},
+            {"exactly-once + upsert", checkpoint_mode::exactly_once, table_kind::upsert}};
+}
+
+/// Every kill of the run, drawn before the first one from the seed.
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    std::vector<std::string> names;
+    for (const auto& c : configurations()) names.push_back(c.name);
+    return experiment::plan_kills(p.seed ^ 0x6531u, names, p.kills_per_configuration, p.kill_delay_min_ms,
+                                  p.kill_delay_max_ms, "the first checkpoint completed after the previous recovery");
+}
+
+// One SIGKILL of the TaskManager and what surrounded it.
+struct kill_sample {
+    std::uint64_t index = 0;
+    std::int64_t killed_at_ms = 0;               // wall clock
+    std::int64_t feed_elapsed_ms = 0;            // since the producer started
+    std::uint64_t sent_before_kill = 0;          // seq 1..this had been handed to Kafka
+    std::uint64_t acknowledged_before_kill = 0;  // delivery reports received
+    std::int64_t checkpoints_completed_before = 0;
+    std::int64_t last_checkpoint_id_before = -1;
+    std::int64_t ms_since_last_checkpoint = 0;   // checkpoint phase, in ms
+    bool checkpoint_in_progress = false;
+    std::int64_t killed_pid = 0;
+    std::int64_t replacement_pid = 0;
+    std::int64_t taskmanager_back_after_ms = 0;  // a new JVM in the pid file
+    std::int64_t job_running_after_ms = 0;       // every task RUNNING again
+    std::int64_t restarts_before = 0;            // Flink's numRestarts
+    std::int64_t restarts_after = 0;
+    std::int64_t restored_checkpoint_id = -1;    // what Flink says it restored
+    std::int64_t restarting_at_ms = 0;           // when Flink put the job in RESTARTING for this kill
+    std::int64_t exceptions_after = 0;           // entries in Flink's exception history after recovery
+    std::string job_id_after;                    // same job id: an internal restart
+    std::uint64_t duplicates = 0;                // attributed (kill_attribution.hpp)
+    std::optional<std::int64_t> planned_delay_ms;  // the fault plan's delay (absent in runs before plans were saved)
+};
+BOOST_DESCRIBE_STRUCT(kill_sample, (),
+                      (index, killed_at_ms, feed_elapsed_ms, sent_before_kill, acknowledged_before_kill,
+                       checkpoints_completed_before, last_checkpoint_id_before, ms_since_last_checkpoint,
+                       checkpoint_in_progress, killed_pid, replacement_pid, taskmanager_back_after_ms,
+                       job_running_after_ms, restarts_before, restarts_after, restored_checkpoint_id, restarting_at_ms,
+                       exceptions_after, job_id_after, duplicates, planned_delay_ms))
+
+struct configuration_run {
+    std::string name;                 // "at-least-once + append"
+    experiment::table_kind table_kind = experiment::table_kind::append;
+    std::string checkpoint_mode_requested;  // the SQL option sent: AT_LEAST_ONCE | EXACTLY_ONCE
+    std::string checkpoint_mode_in_force;   // from /jobs/<id>/checkpoints/config
+    std::int64_t checkpoint_interval_requested_ms = 0;
+    std::int64_t checkpoint_interval_in_force_ms = 0;
+    std::string sink;                 // which Iceberg sink ran
+    std::string writer_input;         // how the writer is fed: the plan's ship strategy into it
+    std::vector<experiment::plan_edge> edges;
+    std::string job_id;
+    std::string final_job_state;
+    std::int64_t restarts_reported = 0;      // numRestarts at the end
+    std::int64_t exceptions_recorded = 0;    // entries in Flink's exception history
+    std::uint64_t events = 0;
+    std::uint64_t acknowledged = 0;
+    double rate_per_second = 0;
+    std::int64_t feed_duration_ms = 0;
+    std::uint64_t rows = 0;
+    std::uint64_t distinct_seq = 0;
+    std::uint64_t duplicate_rows = 0;
+    std::vector<seq_range> missing_runs;   // append tables only
+    std::uint64_t distinct_npis = 0;
+    std::uint64_t rows_sharing_npi = 0;
+    std::uint64_t missing_npis = 0;   // upsert only; 0 for append
+    std::uint64_t stale_rows = 0;     // upsert only
+    std::uint64_t unexpected_rows = 0;
+    std::int64_t data_files = 0;
+    std::int64_t equality_delete_files = 0;
+    std::int64_t position_delete_files = 0;
+    std::int64_t snapshots = 0;
+    std::vector<seq_copies> duplicate_seqs;
+    std::uint64_t unattributed_duplicates = 0;
+    std::vector<kill_sample> kills;
+};
+BOOST_DESCRIBE_STRUCT(configuration_run, (),
+                      (name, table_kind, checkpoint_mode_requested, checkpoint_mode_in_force,
+                       checkpoint_interval_requested_ms, checkpoint_interval_in_force_ms, sink, writer_input, edges,
+                       job_id, final_job_state, restarts_reported, exceptions_recorded, events, acknowledged,
+                       rate_per_second, feed_duration_ms, rows, distinct_seq, duplicate_rows, missing_runs,
+                       distinct_npis, rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, data_files,
+                       equality_delete_files, position_delete_files, snapshots, duplicate_seqs,
+                       unattributed_duplicates, kills))
+
+// Part 2: committed offsets are monitoring.
+struct offsets_step {
+    std::string step;
+    std::int64_t committed_offsets_sum = 0;
+    std::int64_t end_offsets_sum = 0;
+    std::uint64_t rows = 0;
+    std::uint64_t duplicate_rows = 0;
+    std::string job_id;
+    std::int64_t exceptions = 0;              // entries in the job's exception history
+    std::int64_t restored_checkpoint_id = -1;
+};
+BOOST_DESCRIBE_STRUCT(offsets_step, (),
+                      (step, committed_offsets_sum, end_offsets_sum, rows, duplicate_rows, job_id, exceptions,
+                       restored_checkpoint_id))
+
+// The committed offsets, summed, watched after the restore: does the restored
+// job's checkpointing write its position back over the rewind, and when?
+struct offsets_watch_sample {
+    std::int64_t ms_after_recovery = 0;
+    std::int64_t committed_offsets_sum = 0;
+    std::int64_t newest_checkpoint_id = -1;
+};
+BOOST_DESCRIBE_STRUCT(offsets_watch_sample, (), (ms_after_recovery, committed_offsets_sum, newest_checkpoint_id))
+
+struct offsets_part {
+    std::uint64_t events = 0;
+    std::vector<offsets_step> steps;  // landed, rewound, restored_from_checkpoint, fresh_from_group_offsets
+    std::vector<offsets_watch_sample> after_restore;  // every 0.5 s for the watch window
+};
+BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore))
+
+struct samples {
+    std::vector<configuration_run> configurations;
+    offsets_part offsets;
+    std::vector<prediction_outcome> predictions;
+};
+BOOST_DESCRIBE_STRUCT(samples, (), (configurations, offsets, predictions))
+
+// The per-configuration table row, derived from the raw kills.
+struct configuration_summary {
+    std::string name;
+    std::uint64_t kills = 0;
+    std::uint64_t kills_with_duplicates = 0;
+    std::uint64_t total_duplicates = 0;
+    double min_per_kill = 0, median_per_kill = 0, max_per_kill = 0;
+    double upper_bound_95 = 1.0;  // one-sided Clopper–Pearson on P(a kill duplicates)
+};
+
+inline configuration_summary summarize(const configuration_run& run) {
+    configuration_summary s;
+    s.name = run.name;
+    s.kills = run.kills.size();
+    std::vector<double> per_kill;
+    for (const auto& k : run.kills) {
+        per_kill.push_back(static_cast<double>(k.duplicates));
+        s.total_duplicates += k.duplicates;
+        if (k.duplicates > 0) ++s.kills_with_duplicates;
+    }
+    if (!per_kill.empty()) {
+        auto sum = stats::summarize(per_kill);
+        s.min_per_kill = sum.min;
+        s.median_per_kill = sum.median;
+        s.max_per_kill = sum.max;
+        s.upper_bound_95 = stats::clopper_pearson_upper(s.kills_with_duplicates, s.kills);
+    }
+    return s;
+}
+
+/// Recomputes each kill's attributed duplicates from the run's duplicate seqs.
+inline void attribute(configuration_run& run) {
+    std::vector<std::uint64_t> sent;
+    for (const auto& k : run.kills) sent.push_back(k.sent_before_kill);
+    auto a = attribute_duplicates(sent, run.duplicate_seqs);
+    for (std::size_t i = 0; i < run.kills.size(); ++i) run.kills[i].duplicates = a.duplicates_per_kill[i];
+    run.unattributed_duplicates = a.unattributed;
+}
+
+/// Puts a read-back of the table into the run: seq counts, per-NPI counts
+/// (stale, missing and unexpected only for upsert tables, where they are
+/// failures), files, and each kill's attributed duplicates.
+inline void record_table(configuration_run& run, const experiment::table_observation& o) {
+    run.rows = o.by_seq.rows;
+    run.distinct_seq = o.by_seq.distinct_seq;
+    run.duplicate_rows = o.by_seq.duplicate_rows;
+    run.duplicate_seqs = o.by_seq.duplicates;
+    run.distinct_npis = o.by_npi.distinct_npis;
+    run.rows_sharing_npi = o.by_npi.rows_sharing_npi;
+    if (run.table_kind == experiment::table_kind::append) {
+        run.missing_runs = o.by_seq.missing_runs;
+    } else {
+        run.missing_npis = o.by_npi.missing_npis.size();
+        run.stale_rows = o.by_npi.stale_rows;
+        run.unexpected_rows = o.by_npi.unexpected_rows;
+    }
+    run.data_files = o.files.data_files;
+    run.equality_delete_files = o.files.equality_delete_files;
+    run.position_delete_files = o.files.position_delete_files;
+    run.snapshots = o.files.snapshots;
+    attribute(run);
+}
+
+/// The bound the predictions set: at most 0.10 per configuration.
+inline constexpr double bound_target = 0.10;
+
+inline const configuration_run* find_configuration(const samples& s, const std::string& name) {
+    for (const auto& c : s.configurations)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+inline const offsets_step* find_step(const offsets_part& p, const std::string& step) {
+    for (const auto& s : p.steps)
+        if (s.step == step) return &s;
+    return nullptr;
+}
+
+// ---- verdict rules ----------------------------------------------------------
+
+/// "No kill duplicates; the 95% bound is at most 0.10", for one configuration.
+inline experiment::rule_verdict no_duplicates(const configuration_run* run) {
+    using namespace experiment;
+    if (!run) return inconclusive("the configuration did not run");
+    auto s = summarize(*run);
+    const auto total_extra = s.total_duplicates + run->unattributed_duplicates;
+    if (total_extra > 0 || run->duplicate_rows > 0)
+        return refuted(std::to_string(s.kills_with_duplicates) + " of " + std::to_string(s.kills) +
+                       " kills produced duplicates (" + std::to_string(run->duplicate_rows) + " duplicate rows)");
+    if (s.upper_bound_95 <= bound_target)
+        return held("0 of " + std::to_string(s.kills) + " kills duplicated; 95% upper bound " +
+                    std::to_string(s.upper_bound_95));
+    return inconclusive("0 of " + std::to_string(s.kills) + " kills duplicated, but the 95% upper bound " +
+                        std::to_string(s.upper_bound_95) + " is above " + std::to_string(bound_target) +
+                        ": too few kills to say");
+}
+
+inline experiment::rule_verdict upsert_holds_latest(const samples& s) {
+    using namespace experiment;
+    bool any = false, bad = false;
+    std::string why;
+    for (const auto& c : s.configurations) {
+        if (c.table_kind != table_kind::upsert) continue;
+        any = true;
+        if (c.stale_rows || c.rows_sharing_npi || c.missing_npis || c.unexpected_rows) {
+            bad = true;
+            why += c.name + ": " + std::to_string(c.stale_rows) + " stale, " + std::to_string(c.rows_sharing_npi) +
+                   " sharing, " + std::to_string(c.missing_npis) + " missing; ";
+        }
+    }
+    if (!any) return inconclusive("no upsert configuration ran");
+    return bad ? refuted(why) : held("every NPI row is the expected latest");
+}
+
+inline experiment::rule_verdict recovery_ignores_offsets(const samples& s) {
+    using namespace experiment;
+    auto* rewound = find_step(s.offsets, "rewound");
+    auto* restored = find_step(s.offsets, "restored_from_checkpoint");
+    if (!rewound || !restored) return inconclusive("part 2 did not run");
+    if (rewound->committed_offsets_sum != 0)
+        return inconclusive("the rewind did not take: committed offsets summed to " +
+                            std::to_string(rewound->committed_offsets_sum));
+    const bool ok = restored->duplicate_rows == 0 && restored->committed_offsets_sum == restored->end_offsets_sum;
+    std::string why = std::to_string(restored->duplicate_rows) + " duplicates after the restore; offsets " +
+                      std::to_string(restored->committed_offsets_sum) + " of " +
+                      std::to_string(restored->end_offsets_sum);
+    return ok ? held(why) : refuted(why);
+}
+
+inline experiment::rule_verdict fresh_job_replays_log(const samples& s) {
+    using namespace experiment;
+    auto* fresh = find_step(s.offsets, "fresh_from_group_offsets");
+    if (!fresh) return inconclusive("part 2 did not run");
+    std::string why = std::to_string(fresh->duplicate_rows) + " duplicates for " + std::to_string(s.offsets.events) +
+                      " events";
+    return fresh->duplicate_rows == s.offsets.events ? held(why) : refuted(why);
+}
+
+using rule = experiment::rule<samples, parameters>;
+
+/// One rule per prediction id, exactly.
+inline std::vector<rule> rules() {
+    std::vector<rule> out;
+    for (const auto& c : configurations())
+        out.push_back({"e1.no-duplicates:" + c.name, [name = c.name](const samples& s, const parameters&) {
+                           return no_duplicates(find_configuration(s, name));
+                       }});
+    out.push_back({"e1.upsert-holds-latest", [](const samples& s, const parameters&) { return upsert_holds_latest(s); }});
+    out.push_back({"e1.recovery-ignores-offsets",
+                   [](const samples& s, const parameters&) { return recovery_ignores_offsets(s); }});
+    out.push_back({"e1.fresh-job-replays-log",
+                   [](const samples& s, const parameters&) { return fresh_job_replays_log(s); }});
+    return out;
+}
+
+/// Experiment 1 as the runner, the report and the claim tests see it.
+struct definition {
+    using parameters = e1::parameters;
+    using samples = e1::samples;
+    static constexpr const char* id = "e1_restart_replay";
+    static constexpr const char* tag = "e1";
+    static constexpr const char* predictions_file = "predictions/e1_restart_replay.json";
+    static constexpr const char* results_file = "results/e1_restart_replay.json";
+    static std::vector<rule> rules() { return e1::rules(); }
+    static experiment::fault_plan fault_plan(const parameters& p) { return e1::fault_plan(p); }
+};
+
+} // namespace rosterrig::e1
+
+#endif

@@ -1,0 +1,357 @@
+// rosterrig/experiments/e2_savepoint_restore.hpp: experiment 2, restoring
+// from a savepoint older than the table, as data: parameters (full and quick),
+// the three variants, the raw samples, the analysis that finds the freeze, the
+// lump and what the on-call signals did, the verdict rules and the report
+// section.
+#ifndef ROSTERRIG_EXPERIMENTS_E2_SAVEPOINT_RESTORE_HPP
+#define ROSTERRIG_EXPERIMENTS_E2_SAVEPOINT_RESTORE_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/pipeline_config.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/table_observation.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/result/check_json.hpp"
+#include "rosterrig/stats/summary.hpp"
+
+namespace rosterrig::e2 {
+
+using experiment::prediction_outcome;
+
+struct parameters {
+    std::uint64_t seed = 2;
+    std::uint64_t first_batch_events = 8000;   // written while the first job runs
+    std::uint64_t second_batch_events = 4000;  // written while no job runs
+    std::uint64_t providers = 2000;
+    std::uint32_t partitions = 4;
+    std::int64_t checkpoint_interval_ms = 2000;
+    std::int64_t watermark_lead = 10;          // checkpoints past the savepoint before stopping
+    std::int64_t sample_period_ms = 500;
+    std::int64_t row_count_period_ms = 3000;
+    std::uint64_t repeats = 3;
+    experiment::warehouse warehouse = experiment::warehouse::s3;
+    std::int64_t parallelism = 2;
+    bool quick = false;
+
+    static parameters full() { return {}; }
+    /// For CI: one repeat of each variant, smaller batches.
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.repeats = 1;
+        p.first_batch_events = 2000;
+        p.second_batch_events = 1000;
+        p.providers = 500;
+        p.watermark_lead = 4;
+        return p;
+    }
+    /// Repeat r's feed: both batches, one seed per repeat.
+    roster_spec feed(std::uint64_t repeat) const {
+        roster_spec s;
+        s.seed = seed + repeat;
+        s.events = first_batch_events + second_batch_events;
+        s.providers = providers;
+        s.partitions = partitions;
+        return s;
+    }
+};
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, first_batch_events, second_batch_events, providers, partitions, checkpoint_interval_ms,
+                       watermark_lead, sample_period_ms, row_count_period_ms, repeats, warehouse, parallelism, quick))
+
+struct variant {
+    std::string name;
+    experiment::table_kind table;
+    experiment::iceberg_sink sink;
+};
+/// The three variants, in the order each repeat runs them.
+inline std::vector<variant> variants() {
+    using experiment::iceberg_sink;
+    using experiment::table_kind;
+    return {{"append-flinksink", table_kind::append, iceberg_sink::flink_sink},
+            {"upsert-flinksink", table_kind::upsert, iceberg_sink::flink_sink},
+            {"append-sinkv2", table_kind::append, iceberg_sink::sink_v2}};
+}
+
+// One fast sample, timed from the restore request.
+struct sample {
+    std::int64_t t_ms = 0;
+    std::string job_state;                 // "" before the job exists
+    std::int64_t newest_checkpoint_id = -1;
+    std::int64_t failed_checkpoints = 0;
+    std::int64_t lag = -1;                 // summed over partitions, from Kafka
+    std::int64_t snapshot_id = -1;         // the table's current snapshot, from the catalog
+    std::int64_t max_committed_checkpoint_id = -1;
+    std::string snapshot_job_id;           // flink.job-id of that snapshot
+    std::int64_t total_records = 0;
+};
+BOOST_DESCRIBE_STRUCT(sample, (),
+                      (t_ms, job_state, newest_checkpoint_id, failed_checkpoints, lag, snapshot_id,
+                       max_committed_checkpoint_id, snapshot_job_id, total_records))
+
+// The slower cadence: rows visible to a reader, through Trino.
+struct row_count_sample {
+    std::int64_t t_ms = 0;
+    std::int64_t rows = 0;
+};
+BOOST_DESCRIBE_STRUCT(row_count_sample, (), (t_ms, rows))
+
+// A snapshot the table gained after the restore, from the catalog at the end.
+struct snapshot_record {
+    std::int64_t snapshot_id = 0;
+    std::int64_t timestamp_ms = 0;             // commit time, epoch ms (catalog)
+    std::int64_t max_committed_checkpoint_id = -1;
+    std::string job_id;                        // flink.job-id
+    std::string operation;                     // append, overwrite, delete ...
+    std::int64_t added_records = 0;
+    std::int64_t total_records = 0;
+};
+BOOST_DESCRIBE_STRUCT(snapshot_record, (),
+                      (snapshot_id, timestamp_ms, max_committed_checkpoint_id, job_id, operation, added_records,
+                       total_records))
+
+struct restore_run {
+    std::string variant;      // append-flinksink | upsert-flinksink | append-sinkv2
+    std::uint64_t repeat = 0;
+    experiment::table_kind table_kind = experiment::table_kind::append;
+    bool v2_sink = false;
+    std::string old_job_id;
+    std::string new_job_id;
+    std::string savepoint_path;
+    std::int64_t savepoint_checkpoint_id = -1;  // what the restored job says it restored
+    std::int64_t watermark_before = -1;         // table's flink.max-committed-checkpoint-id when stopped
+    std::int64_t snapshot_before = -1;
+    std::int64_t total_records_before = 0;
+    std::int64_t rows_before = 0;               // through Trino
+    std::uint64_t events_total = 0;
+    std::int64_t restarts_during = 0;           // numRestarts of the restored job at the end
+    std::int64_t exceptions_during = 0;
+    std::vector<sample> samples;
+    std::vector<row_count_sample> row_counts;
+    std::vector<snapshot_record> snapshots_after;  // every snapshot committed after the restore, oldest first
+    std::uint64_t rows = 0;
+    std::uint64_t duplicate_rows = 0;
+    std::vector<seq_range> missing_runs;
+    std::uint64_t rows_sharing_npi = 0;
+    std::uint64_t missing_npis = 0;
+    std::uint64_t stale_rows = 0;
+    std::optional<std::int64_t> restore_requested_at_ms;  // epoch ms on the catalog's machine clock (absent in older runs)
+};
+BOOST_DESCRIBE_STRUCT(restore_run, (),
+                      (variant, repeat, table_kind, v2_sink, old_job_id, new_job_id, savepoint_path,
+                       savepoint_checkpoint_id, watermark_before, snapshot_before, total_records_before, rows_before,
+                       events_total, restarts_during, exceptions_during, samples, row_counts, snapshots_after, rows,
+                       duplicate_rows, missing_runs, rows_sharing_npi, missing_npis, stale_rows,
+                       restore_requested_at_ms))
+
+struct samples {
+    std::vector<restore_run> runs;
+    std::vector<prediction_outcome> predictions;
+};
+BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
+
+// What the samples say about one restore.
+struct freeze_analysis {
+    bool table_moved = false;
+    std::int64_t last_old_ms = -1;      // last sample still showing the table as it was
+    std::int64_t first_new_ms = -1;     // first sample showing a new snapshot
+    std::int64_t ended_by_checkpoint = -1;  // max-committed-checkpoint-id of that snapshot
+    std::int64_t lump_records = 0;      // total-records added by that one snapshot
+    bool lag_zero_while_stale = false;
+    std::set<std::string> states_while_stale;  // job states seen before the table moved (job existing)
+    std::int64_t failed_checkpoints_at_first_running = -1;
+    std::int64_t failed_checkpoints_at_table_move = -1;
+    std::int64_t first_running_ms = -1;
+    // The commit burst that ended the freeze: from the first new snapshot up to
+    // the first one stamped above the old watermark (a committer writing one
+    // RowDelta per pending checkpoint commits them one after another, each
+    // stamped with its own checkpoint id, all from one checkpoint's completion).
+    std::int64_t burst_snapshots = 0;
+    std::int64_t burst_final_checkpoint = -1;  // the watermark once the burst is done
+    std::int64_t burst_records = 0;            // total-records the burst added
+    std::int64_t burst_span_ms = 0;            // first to last commit of the burst
+    // The freeze's end from the first new snapshot's own commit timestamp (the
+    // catalog records it to the millisecond, on this machine's clock), when
+    // the restore request's time was recorded; the samples bound it to 0.5 s.
+    std::optional<std::int64_t> first_commit_ms;
+};
+
+inline freeze_analysis analyze(const restore_run& r) {
+    freeze_analysis a;
+    for (const auto& snap : r.snapshots_after) {
+        ++a.burst_snapshots;
+        a.burst_final_checkpoint = snap.max_committed_checkpoint_id;
+        a.burst_records = snap.total_records - r.total_records_before;
+        a.burst_span_ms = snap.timestamp_ms - r.snapshots_after.front().timestamp_ms;
+        if (snap.max_committed_checkpoint_id > r.watermark_before) break;
+    }
+    if (!r.snapshots_after.empty() && r.restore_requested_at_ms)
+        a.first_commit_ms = r.snapshots_after.front().timestamp_ms - *r.restore_requested_at_ms;
+    for (const auto& s : r.samples) {
+        const bool old = s.snapshot_id == r.snapshot_before;
+        if (old) {
+            a.last_old_ms = s.t_ms;
+            if (!s.job_state.empty()) a.states_while_stale.insert(s.job_state);
+            if (s.job_state == "RUNNING" && a.first_running_ms < 0) {
+                a.first_running_ms = s.t_ms;
+                a.failed_checkpoints_at_first_running = s.failed_checkpoints;
+            }
+            if (s.lag == 0 && s.job_state == "RUNNING") a.lag_zero_while_stale = true;
+            continue;
+        }
+        a.table_moved = true;
+        a.first_new_ms = s.t_ms;
+        a.ended_by_checkpoint = s.max_committed_checkpoint_id;
+        a.lump_records = s.total_records - r.total_records_before;
+        a.failed_checkpoints_at_table_move = s.failed_checkpoints;
+        break;
+    }
+    return a;
+}
+
+inline const restore_run* first_of(const samples& s, const std::string& variant) {
+    for (const auto& r : s.runs)
+        if (r.variant == variant) return &r;
+    return nullptr;
+}
+
+/// Puts the read-back of the table after the restore into the run.
+inline void record_table(restore_run& r, const experiment::table_observation& o) {
+    r.rows = o.by_seq.rows;
+    r.duplicate_rows = o.by_seq.duplicate_rows;
+    if (r.table_kind == experiment::table_kind::append) r.missing_runs = o.by_seq.missing_runs;
+    if (r.table_kind == experiment::table_kind::upsert) {
+        r.rows_sharing_npi = o.by_npi.rows_sharing_npi;
+        r.missing_npis = o.by_npi.missing_npis.size();
+        r.stale_rows = o.by_npi.stale_rows;
+    }
+}
+
+/// One line on what a restore did, for the progress log.
+inline std::string describe(const restore_run& r) {
+    auto a = analyze(r);
+    return "froze from restore to between " + std::to_string(a.last_old_ms) + " and " + std::to_string(a.first_new_ms) +
+           " ms; ended by checkpoint " + std::to_string(a.ended_by_checkpoint) + " (watermark " +
+           std::to_string(r.watermark_before) + "); burst of " + std::to_string(a.burst_snapshots) +
+           " snapshots up to checkpoint " + std::to_string(a.burst_final_checkpoint) + " adding " +
+           std::to_string(a.burst_records) + " records; first snapshot " + std::to_string(a.lump_records) +
+           " records; " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicates";
+}
+
+/// Sampling may stop once the table has moved, the lag is zero and three
+/// more checkpoints have completed: the burst is over and nothing is left.
+struct settle_watch {
+    std::int64_t snapshot_before = -1;
+    std::int64_t moved_at_checkpoint = -1;
+    bool settled(const sample& last) {
+        if (moved_at_checkpoint < 0 && last.snapshot_id != snapshot_before && last.snapshot_id != -1)
+            moved_at_checkpoint = last.newest_checkpoint_id;
+        return moved_at_checkpoint >= 0 && last.lag == 0 && last.newest_checkpoint_id >= moved_at_checkpoint + 3;
+    }
+};
+
+// ---- verdict rules: a prediction holds only if it holds for every repeat ----
+
+using experiment::rule_verdict;
+
+inline std::vector<restore_run> runs_of(const samples& s, const std::string& variant) {
+    std::vector<restore_run> out;
+    for (const auto& r : s.runs)
+        if (r.variant == variant) out.push_back(r);
+    return out;
+}
+
+template <class Decide>
+rule_verdict every_repeat(const samples& s, const std::string& variant, Decide decide) {
+    return experiment::for_each_of(
+        runs_of(s, variant), [](const restore_run& r) { return "repeat " + std::to_string(r.repeat); },
+        [&](const restore_run& r) {
+            std::string why;
+            bool ok = decide(r, analyze(r), why);
+            return rule_verdict{ok ? verdict_kind::held : verdict_kind::refuted, why};
+        },
+        "the variant did not run");
+}
+
+inline rule_verdict flinksink_append_freezes_then_lumps(const samples& s) {
+    return every_repeat(s, "append-flinksink", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
+        why = "ended by checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
+              std::to_string(r.watermark_before) + ", lag 0 while stale: " + (a.lag_zero_while_stale ? "yes" : "no") +
+              ", " + std::to_string(r.duplicate_rows) + " duplicates, " + std::to_string(r.missing_runs.size()) +
+              " missing runs";
+        return a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && a.lag_zero_while_stale &&
+               a.failed_checkpoints_at_table_move == a.failed_checkpoints_at_first_running && r.duplicate_rows > 0 &&
+               r.missing_runs.empty();
+    });
+}
+
+inline rule_verdict flinksink_upsert_freezes_replay_invisible(const samples& s) {
+    return every_repeat(s, "upsert-flinksink", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
+        why = "ended by checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
+              std::to_string(r.watermark_before) + ", " + std::to_string(r.duplicate_rows) + " duplicates, " +
+              std::to_string(r.stale_rows) + " stale, " + std::to_string(r.rows_sharing_npi) + " sharing, " +
+              std::to_string(r.missing_npis) + " missing NPIs";
+        return a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && r.duplicate_rows == 0 &&
+               r.stale_rows == 0 && r.rows_sharing_npi == 0 && r.missing_npis == 0;
+    });
+}
+
+inline rule_verdict sinkv2_append_no_freeze_duplicates(const samples& s) {
+    return every_repeat(s, "append-sinkv2", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
+        why = "table moved at checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
+              std::to_string(r.watermark_before) + ", " + std::to_string(r.duplicate_rows) + " duplicates, " +
+              std::to_string(r.missing_runs.size()) + " missing runs";
+        return a.table_moved && a.ended_by_checkpoint <= r.watermark_before && r.duplicate_rows > 0 &&
+               r.missing_runs.empty();
+    });
+}
+
+using rule = experiment::rule<samples, parameters>;
+
+inline std::vector<rule> rules() {
+    return {{"e2.flinksink-append-freezes-then-lumps",
+             [](const samples& s, const parameters&) { return flinksink_append_freezes_then_lumps(s); }},
+            {"e2.flinksink-upsert-freezes-replay-invisible",
+             [](const samples& s, const parameters&) { return flinksink_upsert_freezes_replay_invisible(s); }},
+            {"e2.sinkv2-append-no-freeze-duplicates",
+             [](const samples& s, const parameters&) { return sinkv2_append_no_freeze_duplicates(s); }}};
+}
+
+/// One restore per variant and repeat, planned before the first.
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    experiment::fault_plan plan;
+    plan.seed = p.seed;
+    for (std::uint64_t r = 1; r <= p.repeats; ++r)
+        for (const auto& v : variants())
+            plan.steps.push_back({r, v.name, experiment::fault_kind::restore_from_savepoint,
+                                  "the table's watermark is watermark_lead checkpoints past the savepoint and the "
+                                  "first batch has landed; the job is stopped and the second batch written",
+                                  0, "none: the restored job runs on; the question is what the table shows"});
+    return plan;
+}
+
+/// Experiment 2 as the runner, the report and the claim tests see it.
+struct definition {
+    using parameters = e2::parameters;
+    using samples = e2::samples;
+    static constexpr const char* id = "e2_savepoint_restore";
+    static constexpr const char* tag = "e2";
+    static constexpr const char* predictions_file = "predictions/e2_savepoint_restore.json";
+    static constexpr const char* results_file = "results/e2_savepoint_restore.json";
+    static std::vector<rule> rules() { return e2::rules(); }
+    static experiment::fault_plan fault_plan(const parameters& p) { return e2::fault_plan(p); }
+};
+
+} // namespace rosterrig::e2
+
+#endif
