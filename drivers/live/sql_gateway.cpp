@@ -3,36 +3,14 @@
 #include <sstream>
 #include <thread>
 #include "http_client.hpp"
+#include "rosterrig/engine/flink_error.hpp"
 
 namespace rosterrig::live {
 
 namespace json = boost::json;
 
-namespace {
-// The gateway returns {"errors": ["message", "stack trace"]}; the useful line is
-// the deepest "Caused by:".
-std::string flink_cause(const std::string& body) {
-    std::string text = body;
-    boost::system::error_code ec;
-    auto v = json::parse(body, ec);
-    if (!ec && v.is_object()) {
-        if (auto* errs = v.as_object().if_contains("errors"); errs && errs->is_array()) {
-            text.clear();
-            for (const auto& e : errs->as_array())
-                if (e.is_string()) text += std::string(e.as_string()) + "\n";
-        }
-    }
-    std::string deepest;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        auto at = line.find("Caused by: ");
-        if (at != std::string::npos) deepest = line.substr(at + 11);
-    }
-    if (deepest.empty()) deepest = text.substr(0, text.find('\n'));
-    return deepest.substr(0, 1500);
-}
-}  // namespace
+// The gateway's error bodies bury the real error under a Java trace.
+using engine::flink_cause;
 
 sql_gateway::~sql_gateway() {
     try {
