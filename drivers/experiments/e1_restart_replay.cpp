@@ -25,38 +25,21 @@ using history = history_writer<e1::definition>;
 
 namespace {
 
-experiment::pipeline_config config_of(const e1::parameters& p, const e1::configuration& c) {
-    return {c.table, c.mode, experiment::iceberg_sink::flink_sink, p.warehouse, experiment::startup_mode::earliest_offset,
-            p.checkpoint_interval_ms, p.parallelism};
-}
-
 void run_configuration(session& s, const e1::parameters& params, const e1::configuration& cfg,
                        const experiment::fault_plan& plan, history& h) {
     const std::string label = "e1[" + cfg.name + "]";
-    created_resources created(s.stack);
-    flink_sql_writer writer(s, created);
+    pipeline_scope scope(s);
     const auto spec = params.feed();
-    auto p = s.pipeline(std::string(cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") +
-                            experiment::name_of(cfg.table), config_of(params, cfg));
-    s.admin.create_topic(p.topic, static_cast<int>(spec.partitions));
-    created.topic(p.topic);
-    const std::string job = writer.start(p, true);
-    wait_all_running(s.flink, job, std::chrono::seconds(120));
-    const auto in_force = writer.in_force(job, p);
-
+    const auto p = s.pipeline(std::string(cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") +
+                                  experiment::name_of(cfg.table), e1::pipeline_of(params, cfg));
+    const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
+    const auto in_force = scope.writer.in_force(job, p);
     const experiment::feed_pacing pacing;
-    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)),
-                pacing.initial_rate(spec.events, params.kills_per_configuration));
+    const double rate = pacing.initial_rate(spec.events, params.kills_per_configuration);
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
     const std::size_t at = h.record([&](e1::samples& x) {
-        e1::configuration_run run;
-        run.name = cfg.name, run.table_kind = cfg.table, run.job_id = job, run.sink = in_force.sink;
-        run.checkpoint_mode_requested = std::string(flink_option(cfg.mode));
-        run.checkpoint_mode_in_force = in_force.mode, run.checkpoint_interval_in_force_ms = in_force.interval_ms;
-        run.checkpoint_interval_requested_ms = params.checkpoint_interval_ms;
-        run.edges = in_force.edges, run.writer_input = in_force.writer_input;
-        run.events = spec.events, run.rate_per_second = pacing.initial_rate(spec.events, params.kills_per_configuration);
-        x.configurations.push_back(run);
+        x.configurations.push_back(e1::start_run(cfg, params, job, in_force, rate));
         return x.configurations.size() - 1;
     });
     progress(label + ": job " + job + " runs " + in_force.mode + " every " + std::to_string(in_force.interval_ms) +
@@ -70,27 +53,12 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
             progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
             break;
         }
-        e1::kill_sample k;
-        const auto before = s.flink.checkpoints(job);
-        k.index = step.index, k.planned_delay_ms = step.delay_ms, k.restarts_before = s.flink.restarts(job);
-        k.sent_before_kill = static_cast<std::uint64_t>(feed.sent());
-        k.acknowledged_before_kill = static_cast<std::uint64_t>(feed.acknowledged());
-        k.checkpoints_completed_before = before.completed, k.last_checkpoint_id_before = before.latest_completed_id;
-        k.checkpoint_in_progress = before.in_progress > 0;
-        const auto r = kill_taskmanager(s, job, step);
-        k.killed_at_ms = r.kill.killed_at_ms, k.feed_elapsed_ms = r.kill.killed_at_ms - feed_start;
-        k.ms_since_last_checkpoint = before.latest_completed_at_ms > 0 ? r.kill.killed_at_ms - before.latest_completed_at_ms : -1;
-        k.killed_pid = r.kill.pid, k.replacement_pid = r.kill.replacement_pid;
-        k.taskmanager_back_after_ms = r.kill.replaced_at_ms - r.kill.killed_at_ms;
-        k.job_running_after_ms = r.running_after_ms, k.restarting_at_ms = r.restarting_at_ms;
-        k.restarts_after = r.restarts_after, k.exceptions_after = r.exceptions_after;
-        k.restored_checkpoint_id = last_restored = r.restored_checkpoint_id;
-        k.job_id_after = r.same_job_running ? job : "";
+        const auto before = checkpoint_state(s, job);
+        const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
+        const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
+        last_restored = k.restored_checkpoint_id;
         h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); });
-        progress(label + ": kill " + std::to_string(k.index) + "/" + std::to_string(steps.size()) + " at event " +
-                 std::to_string(k.sent_before_kill) + ", " + std::to_string(k.ms_since_last_checkpoint) +
-                 " ms after checkpoint " + std::to_string(k.last_checkpoint_id_before) + "; restored " +
-                 std::to_string(k.restored_checkpoint_id) + ", running again after " + std::to_string(k.job_running_after_ms) + " ms");
+        progress(label + ": " + e1::describe(k, steps.size()));
         feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
                                     static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
     }
@@ -123,16 +91,12 @@ e1::offsets_step offsets_step(session& s, const pipeline_spec& p, const roster_s
 }
 
 void run_offsets(session& s, const e1::parameters& params, history& h) {
-    created_resources created(s.stack);
-    flink_sql_writer writer(s, created);
+    pipeline_scope scope(s);
     const auto spec = params.offsets_feed();
     const int parts = static_cast<int>(spec.partitions);
-    auto p = s.pipeline("offsets", config_of(params, {"offsets", experiment::checkpoint_mode::exactly_once, experiment::table_kind::append}));
-    s.admin.create_topic(p.topic, parts);
-    created.topic(p.topic);
+    auto p = s.pipeline("offsets", e1::pipeline_of(params, e1::configurations()[1]));  // exactly-once + append
+    std::string job = scope.launch(p, parts);
     feeder(s.stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
-    std::string job = writer.start(p, true);
-    wait_all_running(s.flink, job, std::chrono::seconds(120));
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
         auto x = offsets_step(s, p, spec, step, job);
@@ -153,10 +117,10 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
         done = w.committed_offsets_sum == end || t > (params.quick ? 15000 : 30000);
     }
     record("restored_from_checkpoint");
-    writer.stop(job);  // 3. a fresh job that trusts the rewound group offsets
+    scope.writer.stop(job);  // 3. a fresh job that trusts the rewound group offsets
     s.admin.rewind_committed_offsets(p.group, p.topic, parts);
     p.config.startup = experiment::startup_mode::group_offsets;
-    job = writer.start(p, false);
+    job = scope.writer.start(p, false);
     wait_all_running(s.flink, job, std::chrono::seconds(120));
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     record("fresh_from_group_offsets");

@@ -28,61 +28,34 @@ using history = history_writer<e2::definition>;
 
 namespace {
 
-std::string summary_text(const iceberg_snapshot& s, const std::string& key) {
-    auto it = s.summary.find(key);
-    return it == s.summary.end() ? std::string{} : it->second;
-}
-long long watermark(const iceberg_snapshot& s) { return s.summary_int("flink.max-committed-checkpoint-id", -1); }
-
 void run_once(session& s, const e2::parameters& params, const e2::variant& v, std::uint64_t repeat, history& h) {
     const std::string label = "e2[" + v.name + " #" + std::to_string(repeat) + "]";
-    created_resources created(s.stack);
-    flink_sql_writer writer(s, created);
+    pipeline_scope scope(s);
+    auto& writer = scope.writer;
     const auto spec = params.feed(repeat);
     const int parts = static_cast<int>(spec.partitions);
     auto records = kafka_records(generate(spec));
     const auto split = records.begin() + static_cast<long>(params.first_batch_events);
-    auto p = s.pipeline(v.name + "_" + std::to_string(repeat),
-                        {v.table, experiment::checkpoint_mode::exactly_once, v.sink, params.warehouse,
-                         experiment::startup_mode::earliest_offset, params.checkpoint_interval_ms, params.parallelism});
-    e2::restore_run run;
-    run.variant = v.name, run.repeat = repeat, run.table_kind = v.table;
-    run.v2_sink = v.sink == experiment::iceberg_sink::sink_v2, run.events_total = spec.events;
-    s.admin.create_topic(p.topic, parts);
-    created.topic(p.topic);
-    run.old_job_id = writer.start(p, true);
-    wait_all_running(s.flink, run.old_job_id, std::chrono::seconds(120));
-
+    const auto p = s.pipeline(v.name + "_" + std::to_string(repeat), e2::pipeline_of(params, v));
+    auto run = e2::start_run(params, v, repeat, scope.launch(p, parts));
     // The first batch arrives at a steady rate, so checkpoints keep committing;
     // the savepoint is taken after the second checkpoint with data.
-    const double feed_s = 10.0 + static_cast<double>(params.watermark_lead + 8) * static_cast<double>(params.checkpoint_interval_ms) / 1000.0;
-    feeder first(s.stack.kafka(), p.topic, {records.begin(), split}, static_cast<double>(params.first_batch_events) / feed_s);
+    feeder first(s.stack.kafka(), p.topic, {records.begin(), split}, e2::first_batch_rate(params));
     wait_checkpoint_above(s.flink, run.old_job_id, 1, std::chrono::seconds(120));
-    run.savepoint_path = writer.savepoint(run.old_job_id);
-    // Flink's statistics list the savepoint a moment after it completes; until
-    // then the newest completed checkpoint bounds its id (the restored job
-    // reports the true one).
-    long long savepoint_id = s.flink.checkpoints(run.old_job_id).latest_completed_id + 1;
-    try {
-        savepoint_id = poll_until(s.flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
-            long long id = s.flink.checkpoint_id_of(run.old_job_id, run.savepoint_path);
-            if (id < 0) id = s.flink.checkpoints(run.old_job_id).latest_savepoint_id;
-            return id < 0 ? std::nullopt : std::optional<long long>(id);
-        }, [&] { return "job " + run.old_job_id + "'s statistics do not list savepoint " + run.savepoint_path; });
-    } catch (const live_error& e) {
-        progress(label + ": " + e.what() + "; using " + std::to_string(savepoint_id) + " as an upper bound on its id");
-    }
+    const auto savepoint = writer.savepoint(run.old_job_id);
+    const long long savepoint_id = savepoint.id;
+    run.savepoint_path = savepoint.path;
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
     first.finish();
     poll_until(s.stack.catalog(), std::chrono::seconds(300), [&] {
         auto cur = s.catalog.load(p.ns, p.table).current();
-        return cur && watermark(*cur) >= savepoint_id + params.watermark_lead && s.admin.lag(p.group, p.topic, parts) == 0;
+        return cur && cur->flink_watermark() >= savepoint_id + params.watermark_lead && s.admin.lag(p.group, p.topic, parts) == 0;
     }, [&] { return "table " + p.table + "'s watermark is not " + std::to_string(params.watermark_lead) + " past savepoint " + std::to_string(savepoint_id); },
        {std::chrono::milliseconds(500)});
     wait_until_drained(s.flink, s.admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120));
     writer.stop(run.old_job_id);
     const auto before = s.catalog.load(p.ns, p.table);
-    run.watermark_before = before.current() ? watermark(*before.current()) : -1;
+    run.watermark_before = before.current() ? before.current()->flink_watermark() : -1;
     run.snapshot_before = before.current_snapshot_id;
     run.total_records_before = before.current() ? before.current()->summary_int("total-records", 0) : 0;
     run.rows_before = visible_rows(s.trino, p.ns, p.table);
@@ -108,7 +81,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         const auto table = s.catalog.load(p.ns, p.table);
         x.snapshot_id = table.current_snapshot_id;
         if (auto cur = table.current())
-            x.max_committed_checkpoint_id = watermark(*cur), x.snapshot_job_id = summary_text(*cur, "flink.job-id"),
+            x.max_committed_checkpoint_id = cur->flink_watermark(), x.snapshot_job_id = cur->summary_text("flink.job-id"),
             x.total_records = cur->summary_int("total-records", 0);
         h.stage([&](e2::samples& all) { all.runs[at].samples.push_back(x); });
     });
@@ -147,8 +120,8 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         e2::record_table(r, seen);
         for (const auto& snap : experiment::snapshots_since(table.snapshots, table.current_snapshot_id, run.snapshot_before,
                  [](const iceberg_snapshot& x) { return x.snapshot_id; }, [](const iceberg_snapshot& x) { return x.parent_id; }))
-            r.snapshots_after.push_back({snap.snapshot_id, snap.timestamp_ms, watermark(snap), summary_text(snap, "flink.job-id"),
-                                         summary_text(snap, "operation"), snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
+            r.snapshots_after.push_back({snap.snapshot_id, snap.timestamp_ms, snap.flink_watermark(), snap.summary_text("flink.job-id"),
+                                         snap.summary_text("operation"), snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
         progress(label + ": " + e2::describe(r));
     });
 }

@@ -19,15 +19,21 @@ void await_kill_trigger(session& s, const std::string& job, long long last_resto
     }
 }
 
-taskmanager_kill_record kill_taskmanager(session& s, const std::string& job, const experiment::fault_step& step) {
+experiment::checkpoint_state checkpoint_state(session& s, const std::string& job) {
+    const auto c = s.flink.checkpoints(job);
+    return {c.completed, c.in_progress, c.latest_completed_id, c.latest_completed_at_ms, s.flink.restarts(job)};
+}
+
+experiment::kill_record kill_taskmanager(session& s, const std::string& job, const experiment::fault_step& step) {
     if (step.kind != experiment::fault_kind::kill_taskmanager)
         throw live_error("fault step " + std::to_string(step.index) + " is not a TaskManager kill");
-    taskmanager_kill_record r;
-    r.kill = kill_and_await_restart(s.taskmanager(), s.taskmanager_pid_file(), std::chrono::seconds(60));
+    experiment::kill_record r;
+    const auto k = kill_and_await_restart(s.taskmanager(), s.taskmanager_pid_file(), std::chrono::seconds(60));
+    r.pid = k.pid, r.killed_at_ms = k.killed_at_ms, r.replacement_pid = k.replacement_pid, r.replaced_at_ms = k.replaced_at_ms;
     // The failure must be seen before "running again" means anything.
-    wait_restart_after(s.flink, job, r.kill.killed_at_ms, std::chrono::seconds(120));
+    wait_restart_after(s.flink, job, r.killed_at_ms, std::chrono::seconds(120));
     wait_all_running(s.flink, job, std::chrono::seconds(180));
-    r.running_after_ms = now_ms() - r.kill.killed_at_ms;
+    r.running_after_ms = now_ms() - r.killed_at_ms;
     r.restarting_at_ms = s.flink.last_restarting_ms(job);
     r.restarts_after = s.flink.restarts(job);
     r.exceptions_after = static_cast<long long>(s.flink.exceptions(job).size());

@@ -1,6 +1,8 @@
 #include "flink_sql_writer.hpp"
 
 #include "job_waits.hpp"
+#include "poll.hpp"
+#include "progress.hpp"
 
 namespace rosterrig::live {
 
@@ -16,8 +18,24 @@ void flink_sql_writer::stop(const std::string& job) {
     s_.flink.wait_for_state(job, {"CANCELED"}, std::chrono::seconds(60));
 }
 
-std::string flink_sql_writer::savepoint(const std::string& job) {
-    return s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+savepoint_taken flink_sql_writer::savepoint(const std::string& job) {
+    savepoint_taken t;
+    t.path = s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+    // Flink's statistics list the savepoint a moment after it completes; until
+    // then the newest completed checkpoint bounds its id (a job restored from
+    // it reports the true one).
+    t.id = s_.flink.checkpoints(job).latest_completed_id + 1;
+    try {
+        t.id = poll_until(s_.flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
+            long long id = s_.flink.checkpoint_id_of(job, t.path);
+            if (id < 0) id = s_.flink.checkpoints(job).latest_savepoint_id;
+            return id < 0 ? std::nullopt : std::optional<long long>(id);
+        }, [&] { return "job " + job + "'s statistics do not list savepoint " + t.path; });
+    } catch (const live_error& e) {
+        progress(std::string(e.what()) + "; using " + std::to_string(t.id) + " as an upper bound on its id");
+        t.id_is_bound = true;
+    }
+    return t;
 }
 
 writer_in_force flink_sql_writer::in_force(const std::string& job, const pipeline_spec& spec) {
@@ -37,6 +55,14 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
                                                std::to_string(w.interval_ms) + " ms, not the requested " + want_mode +
                                                " / " + std::to_string(spec.config.checkpoint_interval_ms) + " ms");
     return w;
+}
+
+std::string pipeline_scope::launch(const pipeline_spec& p, int partitions) {
+    s_.admin.create_topic(p.topic, partitions);
+    created.topic(p.topic);
+    const std::string job = writer.start(p, true);
+    wait_all_running(s_.flink, job, std::chrono::seconds(120));
+    return job;
 }
 
 }  // namespace rosterrig::live

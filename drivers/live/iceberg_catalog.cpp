@@ -15,6 +15,11 @@ long long as_ll(const json::value& v) {
 }
 }  // namespace
 
+std::string iceberg_snapshot::summary_text(const std::string& key) const {
+    auto it = summary.find(key);
+    return it == summary.end() ? std::string{} : it->second;
+}
+
 long long iceberg_snapshot::summary_int(const std::string& key, long long fallback) const {
     auto it = summary.find(key);
     if (it == summary.end()) return fallback;

@@ -17,6 +17,9 @@ struct iceberg_snapshot {
     std::map<std::string, std::string> summary;  // operation, flink.job-id, total-records ...
 
     long long summary_int(const std::string& key, long long fallback = -1) const;
+    std::string summary_text(const std::string& key) const;  // "" when absent
+    // The Flink committer's watermark: flink.max-committed-checkpoint-id, -1 when absent.
+    long long flink_watermark() const { return summary_int("flink.max-committed-checkpoint-id", -1); }
 };
 
 struct iceberg_table_state {

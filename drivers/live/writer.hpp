@@ -12,12 +12,12 @@
 
 namespace rosterrig::live {
 
-struct writer_in_force {
-    std::string mode;           // as the engine reports it, e.g. "exactly_once"
-    long long interval_ms = 0;  // checkpoint (commit) interval in force
-    std::vector<experiment::plan_edge> edges;
-    std::string writer_input;   // how the writer's input arrives (experiment::writer_input)
-    std::string sink;           // which sink implementation runs
+using writer_in_force = experiment::writer_settings;
+
+struct savepoint_taken {
+    std::string path;
+    long long id = -1;          // the checkpoint id the engine gave it
+    bool id_is_bound = false;   // the engine did not list it in time: `id` is an upper bound
 };
 
 class writer {
@@ -28,7 +28,7 @@ public:
     // A spec with restore_from starts from that savepoint or checkpoint.
     virtual std::string start(const pipeline_spec& spec, bool create_table) = 0;
     virtual void stop(const std::string& job) = 0;
-    virtual std::string savepoint(const std::string& job) = 0;
+    virtual savepoint_taken savepoint(const std::string& job) = 0;
     // What runs, from the engine; throws when it is not what `spec` asked for.
     virtual writer_in_force in_force(const std::string& job, const pipeline_spec& spec) = 0;
 };

@@ -1,10 +1,12 @@
-// rosterrig/experiment/job_plan.hpp: the edges of a Flink job's plan, and how
+// rosterrig/experiment/job_plan.hpp: the edges of a Flink job's plan, the
+// settings a writer runs with, and how
 // the Iceberg writer is fed. A writer chained into the source's vertex has one
 // input channel (no barrier alignment to skip); a writer behind an exchange
 // has several, which is what the checkpointing mode can matter for.
 #ifndef ROSTERRIG_EXPERIMENT_JOB_PLAN_HPP
 #define ROSTERRIG_EXPERIMENT_JOB_PLAN_HPP
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,15 @@ inline std::string writer_input(const std::vector<plan_edge>& edges) {
     }
     return "unknown (no writer vertex in the plan)";
 }
+
+/// What a writer runs with, as its engine reports it (not as requested).
+struct writer_settings {
+    std::string mode;             ///< e.g. "exactly_once"
+    std::int64_t interval_ms = 0; ///< checkpoint (commit) interval in force
+    std::vector<plan_edge> edges;
+    std::string writer_input;     ///< writer_input(edges)
+    std::string sink;             ///< which sink implementation runs
+};
 
 } // namespace rosterrig::experiment
 

@@ -17,6 +17,7 @@
 #include "rosterrig/check/kill_attribution.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/kill_record.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/table_observation.hpp"
@@ -213,6 +214,70 @@ struct samples {
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (configurations, offsets, predictions))
+
+/// A configuration's run as it starts: what was asked, what Flink runs.
+inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
+                                   const experiment::writer_settings& w, double rate_per_second) {
+    configuration_run r;
+    r.name = c.name;
+    r.table_kind = c.table;
+    r.checkpoint_mode_requested = std::string(experiment::flink_option(c.mode));
+    r.checkpoint_mode_in_force = w.mode;
+    r.checkpoint_interval_requested_ms = p.checkpoint_interval_ms;
+    r.checkpoint_interval_in_force_ms = w.interval_ms;
+    r.sink = w.sink;
+    r.writer_input = w.writer_input;
+    r.edges = w.edges;
+    r.job_id = job;
+    r.events = p.events;
+    r.rate_per_second = rate_per_second;
+    return r;
+}
+
+/// The pipeline a configuration runs.
+inline experiment::pipeline_config pipeline_of(const parameters& p, const configuration& c) {
+    return {c.table, c.mode, experiment::iceberg_sink::flink_sink, p.warehouse, experiment::startup_mode::earliest_offset,
+            p.checkpoint_interval_ms, p.parallelism};
+}
+
+/// One kill's sample: the plan's step, the job just before, the fault
+/// adapter's record, and how far the feed had got (seq 1..sent were handed
+/// to Kafka before the kill).
+inline kill_sample kill_sample_of(const experiment::fault_step& step, const experiment::checkpoint_state& before,
+                                  const experiment::kill_record& k, std::uint64_t sent, std::uint64_t acknowledged,
+                                  std::int64_t feed_start_ms, const std::string& job) {
+    kill_sample s;
+    s.index = step.index;
+    s.planned_delay_ms = step.delay_ms;
+    s.killed_at_ms = k.killed_at_ms;
+    s.feed_elapsed_ms = k.killed_at_ms - feed_start_ms;
+    s.sent_before_kill = sent;
+    s.acknowledged_before_kill = acknowledged;
+    s.checkpoints_completed_before = before.completed;
+    s.last_checkpoint_id_before = before.latest_completed_id;
+    s.ms_since_last_checkpoint = before.latest_completed_at_ms > 0 ? k.killed_at_ms - before.latest_completed_at_ms : -1;
+    s.checkpoint_in_progress = before.in_progress > 0;
+    s.killed_pid = k.pid;
+    s.replacement_pid = k.replacement_pid;
+    s.taskmanager_back_after_ms = k.replaced_at_ms - k.killed_at_ms;
+    s.job_running_after_ms = k.running_after_ms;
+    s.restarts_before = before.restarts;
+    s.restarts_after = k.restarts_after;
+    s.restored_checkpoint_id = k.restored_checkpoint_id;
+    s.restarting_at_ms = k.restarting_at_ms;
+    s.exceptions_after = k.exceptions_after;
+    s.job_id_after = k.same_job_running ? job : "";
+    return s;
+}
+
+/// One progress line per kill.
+inline std::string describe(const kill_sample& k, std::size_t of) {
+    return "kill " + std::to_string(k.index) + "/" + std::to_string(of) + " at event " +
+           std::to_string(k.sent_before_kill) + ", " + std::to_string(k.ms_since_last_checkpoint) +
+           " ms after checkpoint " + std::to_string(k.last_checkpoint_id_before) + "; restored " +
+           std::to_string(k.restored_checkpoint_id) + ", running again after " +
+           std::to_string(k.job_running_after_ms) + " ms";
+}
 
 // The per-configuration table row, derived from the raw kills.
 struct configuration_summary {

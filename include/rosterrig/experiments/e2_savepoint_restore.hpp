@@ -327,6 +327,30 @@ inline std::vector<rule> rules() {
              [](const samples& s, const parameters&) { return sinkv2_append_no_freeze_duplicates(s); }}};
 }
 
+/// The pipeline a variant runs: exactly-once checkpoints, the variant's table and sink.
+inline experiment::pipeline_config pipeline_of(const parameters& p, const variant& v) {
+    return {v.table, experiment::checkpoint_mode::exactly_once, v.sink, p.warehouse,
+            experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms, p.parallelism};
+}
+
+/// The first batch arrives at a steady rate spread over enough checkpoints for
+/// the watermark to get `watermark_lead` past the savepoint.
+inline double first_batch_rate(const parameters& p) {
+    const double seconds = 10.0 + static_cast<double>(p.watermark_lead + 8) * static_cast<double>(p.checkpoint_interval_ms) / 1000.0;
+    return static_cast<double>(p.first_batch_events) / seconds;
+}
+
+inline restore_run start_run(const parameters& p, const variant& v, std::uint64_t repeat, const std::string& old_job) {
+    restore_run r;
+    r.variant = v.name;
+    r.repeat = repeat;
+    r.table_kind = v.table;
+    r.v2_sink = v.sink == experiment::iceberg_sink::sink_v2;
+    r.events_total = p.first_batch_events + p.second_batch_events;
+    r.old_job_id = old_job;
+    return r;
+}
+
 /// One restore per variant and repeat, planned before the first.
 inline experiment::fault_plan fault_plan(const parameters& p) {
     experiment::fault_plan plan;
