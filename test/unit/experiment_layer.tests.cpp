@@ -1,0 +1,137 @@
+// The experiment layer's own pieces, offline: histories and their statuses,
+// typed configuration names, the one table observation, snapshot chains and
+// feed pacing.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <rosterrig/check/expected_state.hpp>
+#include <rosterrig/experiment/feed_pacing.hpp>
+#include <rosterrig/experiment/history.hpp>
+#include <rosterrig/experiment/snapshot_chain.hpp>
+#include <rosterrig/experiment/table_observation.hpp>
+#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+namespace fs = std::filesystem;
+using namespace rosterrig;
+
+namespace {
+std::string scratch_file(const std::string& name) {
+    auto dir = fs::temp_directory_path() / "rosterrig-experiment-layer";
+    fs::create_directories(dir);
+    return (dir / name).string();
+}
+result::result_envelope e1_envelope(const e1::samples& s) {
+    result::result_envelope env;
+    env.experiment = e1::definition::id;
+    env.parameters = result::to_json_object(e1::parameters::quick_run());
+    env.samples = result::to_json(s);
+    return env;
+}
+}  // namespace
+
+TEST_CASE("a results file without a status reads as complete; a history says running or failed", "[history]") {
+    e1::samples s;
+    auto env = e1_envelope(s);
+    auto v = result::to_json(env);
+    v.as_object().erase("status");  // as every file written before statuses existed
+    const auto file = scratch_file("old.json");
+    result::write_json_file(file, v);
+    CHECK(experiment::read_history<e1::definition>(file).envelope.status_or_complete() == result::run_status::complete);
+    env.status = result::run_status::failed;
+    env.failure = "flink at 127.0.0.1:8081: job x is FAILED";
+    result::write_result(file, env);
+    auto h = experiment::read_history<e1::definition>(file);
+    CHECK(h.envelope.status == result::run_status::failed);
+    CHECK(*h.envelope.failure == "flink at 127.0.0.1:8081: job x is FAILED");
+}
+
+TEST_CASE("a history of another experiment is refused, naming $.experiment", "[history]") {
+    auto env = e1_envelope({});
+    env.experiment = "e2_savepoint_restore";
+    const auto file = scratch_file("other.json");
+    result::write_result(file, env);
+    CHECK_THROWS_WITH(experiment::read_history<e1::definition>(file), Catch::Contains("$.experiment"));
+}
+
+TEST_CASE("a history is judged against the predictions it recorded, and unjudged ones stay inconclusive", "[history]") {
+    e1::samples s;
+    s.predictions = experiment::unjudged({{"e1.fresh-job-replays-log", "text", "measure"}, {"e1.not-a-rule", "t", "m"}});
+    CHECK(experiment::overall(s.predictions) == verdict_kind::inconclusive);
+    s.offsets.events = 10;
+    s.offsets.steps.push_back({"fresh_from_group_offsets", 10, 10, 20, 10, "j", 0, -1});
+    experiment::history<e1::definition> h{e1_envelope(s), e1::parameters::quick_run(), s};
+    const auto judged = experiment::rejudge(h);
+    REQUIRE(judged.size() == 2);
+    CHECK(judged[0].verdict == verdict_kind::held);
+    CHECK(judged[0].text == "text");
+    CHECK(judged[1].verdict == verdict_kind::inconclusive);
+    CHECK(experiment::exit_code(experiment::overall(judged)) == 3);
+    CHECK(experiment::exit_code(verdict_kind::held) == 0);
+    CHECK(experiment::exit_code(verdict_kind::refuted) == 1);
+}
+
+TEST_CASE("configuration values keep the JSON names results were written with", "[config]") {
+    CHECK(experiment::name_of(experiment::table_kind::upsert) == "upsert");
+    CHECK(experiment::name_of(experiment::warehouse::local) == "local");
+    CHECK(experiment::parse_name<experiment::warehouse>("s3") == experiment::warehouse::s3);
+    CHECK_FALSE(experiment::parse_name<experiment::warehouse>("gcs"));
+    CHECK(experiment::flink_option(experiment::checkpoint_mode::at_least_once) == "AT_LEAST_ONCE");
+    CHECK(experiment::flink_reported(experiment::checkpoint_mode::exactly_once) == "exactly_once");
+    CHECK(experiment::flink_option(experiment::startup_mode::group_offsets) == "group-offsets");
+}
+
+TEST_CASE("missing runs are written [first, last] and read back, and a backwards range is refused", "[result][ranges]") {
+    std::vector<seq_range> runs{{3, 5}, {9, 9}};
+    const auto v = boost::json::value_from(runs);
+    CHECK(boost::json::serialize(v) == "[[3,5],[9,9]]");
+    CHECK(result::strict_value_to<std::vector<seq_range>>(v) == runs);
+    CHECK_THROWS_WITH(result::strict_value_to<std::vector<seq_range>>(boost::json::parse("[[5,3]]")),
+                      Catch::Contains("$[0]"));
+}
+
+TEST_CASE("the table observation of the feed itself finds nothing wrong, by seq or by NPI", "[observation]") {
+    roster_spec spec;
+    spec.seed = 5, spec.events = 600, spec.providers = 100;
+    std::vector<observed_row> rows;
+    for (const auto& e : generate(spec)) rows.push_back(row_of(e));
+    const auto o = experiment::observe_rows(rows, spec, {3, 0, 0, 2});
+    CHECK(o.by_seq.matches());
+    CHECK(o.by_npi.distinct_npis == 100);
+    CHECK(o.by_npi.rows_sharing_npi == 500);  // an append table holds every assertion
+    CHECK_FALSE(experiment::upsert_table_is_exact(o));
+    CHECK(o.files.data_files == 3);
+    std::vector<observed_row> latest;
+    for (const auto& e : expected_latest_by_arrival(spec)) latest.push_back(row_of(e));
+    const auto u = experiment::observe_rows(latest, spec, {});
+    CHECK(experiment::upsert_table_is_exact(u));
+    // Mutation (data): a row repeated is a duplicate seq and an NPI shared.
+    latest.push_back(latest.front());
+    const auto d = experiment::observe_rows(latest, spec, {});
+    CHECK(d.by_seq.duplicate_rows == 1);
+    CHECK(d.by_npi.rows_sharing_npi == 1);
+    CHECK_FALSE(experiment::upsert_table_is_exact(d));
+}
+
+TEST_CASE("the snapshots since a known one follow parent links, oldest first", "[snapshots]") {
+    struct snap { long long id, parent; };
+    std::vector<snap> listed{{30, 20}, {10, -1}, {40, 30}, {20, 10}, {99, 10}};  // 99: a branch not on the chain
+    auto id = [](const snap& s) { return s.id; };
+    auto parent = [](const snap& s) { return s.parent; };
+    auto chain = experiment::snapshots_since(listed, 40, 20, id, parent);
+    REQUIRE(chain.size() == 2);
+    CHECK(chain[0].id == 30);
+    CHECK(chain[1].id == 40);
+    CHECK(experiment::snapshots_since(listed, 20, 20, id, parent).empty());
+    CHECK(experiment::snapshots_since(listed, 40, -7, id, parent).size() == 4);  // back to the root
+}
+
+TEST_CASE("the feed is paced to outlast the faults and re-paced from the cycles measured", "[pacing]") {
+    const experiment::feed_pacing pacing;
+    CHECK(pacing.initial_rate(12000, 30) == Approx(12000.0 / (20.0 + 16.0 * 30)));
+    // After 10 of 30 kills in 300 s (30 s a cycle) with 4,000 sent, the rest
+    // is spread over 20 more cycles at 1.25 times that, plus the tail.
+    CHECK(pacing.rate_after(12000, 4000, 300.0, 10, 30) == Approx(8000.0 / (20.0 + 1.25 * 30.0 * 20)));
+    CHECK(pacing.rate_after(12000, 12000, 300.0, 10, 30) == 1.0);  // never zero: the producer divides by it
+}
