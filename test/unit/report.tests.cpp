@@ -104,7 +104,7 @@ line_plot e2_like_plot() {
 
 // --- number_format ---------------------------------------------------------
 
-// Mutation: in with_thousands, `i -= 3` -> `i -= 4` fails here.
+// Mutation: in detail::group_thousands, `% 3 == 0` -> `% 4 == 0` fails here.
 TEST_CASE("report: integers are grouped by thousands with commas, signs kept", "[report]") {
     CHECK(with_thousands(0) == "0");
     CHECK(with_thousands(999) == "999");
@@ -228,10 +228,11 @@ TEST_CASE("report: a missing END marker is an error, not a silent no-op", "[repo
 }
 
 // Mutation: delete the `if (b == std::string::npos) throw ...` line fails here
-// (with only END present the old splice quietly returned false).
-TEST_CASE("report: a missing BEGIN marker, or none at all, is an error", "[report]") {
+// (the order check still throws, but says "comes before", which misleads).
+TEST_CASE("report: a missing BEGIN marker, or none at all, is an error that says so", "[report]") {
     std::string only_end = "x\n<!-- END e1 -->\n", none = "no markers here\n";
     CHECK_THROWS_AS(splice_section(only_end, "e1", "b\n"), missing_section);
+    CHECK_THROWS_WITH(splice_section(only_end, "e1", "b\n"), Catch::Contains("<!-- BEGIN e1 --> is missing"));
     CHECK_THROWS_WITH(splice_section(none, "e1", "b\n"), Catch::Contains("<!-- BEGIN e1 -->") &&
                                                              Catch::Contains("<!-- END e1 -->"));
     // A section's name is the whole name: e1's markers are not e10's.
@@ -263,12 +264,11 @@ TEST_CASE("report: a body that carries its own section's marker is refused", "[r
     CHECK_NOTHROW(splice_section(doc, "e1", "mentions <!-- END e2 --> harmlessly\n"));
 }
 
-// Mutation: `at + open.size()` -> `at` in the loop's advance still passes;
-// `names.push_back(...)` -> `names.insert(names.begin(), ...)` fails here.
+// Mutation: `names.push_back(...)` -> `names.insert(names.begin(), ...)` fails here.
 TEST_CASE("report: section names are the BEGIN markers in document order", "[report]") {
     const std::string doc = "# R\n<!-- BEGIN e2 -->\n<!-- END e2 -->\ntext <!-- BEGIN e1 --> <!-- END e1 -->\n"
-                            "<!-- BEGIN broken\n-->\n<!-- BEGIN  -->\n<!-- BEGIN e2 -->\n";
-    CHECK(section_names(doc) == std::vector<std::string>{"e2", "e1", "e2"});
+                            "<!-- BEGIN broken\n-->\n<!-- BEGIN  -->\n<!-- BEGIN e3 --><!-- BEGIN e2 -->\n";
+    CHECK(section_names(doc) == std::vector<std::string>{"e2", "e1", "e3", "e2"});
     CHECK(section_names("").empty());
     CHECK(section_names("<!-- BEGIN unterminated").empty());
 }

@@ -123,6 +123,7 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
         hi = std::max(hi, 0.0);
         if (lo == hi) hi = 1;
     }
+    if (!std::isfinite(hi - lo)) return {lo, hi};  // a span beyond DBL_MAX has no round step
     const int e0 = static_cast<int>(std::floor(std::log10((hi - lo) / (target - 1))));
     struct candidate {
         double first = 0, last = 0, mantissa = 0;
@@ -159,7 +160,8 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
 
 /// A tick value as the README prints numbers: the shortest exact decimal
 /// (20, 2.5, 0.25; never "20.0" or "-0"), with thousands separators from
-/// 10,000 up (4000 stays 4000, as a year-like number reads better bare).
+/// 10,000 up (4000 stays 4000: a four-digit number reads fine bare, and the
+/// axis of the old e2 figure is where "11999" made this worth fixing).
 inline std::string tick_label(double v) {
     if (!std::isfinite(v)) return fixed(v, 0);
     char buf[400];
