@@ -8,6 +8,7 @@
 #define ROSTERRIG_EXPERIMENTS_E1_RESTART_REPLAY_HPP
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@
 #include "rosterrig/experiment/table_observation.hpp"
 #include "rosterrig/experiment/rule.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
 #include "rosterrig/result/check_json.hpp"
 #include "rosterrig/stats/binomial_bounds.hpp"
 #include "rosterrig/stats/summary.hpp"
@@ -434,6 +438,58 @@ inline std::vector<rule> rules() {
     return out;
 }
 
+// ---- report ------------------------------------------------------------------
+
+/// The README section: the per-configuration table, the offsets part, the
+/// verdicts and the provenance, every figure derived from the saved samples.
+inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
+    using report::fixed;
+    using report::with_thousands;
+    auto n = [](std::uint64_t v) { return with_thousands(static_cast<long long>(v)); };
+    std::string o = "Each configuration: one job fed " + n(params.events) +
+                    " roster events at a steady rate, the TaskManager SIGKILLed " +
+                    std::to_string(params.kills_per_configuration) + " times at randomized moments (0 to " +
+                    std::to_string(params.kill_delay_max_ms) +
+                    " ms after the first checkpoint of each recovery), checkpoint interval " +
+                    std::to_string(params.checkpoint_interval_ms) + " ms, " + experiment::name_of(params.warehouse) +
+                    " warehouse" + (params.quick ? ", **quick run**" : "") + ".\n\n";
+    report::markdown_table t{{"Configuration", "Mode in force (Flink)", "Writer input", "Kills", "Kills with duplicates",
+                              "Duplicates (min / median / max per kill)", "95% upper bound", "Rows", "Duplicate seq rows",
+                              "Rows sharing an NPI", "Stale upsert rows", "Data files", "Equality delete files",
+                              "Failures in Flink's exception history"}};
+    for (const auto& c : s.configurations) {
+        auto sum = summarize(c);
+        t.row({c.name, c.checkpoint_mode_in_force + ", " + std::to_string(c.checkpoint_interval_in_force_ms) + " ms",
+               c.writer_input, std::to_string(sum.kills), std::to_string(sum.kills_with_duplicates),
+               n(sum.total_duplicates) + " (" + fixed(sum.min_per_kill, 0) + " / " + fixed(sum.median_per_kill, 1) +
+                   " / " + fixed(sum.max_per_kill, 0) + ")",
+               fixed(sum.upper_bound_95, 4), n(c.rows), n(c.duplicate_rows), n(c.rows_sharing_npi),
+               c.table_kind == experiment::table_kind::upsert ? n(c.stale_rows) : std::string("n/a"),
+               std::to_string(c.data_files), std::to_string(c.equality_delete_files),
+               std::to_string(c.exceptions_recorded)});
+    }
+    o += t.render();
+    o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
+         ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
+         "in upsert tables they would be a failure.\n\n";
+    o += "Committed offsets are monitoring (" + n(s.offsets.events) + " events):\n\n";
+    report::markdown_table steps{{"Step", "Committed offsets, summed", "End offsets, summed", "Rows (Trino)", "Duplicate rows"}};
+    for (const auto& st : s.offsets.steps)
+        steps.row({st.step, with_thousands(st.committed_offsets_sum), with_thousands(st.end_offsets_sum), n(st.rows),
+                   n(st.duplicate_rows)});
+    o += steps.render();
+    if (!s.offsets.after_restore.empty()) {
+        const auto& first = s.offsets.after_restore.front();
+        const auto& last = s.offsets.after_restore.back();
+        o += "\nAfter the restore, the committed offsets were watched every 0.5 s: they read " +
+             with_thousands(first.committed_offsets_sum) + " at " + fixed(first.ms_after_recovery / 1000.0, 1) +
+             " s and " + with_thousands(last.committed_offsets_sum) + " at " + fixed(last.ms_after_recovery / 1000.0, 1) +
+             " s, while the job completed checkpoints " + std::to_string(first.newest_checkpoint_id) + " to " +
+             std::to_string(last.newest_checkpoint_id) + ".\n";
+    }
+    return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+}
+
 /// Experiment 1 as the runner, the report and the claim tests see it.
 struct definition {
     using parameters = e1::parameters;
@@ -444,6 +500,10 @@ struct definition {
     static constexpr const char* results_file = "results/e1_restart_replay.json";
     static std::vector<rule> rules() { return e1::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1::fault_plan(p); }
+    static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+        return e1::report_section(env, s, p);
+    }
+    static std::map<std::string, std::string> figures(const samples&) { return {}; }
 };
 
 } // namespace rosterrig::e1

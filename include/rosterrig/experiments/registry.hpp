@@ -1,0 +1,46 @@
+// rosterrig/experiments/registry.hpp: every experiment, for the code that
+// iterates over them (the report, the claim tests): one line each.
+#ifndef ROSTERRIG_EXPERIMENTS_REGISTRY_HPP
+#define ROSTERRIG_EXPERIMENTS_REGISTRY_HPP
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rosterrig/experiment/history.hpp"
+#include "rosterrig/experiments/e1_restart_replay.hpp"
+#include "rosterrig/experiments/e2_savepoint_restore.hpp"
+
+namespace rosterrig::experiments {
+
+/// What the report needs of one experiment, with its types erased.
+struct entry {
+    std::string id;            ///< e1_restart_replay
+    std::string section;       ///< the README's marker name: e1
+    std::string results_file;  ///< relative to the checkout
+    std::string predictions_file;
+    /// The README section and the figure files (path relative to the
+    /// checkout -> content), rendered from a results file.
+    std::function<std::pair<std::string, std::map<std::string, std::string>>(const std::string& file)> render;
+    /// The predictions re-judged from a results file.
+    std::function<std::vector<experiment::prediction_outcome>(const std::string& file)> rejudge;
+};
+
+template <class E>
+entry entry_for() {
+    return {E::id, E::tag, E::results_file, E::predictions_file,
+            [](const std::string& file) {
+                auto h = experiment::read_history<E>(file);
+                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples));
+            },
+            [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); }};
+}
+
+inline std::vector<entry> registry() {
+    return {entry_for<e1::definition>(), entry_for<e2::definition>()};
+}
+
+} // namespace rosterrig::experiments
+
+#endif

@@ -1,0 +1,35 @@
+// rosterrig/report/result_section.hpp: the parts every experiment's README
+// section ends with: the judged predictions and where the result came from.
+// Unlike the other report headers this one reads the result envelope, so it
+// needs Boost.JSON (rosterrig::results).
+#ifndef ROSTERRIG_REPORT_RESULT_SECTION_HPP
+#define ROSTERRIG_REPORT_RESULT_SECTION_HPP
+
+#include <string>
+#include <vector>
+
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/result/envelope.hpp"
+
+namespace rosterrig::report {
+
+/// One row per prediction: id, verdict, the rule's reason.
+inline std::string verdict_table(const std::vector<experiment::prediction_outcome>& predictions) {
+    markdown_table t{{"Prediction", "Verdict", "Why"}};
+    for (const auto& p : predictions) t.row({"`" + p.id + "`", std::string(to_string(p.verdict)), p.reason});
+    return t.render();
+}
+
+/// When it ran, on which code, with which predictions, on which versions.
+inline std::string provenance(const result::result_envelope& env) {
+    std::string versions;
+    for (const auto& [k, v] : env.component_versions) versions += (versions.empty() ? "" : ", ") + k + " " + v;
+    return "Run " + env.started_at + " to " + env.finished_at + ", code " + env.code_commit.substr(0, 12) +
+           ", predictions committed in " + env.prediction.recorded_in_commit.substr(0, 12) +
+           ". Versions as the components reported them: " + versions + ".\n";
+}
+
+} // namespace rosterrig::report
+
+#endif

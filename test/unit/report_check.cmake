@@ -1,0 +1,47 @@
+# rosterrig-report --check, run against copies of the checkout's README, results
+# and figures: it passes on the copy as it is, and fails (exit 1) when a
+# section's markers are deleted or a figure inside a section is edited by hand.
+# Mutation: make a missing marker a warning again (as it was before) and the
+# first failing case passes, so this test fails.
+cmake_minimum_required(VERSION 3.25)
+foreach(v REPORT SOURCE WORK)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "report_check.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+
+function(fresh_copy)
+  file(REMOVE_RECURSE ${WORK})
+  file(MAKE_DIRECTORY ${WORK}/docs)
+  file(COPY ${SOURCE}/README.md DESTINATION ${WORK})
+  file(COPY ${SOURCE}/results DESTINATION ${WORK})
+  file(GLOB svgs ${SOURCE}/docs/*.svg)
+  file(COPY ${svgs} DESTINATION ${WORK}/docs)
+endfunction()
+
+function(expect_check want what)
+  execute_process(COMMAND ${REPORT} --root ${WORK} --check RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL want)
+    message(FATAL_ERROR "${what}: rosterrig-report --check exited ${rc}, expected ${want}; stderr: ${err}")
+  endif()
+  message(STATUS "${what}: exit ${rc} as expected ${err}")
+endfunction()
+
+fresh_copy()
+expect_check(0 "the checkout as it is")
+
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(REGEX REPLACE "<!-- BEGIN e1 -->.*<!-- END e1 -->" "" doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(1 "the e1 section deleted, markers and all")
+
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(REPLACE "| 12,000 | 0 | 10,003 |" "| 12,000 | 0 | 10,004 |" doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(1 "one figure in the e1 table edited")
+
+fresh_copy()
+file(WRITE ${WORK}/docs/e2_timeline.svg "<svg/>")
+expect_check(1 "the e2 figure replaced")
