@@ -179,22 +179,8 @@ int cmd_check(int argc, char** argv) {
     } else {
         const rosterrig::upsert_result u = upsert_check->finish();
         out["rows"] = u.rows;
-        // Missing runs, upsert flavour: runs of consecutive EXPECTED seqs (the
-        // last-arrived seq of each NPI, ascending) whose NPI has no row.
-        std::vector<std::uint64_t> expected_seqs;
-        std::unordered_set<std::uint64_t> missing(u.missing_npis.begin(), u.missing_npis.end());
-        std::vector<std::pair<std::uint64_t, bool>> marks;
-        for (const auto& [npi, e] : expectation->by_npi)
-            marks.emplace_back(e.latest_by_arrival.seq, missing.count(npi) == 0);
-        std::sort(marks.begin(), marks.end());
-        std::vector<rosterrig::seq_range> runs;
-        for (std::size_t i = 0; i < marks.size();) {
-            if (marks[i].second) { ++i; continue; }
-            std::size_t j = i;
-            while (j + 1 < marks.size() && !marks[j + 1].second) ++j;
-            runs.push_back({marks[i].first, marks[j].first});
-            i = j + 1;
-        }
+        // Missing runs, upsert flavour: runs of expected seqs whose NPI has no row.
+        const auto runs = rosterrig::missing_latest_runs(*expectation, u.missing_npis);
         out["missing_runs"] = ranges_json(runs);
         out["expected_npis"] = expectation->by_npi.size();
         out["distinct_npis"] = u.distinct_npis;

@@ -1,6 +1,7 @@
 // Faults applied from a plan's steps, each leaving a record of what happened:
 // when it was applied, what Flink saw, and when the job was whole again.
-#pragma once
+#ifndef ROSTERRIG_LIVE_FAULTS_HPP
+#define ROSTERRIG_LIVE_FAULTS_HPP
 #include <string>
 
 #include <rosterrig/experiment/fault_plan.hpp>
@@ -24,3 +25,5 @@ void await_kill_trigger(session& s, const std::string& job, long long last_resto
 experiment::kill_record kill_taskmanager(session& s, const std::string& job, const experiment::fault_step& step);
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,7 +1,8 @@
 // The feed on its own thread: records produced at a steady rate that the run
 // can re-pace while it goes (so data is still arriving at the last fault), with
 // the producer's error carried back to the run instead of lost in the thread.
-#pragma once
+#ifndef ROSTERRIG_LIVE_FEEDER_HPP
+#define ROSTERRIG_LIVE_FEEDER_HPP
 #include <atomic>
 #include <exception>
 #include <string>
@@ -45,3 +46,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,6 +1,7 @@
 // Flink's JobManager REST API: the job, its checkpoints, the checkpoint
 // configuration actually in force, its exceptions, and stop-with-savepoint.
-#pragma once
+#ifndef ROSTERRIG_LIVE_FLINK_REST_HPP
+#define ROSTERRIG_LIVE_FLINK_REST_HPP
 #include <chrono>
 #include <optional>
 #include <string>
@@ -83,3 +84,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

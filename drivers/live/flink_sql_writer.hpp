@@ -1,7 +1,8 @@
 // The writer role implemented by a Flink SQL job (Kafka source, Iceberg sink)
 // submitted through the SQL Gateway. Every table and job it starts is recorded
 // in `created`, so the run drops them however it ends.
-#pragma once
+#ifndef ROSTERRIG_LIVE_FLINK_SQL_WRITER_HPP
+#define ROSTERRIG_LIVE_FLINK_SQL_WRITER_HPP
 #include "session.hpp"
 #include "writer.hpp"
 
@@ -36,3 +37,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

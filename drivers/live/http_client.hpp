@@ -1,6 +1,7 @@
 // A blocking HTTP/1.1 call built from Beast's async operations on a private
 // io_context, because synchronous Beast calls cannot time out.
-#pragma once
+#ifndef ROSTERRIG_LIVE_HTTP_CLIENT_HPP
+#define ROSTERRIG_LIVE_HTTP_CLIENT_HPP
 #include <chrono>
 #include <string>
 #include <boost/json.hpp>
@@ -29,3 +30,5 @@ boost::json::value http_json(const component_address& to, http_method method, co
                              std::chrono::milliseconds deadline = std::chrono::seconds(15));
 
 }  // namespace rosterrig::live
+
+#endif

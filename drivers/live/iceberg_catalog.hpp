@@ -1,6 +1,7 @@
 // The Iceberg REST catalog: a table's snapshots and their summaries, read from
 // the catalog itself rather than through an engine.
-#pragma once
+#ifndef ROSTERRIG_LIVE_ICEBERG_CATALOG_HPP
+#define ROSTERRIG_LIVE_ICEBERG_CATALOG_HPP
 #include <map>
 #include <optional>
 #include <string>
@@ -43,3 +44,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

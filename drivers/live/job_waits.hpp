@@ -1,6 +1,7 @@
 // Waiting for a Flink job to reach a state an experiment needs, each through
 // poll_until so every timeout names Flink, the job and what it last reported.
-#pragma once
+#ifndef ROSTERRIG_LIVE_JOB_WAITS_HPP
+#define ROSTERRIG_LIVE_JOB_WAITS_HPP
 #include <chrono>
 #include <string>
 
@@ -27,3 +28,5 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
                         int extra_checkpoints = 2);
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,6 +1,7 @@
 // Kafka administration through librdkafka's C admin API (the C++ API has none):
 // topics, a consumer group's committed offsets (read and rewind), and lag.
-#pragma once
+#ifndef ROSTERRIG_LIVE_KAFKA_ADMIN_HPP
+#define ROSTERRIG_LIVE_KAFKA_ADMIN_HPP
 #include <chrono>
 #include <map>
 #include <string>
@@ -55,3 +56,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

@@ -2,7 +2,8 @@
 // the generator chose, keyed by NPI, and only a delivery report counts it as
 // acknowledged. A steady-rate mode spreads the feed over time so that faults
 // land while data is still arriving.
-#pragma once
+#ifndef ROSTERRIG_LIVE_KAFKA_PRODUCER_HPP
+#define ROSTERRIG_LIVE_KAFKA_PRODUCER_HPP
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -60,3 +61,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

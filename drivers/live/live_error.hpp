@@ -1,6 +1,7 @@
 // live_error: every failure talking to the stack names the component, the address
 // and the log file to read, so an operator never has to guess where to look.
-#pragma once
+#ifndef ROSTERRIG_LIVE_LIVE_ERROR_HPP
+#define ROSTERRIG_LIVE_LIVE_ERROR_HPP
 #include <stdexcept>
 #include <string>
 
@@ -24,3 +25,5 @@ public:
 };
 
 }  // namespace rosterrig::live
+
+#endif

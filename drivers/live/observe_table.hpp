@@ -2,7 +2,8 @@
 // read back through Trino only (an Iceberg commit that only the engine that
 // wrote it can read is not an Iceberg commit), file counts from Iceberg's
 // metadata tables, both checked against the model by the library.
-#pragma once
+#ifndef ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
+#define ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #include <string>
 #include <vector>
 
@@ -28,3 +29,5 @@ experiment::table_observation observe_table(const trino_client& trino, const std
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table);
 
 }  // namespace rosterrig::live
+
+#endif

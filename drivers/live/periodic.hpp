@@ -1,7 +1,8 @@
 // A sampler: calls `tick(t_ms)` every period on its own thread, t_ms counted
 // from a start the caller chose (the restore request, say), until stopped. A
 // tick that throws ends the sampling and the error comes back from stop().
-#pragma once
+#ifndef ROSTERRIG_LIVE_PERIODIC_HPP
+#define ROSTERRIG_LIVE_PERIODIC_HPP
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -62,3 +63,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,7 +1,8 @@
 // The Kafka → Flink → Iceberg job under test, submitted through the SQL Gateway
 // from the templates in sql/, plus the bookkeeping that drops every topic, table
 // and job an experiment created, on success, on failure and on Ctrl-C.
-#pragma once
+#ifndef ROSTERRIG_LIVE_PIPELINE_HPP
+#define ROSTERRIG_LIVE_PIPELINE_HPP
 #include <string>
 #include <vector>
 #include <rosterrig/experiment/pipeline_config.hpp>
@@ -50,3 +51,5 @@ private:
 std::string read_sql(const stack_config& stack, const std::string& name);
 
 }  // namespace rosterrig::live
+
+#endif

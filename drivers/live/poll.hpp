@@ -1,7 +1,8 @@
 // The one poll-with-deadline every wait uses: ask, sleep, ask again, and on
 // timeout throw a live_error that names the component, what was awaited and
 // the last answer. Ctrl-C interrupts it between asks.
-#pragma once
+#ifndef ROSTERRIG_LIVE_POLL_HPP
+#define ROSTERRIG_LIVE_POLL_HPP
 #include <chrono>
 #include <optional>
 #include <string>
@@ -47,3 +48,5 @@ auto poll_until(const component_address& who, std::chrono::seconds deadline, Ask
 }
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,7 +1,8 @@
 // Faults against stack processes by pid: the local stack's answer to `docker kill`.
 // The pid comes from the pid file the stack wrote, so we only ever signal a
 // process we started.
-#pragma once
+#ifndef ROSTERRIG_LIVE_PROCESS_FAULT_HPP
+#define ROSTERRIG_LIVE_PROCESS_FAULT_HPP
 #include <chrono>
 #include <string>
 #include "live_error.hpp"
@@ -28,3 +29,5 @@ kill_record kill_and_await_restart(const component_address& who, const std::stri
 long long now_ms();
 
 }  // namespace rosterrig::live
+
+#endif

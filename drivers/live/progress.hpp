@@ -1,6 +1,7 @@
 // Progress lines on stderr (phase, counts), and Ctrl-C turned into an exception
 // at the next checkpoint of a loop, so cleanup always runs.
-#pragma once
+#ifndef ROSTERRIG_LIVE_PROGRESS_HPP
+#define ROSTERRIG_LIVE_PROGRESS_HPP
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -38,3 +39,5 @@ inline void throw_if_interrupted() {
 }
 
 }  // namespace rosterrig::live
+
+#endif

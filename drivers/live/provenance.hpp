@@ -1,6 +1,7 @@
 // Where a result came from: the code's commit, the commit that recorded the
 // predictions (they must be committed before the run), the source tree.
-#pragma once
+#ifndef ROSTERRIG_LIVE_PROVENANCE_HPP
+#define ROSTERRIG_LIVE_PROVENANCE_HPP
 #include <string>
 
 #include "stack_config.hpp"
@@ -20,3 +21,5 @@ std::string code_commit(const stack_config& stack);
 std::string commit_that_recorded(const stack_config& stack, const std::string& file);
 
 }  // namespace rosterrig::live
+
+#endif

@@ -8,7 +8,8 @@
 //   int main(int argc, char** argv) {
 //       return live::run_experiment<e1::definition>(argc, argv, summary, {kills_flag}, run_e1);
 //   }
-#pragma once
+#ifndef ROSTERRIG_LIVE_RUNNER_HPP
+#define ROSTERRIG_LIVE_RUNNER_HPP
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -233,3 +234,5 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 }
 
 }  // namespace rosterrig::live
+
+#endif

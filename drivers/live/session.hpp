@@ -1,6 +1,7 @@
 // A run's connection to the stack: the clients, a run id that makes every
 // name it creates unique, and the naming of a variant's topic, group and table.
-#pragma once
+#ifndef ROSTERRIG_LIVE_SESSION_HPP
+#define ROSTERRIG_LIVE_SESSION_HPP
 #include <string>
 
 #include <rosterrig/experiment/pipeline_config.hpp>
@@ -38,3 +39,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

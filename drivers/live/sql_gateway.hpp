@@ -1,6 +1,7 @@
 // Flink SQL Gateway REST: one session per job submission, statements executed in
 // order, INSERT statements return the job id the cluster assigned.
-#pragma once
+#ifndef ROSTERRIG_LIVE_SQL_GATEWAY_HPP
+#define ROSTERRIG_LIVE_SQL_GATEWAY_HPP
 #include <chrono>
 #include <map>
 #include <string>
@@ -49,3 +50,5 @@ std::vector<std::string> split_sql_script(const std::string& script);
 std::string fill_template(std::string text, const std::map<std::string, std::string>& values);
 
 }  // namespace rosterrig::live
+
+#endif

@@ -2,7 +2,8 @@
 // compose/ports.env (the one place ports are kept), so the drivers and the shell
 // scripts cannot disagree; ROSTERRIG_* environment variables override them, which
 // is how the drivers are pointed at a user's own cluster.
-#pragma once
+#ifndef ROSTERRIG_LIVE_STACK_CONFIG_HPP
+#define ROSTERRIG_LIVE_STACK_CONFIG_HPP
 #include <map>
 #include <string>
 #include "live_error.hpp"
@@ -33,3 +34,5 @@ struct stack_config {
 };
 
 }  // namespace rosterrig::live
+
+#endif

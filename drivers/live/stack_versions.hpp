@@ -1,6 +1,7 @@
 // The version each component reports about itself, gathered by the stack
 // script's `status --json` (which asks each component, never our pom).
-#pragma once
+#ifndef ROSTERRIG_LIVE_STACK_VERSIONS_HPP
+#define ROSTERRIG_LIVE_STACK_VERSIONS_HPP
 #include <map>
 #include <string>
 #include "stack_config.hpp"
@@ -14,3 +15,5 @@ std::map<std::string, std::string> reported_versions(const stack_config& stack);
 std::string run_command(const std::string& command);
 
 }  // namespace rosterrig::live
+
+#endif

@@ -1,6 +1,7 @@
 // Trino's statement protocol: POST /v1/statement, follow nextUri until it is gone,
 // collect rows, and surface Trino's own error text when a query fails.
-#pragma once
+#ifndef ROSTERRIG_LIVE_TRINO_CLIENT_HPP
+#define ROSTERRIG_LIVE_TRINO_CLIENT_HPP
 #include <chrono>
 #include <string>
 #include <vector>
@@ -37,3 +38,5 @@ private:
 };
 
 }  // namespace rosterrig::live
+
+#endif

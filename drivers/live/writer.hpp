@@ -2,7 +2,8 @@
 // table, stop it, take a savepoint, restore from one, and say what is in force,
 // asked of the engine that holds it. Flink SQL's Iceberg sink implements it
 // now; another writer (Kafka Connect's Iceberg sink) plugs in here.
-#pragma once
+#ifndef ROSTERRIG_LIVE_WRITER_HPP
+#define ROSTERRIG_LIVE_WRITER_HPP
 #include <string>
 #include <vector>
 
@@ -34,3 +35,5 @@ public:
 };
 
 }  // namespace rosterrig::live
+
+#endif

@@ -17,6 +17,7 @@
 #include "rosterrig/check/expected_state.hpp"
 #include "rosterrig/check/append_check.hpp"
 #include "rosterrig/check/upsert_check.hpp"
+#include "rosterrig/check/kill_attribution.hpp"
 #include "rosterrig/stats/binomial_bounds.hpp"
 #include "rosterrig/stats/summary.hpp"
 #include "rosterrig/prediction/verdict.hpp"

@@ -57,3 +57,16 @@ TEST_CASE("the expected upsert table has one row per NPI, in seq order", "[expec
     CHECK(newest_by_revision(spec) == rows);  // no late stale assertions: the same rows
     CHECK(expected_append_rows(spec).size() == 700);
 }
+
+TEST_CASE("an upsert table's missing runs are stretches of expected seqs whose NPI has no row", "[expected_state][missing]") {
+    roster_spec spec;
+    spec.seed = 3, spec.events = 300, spec.providers = 50;
+    const auto latest = expected_latest_by_arrival(spec);  // one row per NPI, in seq order
+    REQUIRE(latest.size() == 50);
+    const auto runs = missing_latest_runs(expect_upsert(spec), {latest.back().npi, latest[1].npi, latest[2].npi});
+    REQUIRE(runs.size() == 2);
+    // Mutation: index marks from 0 in the range mapping and the runs shift by one row.
+    CHECK(runs[0] == seq_range{latest[1].seq, latest[2].seq});
+    CHECK(runs[1] == seq_range{latest.back().seq, latest.back().seq});
+    CHECK(missing_latest_runs(expect_upsert(spec), {}).empty());
+}

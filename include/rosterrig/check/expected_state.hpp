@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "rosterrig/check/missing_ranges.hpp"
+
 #include "rosterrig/detail/flat_map.hpp"
 #include "rosterrig/generate/generator.hpp"
 
@@ -124,6 +126,23 @@ inline std::vector<roster_event> expected_latest_by_arrival(const roster_spec& s
 /// One full row per NPI, the newest revision (the event-time answer), seq order.
 inline std::vector<roster_event> newest_by_revision(const roster_spec& spec) {
     return detail::rows_picked(spec, [](const upsert_expectation_entry& e) { return e.newest_by_revision; });
+}
+
+/// An upsert table's missing runs: runs of consecutive expected seqs (each
+/// NPI's last-arrived seq, ascending) whose NPI has no row, so a reader sees
+/// which stretch of the feed's final state is absent.
+inline std::vector<seq_range> missing_latest_runs(const upsert_expectation& x,
+                                                  const std::vector<std::uint64_t>& missing_npis) {
+    std::vector<std::uint64_t> missing(missing_npis.begin(), missing_npis.end());
+    std::sort(missing.begin(), missing.end());
+    std::vector<std::pair<std::uint64_t, bool>> marks;  // (expected seq, present)
+    for (const auto& [npi, e] : x.by_npi)
+        marks.emplace_back(e.latest_by_arrival.seq, !std::binary_search(missing.begin(), missing.end(), npi));
+    std::sort(marks.begin(), marks.end());
+    std::vector<seq_range> runs;
+    for (const auto& r : missing_ranges(marks.size(), [&](std::uint64_t i) { return marks[i - 1].second; }))
+        runs.push_back({marks[r.first - 1].first, marks[r.last - 1].first});
+    return runs;
 }
 
 } // namespace rosterrig

@@ -6,5 +6,7 @@
 #include "rosterrig/result/json_file.hpp"
 #include "rosterrig/result/envelope.hpp"
 #include "rosterrig/result/prediction_file.hpp"
+#include "rosterrig/result/run_status.hpp"
+#include "rosterrig/result/check_json.hpp"
 
 #endif
