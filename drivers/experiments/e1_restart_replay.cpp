@@ -34,7 +34,7 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
                                   experiment::name_of(cfg.table), e1::pipeline_of(params, cfg));
     const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
     const auto in_force = scope.writer.in_force(job, p);
-    const experiment::feed_pacing pacing;
+    const auto pacing = e1::pacing_of(params);
     const double rate = pacing.initial_rate(spec.events, params.kills_per_configuration);
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
@@ -114,7 +114,7 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
         const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovered).count();
         e1::offsets_watch_sample w{t, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.flink.checkpoints(job).latest_completed_id};
         h.record([&](e1::samples& all) { all.offsets.after_restore.push_back(w); });
-        done = w.committed_offsets_sum == end || t > (params.quick ? 15000 : 30000);
+        done = w.committed_offsets_sum == end || t > (params.quick ? 10000 : 30000);
     }
     record("restored_from_checkpoint");
     scope.writer.stop(job);  // 3. a fresh job that trusts the rewound group offsets
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     return run_experiment<e1::definition>(
         argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
                     "from Kafka's committed offsets or from its checkpoint.",
-        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 3)", &e1::parameters::kills_per_configuration}},
+        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& c : e1::configurations()) run_configuration(s, params, c, plan, h);
             run_offsets(s, params, h);

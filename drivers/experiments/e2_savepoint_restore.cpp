@@ -95,14 +95,14 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     have_job.store(true);
     progress(label + ": restored as job " + job + "; sampling");
     e2::settle_watch watch{run.snapshot_before};
+    e2::sample last;
     try {
         poll_until(s.flink.where(), std::chrono::seconds(240), [&] {
             if (sampler.failed() || counter.failed()) return true;  // stop() below rethrows
             h.flush();  // the samples so far, saved every quarter second
-            e2::sample last;
             h.stage([&](e2::samples& all) { if (!all.runs[at].samples.empty()) last = all.runs[at].samples.back(); });
             return watch.settled(last);
-        }, [&] { return "job " + job + ": the table has not settled after the restore"; }, {std::chrono::milliseconds(250), std::chrono::seconds(5)});
+        }, [&] { return "job " + job + " " + e2::describe(last); }, {std::chrono::milliseconds(250), std::chrono::seconds(5)});
     } catch (const live_error& e) {
         progress(label + ": " + e.what() + "; judging what was sampled");
     }

@@ -51,18 +51,15 @@ int main(int argc, char** argv) {
         versions["trino"] = trino.version();
 
         session s(stack, "smoke");
-        created_resources created(stack);
-        flink_sql_writer writer(s, created);
+        pipeline_scope scope(s);
         experiment::pipeline_config config;
         config.store = *experiment::parse_name<experiment::warehouse>(warehouse);
-        auto p = s.pipeline(warehouse, config);
-        s.admin.create_topic(p.topic, static_cast<int>(spec.partitions));
-        created.topic(p.topic);
+        const auto p = s.pipeline(warehouse, config);
+        const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
+        progress("smoke: job " + job + " running");
         const auto report = feeder(stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
         progress("smoke: produced " + std::to_string(report.acknowledged) + " of " + std::to_string(report.attempted) +
                  " acknowledged");
-        const std::string job = writer.start(p, true);
-        progress("smoke: job " + job + " submitted");
 
         long long visible = 0;
         std::string state;
@@ -82,7 +79,7 @@ int main(int argc, char** argv) {
         const auto check = observe_table(trino, p.ns, p.table, spec).by_seq;
         progress("smoke: " + std::to_string(check.rows) + " rows, " + std::to_string(check.duplicate_rows) +
                  " duplicates, " + std::to_string(check.missing_runs.size()) + " missing runs");
-        created.cleanup();
+        scope.created.cleanup();
 
         json::object versions_json;
         for (const auto& [k, v] : versions) versions_json[k] = v;

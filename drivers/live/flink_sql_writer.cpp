@@ -58,8 +58,8 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
 }
 
 std::string pipeline_scope::launch(const pipeline_spec& p, int partitions) {
-    s_.admin.create_topic(p.topic, partitions);
     created.topic(p.topic);
+    s_.admin.create_topic(p.topic, partitions);
     const std::string job = writer.start(p, true);
     wait_all_running(s_.flink, job, std::chrono::seconds(120));
     return job;

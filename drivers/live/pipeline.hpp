@@ -3,6 +3,7 @@
 // and job an experiment created, on success, on failure and on Ctrl-C.
 #ifndef ROSTERRIG_LIVE_PIPELINE_HPP
 #define ROSTERRIG_LIVE_PIPELINE_HPP
+#include <functional>
 #include <string>
 #include <vector>
 #include <rosterrig/experiment/pipeline_config.hpp>
@@ -30,18 +31,27 @@ std::string table_location(const stack_config& stack, const pipeline_spec& spec)
 // INSERT; returns the job id Flink assigned.
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table);
 
-// Everything an experiment created, undone in reverse on cleanup() or destruction.
+// Everything an experiment created, undone in reverse on cleanup() or
+// destruction. Each is recorded (and `on_record` told, so a run's history
+// has it) before it is created: a crash between the two leaves a name
+// recorded that may not exist, never the reverse.
 class created_resources {
 public:
-    explicit created_resources(const stack_config& stack) : stack_(stack) {}
+    using recorder = std::function<void(const std::string& kind, const std::string& name)>;
+    explicit created_resources(const stack_config& stack, recorder on_record = {})
+        : stack_(stack), on_record_(std::move(on_record)) {}
     ~created_resources();
-    void topic(const std::string& name) { topics_.push_back(name); }
-    void table(const std::string& ns, const std::string& name) { tables_.emplace_back(ns, name); }
-    void job(const std::string& id) { jobs_.push_back(id); }
+    void topic(const std::string& name) { note("topic", name), topics_.push_back(name); }
+    void table(const std::string& ns, const std::string& name) { note("table", ns + "." + name), tables_.emplace_back(ns, name); }
+    void job(const std::string& id) { note("job", id), jobs_.push_back(id); }
     void cleanup();  // logs, never throws
 
 private:
+    void note(const std::string& kind, const std::string& name) {
+        if (on_record_) on_record_(kind, name);
+    }
     const stack_config& stack_;
+    recorder on_record_;
     std::vector<std::string> topics_;
     std::vector<std::pair<std::string, std::string>> tables_;
     std::vector<std::string> jobs_;

@@ -74,6 +74,14 @@ public:
         write_locked();
     }
 
+    // Records a resource before it is created.
+    void note_created(const std::string& kind, const std::string& name) {
+        std::lock_guard lock(mutex_);
+        if (!env_.created) env_.created.emplace();
+        env_.created->push_back({kind, name});
+        write_locked();
+    }
+
     void fail(const std::string& why) { finish(result::run_status::failed, why); }
     void complete() { finish(result::run_status::complete, {}); }
     const std::string& file() const { return file_; }
@@ -201,6 +209,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     try {
         session s(stack, E::tag);
+        s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         body(s, params, plan, history);
     } catch (const std::exception& e) {
         history.fail(e.what());

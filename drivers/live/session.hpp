@@ -30,6 +30,10 @@ public:
     // the label is lower-cased with anything but [a-z0-9] turned into '_'.
     pipeline_spec pipeline(const std::string& label, const experiment::pipeline_config& config) const;
 
+    // Told of every topic, table and job before it is created (the runner
+    // writes them into the run's history).
+    created_resources::recorder on_created;
+
     // The supervised TaskManager, as a fault target.
     component_address taskmanager() const;
     std::string taskmanager_pid_file() const { return stack.pid_file("flink-taskmanager"); }

@@ -17,6 +17,7 @@
 
 #include "rosterrig/check/kill_attribution.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/feed_pacing.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/kill_record.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
@@ -51,11 +52,11 @@ struct parameters {
 
     /// The full run: 30 kills bound the per-kill duplication probability at 0.095.
     static parameters full() { return {}; }
-    /// For CI: 3 kills per configuration and a 3,000-event feed.
+    /// For CI (under 5 minutes): 2 kills per configuration and a 3,000-event feed.
     static parameters quick_run() {
         parameters p;
         p.quick = true;
-        p.kills_per_configuration = 3;
+        p.kills_per_configuration = 2;
         p.events = 3000;
         p.providers = 500;
         p.offsets_events = 1000;
@@ -236,6 +237,13 @@ inline configuration_run start_run(const configuration& c, const parameters& p, 
     r.events = p.events;
     r.rate_per_second = rate_per_second;
     return r;
+}
+
+/// How the feed is paced: a quick run keeps 5 s of feed after the last kill, a full run 20 s.
+inline experiment::feed_pacing pacing_of(const parameters& p) {
+    experiment::feed_pacing f;
+    if (p.quick) f.tail_s = 5.0;
+    return f;
 }
 
 /// The pipeline a configuration runs.

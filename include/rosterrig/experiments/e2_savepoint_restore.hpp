@@ -253,6 +253,14 @@ inline std::string describe(const restore_run& r) {
            " records; " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicates";
 }
 
+/// One sample in words, for the progress log while sampling.
+inline std::string describe(const sample& x) {
+    return "at t=" + std::to_string(x.t_ms) + " ms: " + (x.job_state.empty() ? std::string("not started") : x.job_state) +
+           ", checkpoint " + std::to_string(x.newest_checkpoint_id) + ", lag " + std::to_string(x.lag) +
+           ", table watermark " + std::to_string(x.max_committed_checkpoint_id) + ", records " +
+           std::to_string(x.total_records);
+}
+
 /// Sampling may stop once the table has moved, the lag is zero and three
 /// more checkpoints have completed: the burst is over and nothing is left.
 struct settle_watch {
@@ -340,8 +348,10 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const varian
 
 /// The first batch arrives at a steady rate spread over enough checkpoints for
 /// the watermark to get `watermark_lead` past the savepoint.
+/// A quick run spreads it over fewer checkpoints, to stay under 5 minutes.
 inline double first_batch_rate(const parameters& p) {
-    const double seconds = 10.0 + static_cast<double>(p.watermark_lead + 8) * static_cast<double>(p.checkpoint_interval_ms) / 1000.0;
+    const double lead = static_cast<double>(p.watermark_lead + (p.quick ? 2 : 8));
+    const double seconds = (p.quick ? 4.0 : 10.0) + lead * static_cast<double>(p.checkpoint_interval_ms) / 1000.0;
     return static_cast<double>(p.first_batch_events) / seconds;
 }
 

@@ -13,7 +13,8 @@
 //     "samples": ...,                             // the raw samples, typed via to_json / samples_as
 //     "status": "running" | "failed" | "complete",  // absent in files from before it existed: complete
 //     "failure": "...",                           // why a failed run stopped
-//     "fault_plan": { ... }                       // the faults planned before the first one was applied
+//     "fault_plan": { ... },                      // the faults planned before the first one was applied
+//     "created": [{"kind": "topic", "name": ...}] // recorded before each was created
 //   }
 #ifndef ROSTERRIG_RESULT_ENVELOPE_HPP
 #define ROSTERRIG_RESULT_ENVELOPE_HPP
@@ -21,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
@@ -45,6 +47,15 @@ struct prediction_record {
 };
 BOOST_DESCRIBE_STRUCT(prediction_record, (), (text, recorded_in_commit, file))
 
+/// Something a run created on the stack, recorded before it was created, so
+/// whatever happens to the run, what it may have left behind is known.
+struct created_resource {
+    std::string kind;  ///< topic | table | job
+    std::string name;  ///< topic name, <namespace>.<table>, job id
+    friend bool operator==(const created_resource&, const created_resource&) = default;
+};
+BOOST_DESCRIBE_STRUCT(created_resource, (), (kind, name))
+
 struct result_envelope {
     std::string experiment;
     json::object parameters;
@@ -59,12 +70,13 @@ struct result_envelope {
     std::optional<run_status> status;  ///< absent (older files): complete
     std::optional<std::string> failure;
     std::optional<json::value> fault_plan;
+    std::optional<std::vector<created_resource>> created;
 
     run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
                       (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan))
+                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>
