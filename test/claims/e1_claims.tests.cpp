@@ -186,3 +186,47 @@ TEST_CASE("the verdicts on record are the ones the code computes from the sample
     h.samples.configurations[1].duplicate_rows = 1;
     CHECK(experiment::rejudge(h)[1].verdict == verdict_kind::refuted);
 }
+
+TEST_CASE("append tables write no delete files; upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            for (const auto& c : x.configurations) {
+                if (c.position_delete_files != 0 || c.data_files <= 0) return false;
+                const bool append = c.table_kind == experiment::table_kind::append;
+                if (append && c.equality_delete_files != 0) return false;
+                if (!append && c.equality_delete_files <= 0) return false;
+            }
+            return every_configuration_ran(x);
+        },
+        // Mutation: an append table recorded three equality delete files.
+        [](e1::samples& x) { x.configurations[0].equality_delete_files = 3; });
+}
+
+TEST_CASE("every configuration's job was still running after its last kill, its tables read back then", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            for (const auto& c : x.configurations)
+                if (c.final_job_state != "RUNNING" || c.acknowledged != c.events) return false;
+            return every_configuration_ran(x);
+        },
+        // Mutation: a job that had FAILED by the end.
+        [](e1::samples& x) { x.configurations[2].final_job_state = "FAILED"; });
+}
+
+TEST_CASE("the restored job's checkpoints wrote its position back over the rewound offsets", "[claims][e1][offsets]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            const auto& w = x.offsets.after_restore;
+            auto* restored = e1::find_step(x.offsets, "restored_from_checkpoint");
+            if (w.size() < 2 || !restored) return false;
+            // Watched every half second from the recovery; zero at first, the end
+            // of the log at the last sample, written back by a later checkpoint.
+            for (std::size_t i = 1; i < w.size(); ++i)
+                if (w[i].ms_after_recovery <= w[i - 1].ms_after_recovery || w[i].ms_after_recovery - w[i - 1].ms_after_recovery > 1500)
+                    return false;
+            return w.front().committed_offsets_sum == 0 && w.back().committed_offsets_sum == restored->end_offsets_sum &&
+                   w.back().newest_checkpoint_id > w.front().newest_checkpoint_id;
+        },
+        // Mutation: the offsets never came back.
+        [](e1::samples& x) { x.offsets.after_restore.back().committed_offsets_sum = 0; });
+}

@@ -2,12 +2,12 @@
 // writes (results/<experiment>.json), and typed access to its free-form parts.
 //
 //   {
-//     "experiment": "e1-restart-replay",
+//     "experiment": "e1_restart_replay",
 //     "parameters": { ... },                      // typed struct via to_json_object
 //     "component_versions": {"flink": "1.20.1", ...},  // as the components reported them
 //     "code_commit": "<git sha of the code that ran>",
 //     "started_at": "2025-...Z", "finished_at": "2025-...Z",
-//     "prediction": {"text": ..., "recorded_in_commit": ..., "file": "predictions/e1.json"},
+//     "prediction": {"text": ..., "recorded_in_commit": ..., "file": "predictions/e1_restart_replay.json"},
 //     "verdict": "held" | "refuted" | "inconclusive",
 //     "verdict_reason": "...",
 //     "samples": ...,                             // the raw samples, typed via to_json / samples_as
@@ -42,7 +42,7 @@ namespace rosterrig::result {
 struct prediction_record {
     std::string text;                ///< the claim, verbatim from the predictions file
     std::string recorded_in_commit;  ///< the commit that added it (found by the driver via git)
-    std::string file;                ///< e.g. predictions/e1.json
+    std::string file;                ///< e.g. predictions/e1_restart_replay.json
     friend bool operator==(const prediction_record&, const prediction_record&) = default;
 };
 BOOST_DESCRIBE_STRUCT(prediction_record, (), (text, recorded_in_commit, file))

@@ -1,8 +1,8 @@
 // rosterrig/result/prediction_file.hpp: predictions/<experiment>.json, the
 // claims recorded (committed) before an experiment runs:
 //
-//   [ {"id": "e1.alo-append", "text": "at-least-once + append duplicates rows",
-//      "measure": "duplicate_rows > 0"}, ... ]
+//   [ {"id": "e1.upsert-holds-latest", "text": "every upsert table holds each NPI's latest row",
+//      "measure": "stale_rows == 0 and missing_npis == 0"}, ... ]
 //
 // The driver finds the commit that recorded the file with git and copies it,
 // with the text, into the result envelope's prediction.
