@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/experiments/claims.hpp>
 #include <rosterrig/experiments/registry.hpp>
 #include <rosterrig/report/readme_splice.hpp>
 #include <rosterrig/result/json_file.hpp>
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
             report::splice_section(doc, e.section, section);
             for (auto& [path, text] : figures) files[fs::path(root) / path] = std::move(text);
         }
+        report::splice_section(doc, "claims", experiments::claims_section());
         files[readme] = doc;
     } catch (const report::missing_section& e) {
         std::cerr << "rosterrig-report: README.md: " << e.what() << "\n";

@@ -230,3 +230,23 @@ TEST_CASE("the restored job's checkpoints wrote its position back over the rewou
         // Mutation: the offsets never came back.
         [](e1::samples& x) { x.offsets.after_restore.back().committed_offsets_sum = 0; });
 }
+
+TEST_CASE("the checkpointing mode changed nothing: each table kind ended the same under both modes", "[claims][e1]") {
+    holds_and_is_mutation_checked(
+        [](const e1::samples& x, const e1::parameters&) {
+            for (const auto kind : {experiment::table_kind::append, experiment::table_kind::upsert}) {
+                std::vector<const e1::configuration_run*> runs;
+                for (const auto& c : x.configurations)
+                    if (c.table_kind == kind) runs.push_back(&c);
+                if (runs.size() != 2) return false;
+                const auto &a = *runs[0], &b = *runs[1];
+                if (a.checkpoint_mode_in_force == b.checkpoint_mode_in_force) return false;  // both modes really ran
+                if (a.rows != b.rows || a.duplicate_rows != b.duplicate_rows || a.missing_runs != b.missing_runs ||
+                    a.stale_rows != b.stale_rows || e1::summarize(a).total_duplicates != e1::summarize(b).total_duplicates)
+                    return false;
+            }
+            return true;
+        },
+        // Mutation: at-least-once + append kept one duplicate row.
+        [](e1::samples& x) { x.configurations[0].duplicate_rows += 1, x.configurations[0].rows += 1; });
+}

@@ -1,0 +1,70 @@
+// The claim registry (include/rosterrig/experiments/claims.hpp) is the README's
+// claim table: these tests hold it to the test sources, so a claim cannot
+// name a test that does not exist, a C++ claim test cannot go without the
+// mutation that shows it can fail, and a claim test cannot go unlisted.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <rosterrig/experiments/claims.hpp>
+
+using namespace rosterrig;
+
+namespace {
+std::string source(const std::string& relative) {
+    std::ifstream in(std::string(ROSTERRIG_SOURCE_DIR) + "/" + relative);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+// The text around a test: from the end of the previous TEST_CASE's line to
+// the next TEST_CASE, so a mutation named above the test or in its body counts.
+std::string region_of(const std::string& text, const std::string& test) {
+    const auto at = text.find("TEST_CASE(\"" + test + "\"");
+    if (at == std::string::npos) return {};
+    const auto prev = text.rfind("TEST_CASE(", at == 0 ? 0 : at - 1);
+    const auto from = prev == std::string::npos || prev == at ? 0 : text.find('\n', prev);
+    const auto next = text.find("TEST_CASE(", at + 1);
+    return text.substr(from, (next == std::string::npos ? text.size() : next) - from);
+}
+}  // namespace
+
+TEST_CASE("every registered claim names a test that exists, with the mutation that makes it fail", "[claims][registry]") {
+    const auto all = experiments::claims();
+    REQUIRE(all.size() >= 30);
+    for (const auto& c : all) {
+        INFO(c.test << " in " << c.file);
+        CHECK_FALSE(c.sentence.empty());
+        CHECK_FALSE(c.mutation.empty());
+        const auto text = source(c.file);
+        REQUIRE_FALSE(text.empty());
+        if (c.file.ends_with(".cpp")) {
+            // Mutation: register a test name with one word changed and this fails.
+            const auto region = region_of(text, c.test);
+            REQUIRE_FALSE(region.empty());
+            CHECK(region.find("Mutation") != std::string::npos);
+        } else {
+            CHECK(text.find(c.test) != std::string::npos);  // a ctest NAME in a CMake file
+        }
+    }
+}
+
+TEST_CASE("every claim test about the shipped results is in the registry", "[claims][registry]") {
+    std::set<std::string> registered;
+    for (const auto& c : experiments::claims()) registered.insert(c.test);
+    for (const auto* file : {"test/claims/e1_claims.tests.cpp", "test/claims/e2_claims.tests.cpp",
+                             "test/claims/engine_claims.tests.cpp"}) {
+        const auto text = source(file);
+        REQUIRE_FALSE(text.empty());
+        // Mutation: remove one e1 claim from the registry and this fails.
+        for (auto at = text.find("TEST_CASE(\""); at != std::string::npos; at = text.find("TEST_CASE(\"", at + 1)) {
+            const auto begin = at + 11, end = text.find('"', begin);
+            const auto name = text.substr(begin, end - begin);
+            INFO(file << ": " << name);
+            CHECK(registered.count(name) == 1);
+        }
+    }
+}
