@@ -7,6 +7,7 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E1_RESTART_REPLAY_HPP
 #define ROSTERRIG_EXPERIMENTS_E1_RESTART_REPLAY_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -477,6 +478,18 @@ inline std::string report_section(const result::result_envelope& env, const samp
                std::to_string(c.exceptions_recorded)});
     }
     o += t.render();
+    std::uint64_t kills = 0, duplicate_rows = 0, missing_runs = 0, fewest = 0;
+    double largest_bound = 0;
+    for (const auto& c : s.configurations) {
+        const auto sum = summarize(c);
+        fewest = kills == 0 ? sum.kills : std::min(fewest, sum.kills);
+        kills += sum.kills, duplicate_rows += c.duplicate_rows, missing_runs += c.missing_runs.size();
+        largest_bound = std::max(largest_bound, sum.upper_bound_95);
+    }
+    o += "\nIn all: " + n(kills) + " kills over " + std::to_string(s.configurations.size()) + " configurations (at least " +
+         n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " + n(missing_runs) +
+         " missing runs; the largest one-sided 95% upper bound on the per-kill duplication probability is " +
+         fixed(largest_bound, 4) + ".\n";
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
          ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
          "in upsert tables they would be a failure.\n\n";
