@@ -68,3 +68,20 @@ TEST_CASE("every claim test about the shipped results is in the registry", "[cla
         }
     }
 }
+
+TEST_CASE("no test name has a semicolon, which ctest would split into two filters that check nothing", "[claims][registry]") {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(ROSTERRIG_SOURCE_DIR) + "/test")) {
+        if (entry.path().extension() != ".cpp") continue;
+        const auto text = source(std::filesystem::relative(entry.path(), ROSTERRIG_SOURCE_DIR).string());
+        // ctest splits a discovered name at ';' into two arguments, each a
+        // Catch2 filter that can match no test, and the run then reports
+        // success: a claim test that checked nothing passed that way here.
+        // Mutation: put "; " back into one test name and this fails.
+        for (auto at = text.find("\nTEST_CASE(\""); at != std::string::npos; at = text.find("\nTEST_CASE(\"", at + 1)) {
+            const auto begin = at + 12, end = text.find('"', begin);
+            const auto name = text.substr(begin, end - begin);
+            INFO(entry.path().string() << ": " << name);
+            CHECK(name.find(';') == std::string::npos);
+        }
+    }
+}

@@ -187,13 +187,15 @@ TEST_CASE("the verdicts on record are the ones the code computes from the sample
     CHECK(experiment::rejudge(h)[1].verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("append tables write no delete files; upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
+TEST_CASE("append tables write no delete files and upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
     holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
+            // Upsert tables also write position deletes, for a key updated twice
+            // within one checkpoint; append tables write no delete file at all.
             for (const auto& c : x.configurations) {
-                if (c.position_delete_files != 0 || c.data_files <= 0) return false;
+                if (c.data_files <= 0) return false;
                 const bool append = c.table_kind == experiment::table_kind::append;
-                if (append && c.equality_delete_files != 0) return false;
+                if (append && (c.equality_delete_files != 0 || c.position_delete_files != 0)) return false;
                 if (!append && c.equality_delete_files <= 0) return false;
             }
             return every_configuration_ran(x);
@@ -202,7 +204,7 @@ TEST_CASE("append tables write no delete files; upsert tables pay for idempotenc
         [](e1::samples& x) { x.configurations[0].equality_delete_files = 3; });
 }
 
-TEST_CASE("every configuration's job was still running after its last kill, its tables read back then", "[claims][e1]") {
+TEST_CASE("every configuration's job was still running after its last kill when its table was read back", "[claims][e1]") {
     holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             for (const auto& c : x.configurations)

@@ -86,7 +86,7 @@ TEST_CASE("every e1 prediction id has exactly one rule", "[e1][verdict]") {
     }
 }
 
-TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest; with no upsert run it is inconclusive", "[e1][verdict]") {
+TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest, and with no upsert run it is inconclusive", "[e1][verdict]") {
     e1::samples s;
     s.configurations.push_back(clean_run("exactly-once + upsert", 30));
     CHECK(e1::upsert_holds_latest(s).verdict == verdict_kind::held);

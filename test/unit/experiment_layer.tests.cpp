@@ -31,7 +31,7 @@ result::result_envelope e1_envelope(const e1::samples& s) {
 }
 }  // namespace
 
-TEST_CASE("a results file without a status reads as complete; a history says running or failed", "[history]") {
+TEST_CASE("a results file without a status reads as complete, and a history says running or failed", "[history]") {
     e1::samples s;
     auto env = e1_envelope(s);
     auto v = result::to_json(env);
