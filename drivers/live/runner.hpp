@@ -174,7 +174,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
-    const std::string src = source_dir(stack);
+    const std::string src = std::filesystem::weakly_canonical(source_dir(stack)).string();
     result::result_envelope env;
     std::vector<result::prediction> predictions;
     try {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <rosterrig/experiments/claims.hpp>
+#include <rosterrig/experiments/registry.hpp>
 
 using namespace rosterrig;
 
@@ -83,5 +84,21 @@ TEST_CASE("no test name has a semicolon, which ctest would split into two filter
             INFO(entry.path().string() << ": " << name);
             CHECK(name.find(';') == std::string::npos);
         }
+    }
+}
+
+TEST_CASE("every registered experiment's shipped result re-judges to the verdicts and reasons it records", "[claims][registry]") {
+    const auto all = experiments::registry();
+    REQUIRE(all.size() >= 2);
+    for (const auto& e : all) {
+        const auto file = std::string(ROSTERRIG_SOURCE_DIR) + "/" + e.results_file;
+        INFO(file);
+        REQUIRE(std::filesystem::exists(file));
+        const auto judged = e.rejudge(file), recorded = e.recorded(file);
+        // Mutation: have the judge skip predictions it has no rule for, and
+        // the counts differ; change one rule's reason text and the reasons do.
+        REQUIRE(!judged.empty());
+        REQUIRE(judged.size() == recorded.size());
+        for (std::size_t i = 0; i < judged.size(); ++i) CHECK(judged[i] == recorded[i]);
     }
 }

@@ -23,8 +23,9 @@ struct entry {
     /// The README section and the figure files (path relative to the
     /// checkout -> content), rendered from a results file.
     std::function<std::pair<std::string, std::map<std::string, std::string>>(const std::string& file)> render;
-    /// The predictions re-judged from a results file.
+    /// The predictions re-judged from a results file, and as the file records them.
     std::function<std::vector<experiment::prediction_outcome>(const std::string& file)> rejudge;
+    std::function<std::vector<experiment::prediction_outcome>(const std::string& file)> recorded;
 };
 
 template <class E>
@@ -34,7 +35,8 @@ entry entry_for() {
                 auto h = experiment::read_history<E>(file);
                 return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples));
             },
-            [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); }};
+            [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); },
+            [](const std::string& file) { return experiment::read_history<E>(file).samples.predictions; }};
 }
 
 inline std::vector<entry> registry() {
