@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
                     "from Kafka's committed offsets or from its checkpoint.",
         {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
-            for (const auto& c : e1::configurations()) run_configuration(s, params, c, plan, h);
+            for (const auto& c : e1::configurations_of(params)) run_configuration(s, params, c, plan, h);
             run_offsets(s, params, h);
         });
 }

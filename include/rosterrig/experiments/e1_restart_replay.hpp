@@ -53,7 +53,8 @@ struct parameters {
 
     /// The full run: 30 kills bound the per-kill duplication probability at 0.095.
     static parameters full() { return {}; }
-    /// For CI (under 5 minutes): 2 kills per configuration and a 3,000-event feed.
+    /// For CI (under 5 minutes): two configurations (configurations_of), 2
+    /// kills each and a 3,000-event feed.
     static parameters quick_run() {
         parameters p;
         p.quick = true;
@@ -100,10 +101,19 @@ inline std::vector<configuration> configurations() {
             {"exactly-once + upsert", checkpoint_mode::exactly_once, table_kind::upsert}};
 }
 
+/// The configurations a run covers: all four, or for a quick run (CI, under
+/// 5 minutes) one of each table kind under opposite modes, which still runs
+/// every code path; the predictions about the other two are then inconclusive.
+inline std::vector<configuration> configurations_of(const parameters& p) {
+    auto all = configurations();
+    if (p.quick) return {all[0], all[3]};
+    return all;
+}
+
 /// Every kill of the run, drawn before the first one from the seed.
 inline experiment::fault_plan fault_plan(const parameters& p) {
     std::vector<std::string> names;
-    for (const auto& c : configurations()) names.push_back(c.name);
+    for (const auto& c : configurations_of(p)) names.push_back(c.name);
     return experiment::plan_kills(p.seed ^ 0x6531u, names, p.kills_per_configuration, p.kill_delay_min_ms,
                                   p.kill_delay_max_ms, "the first checkpoint completed after the previous recovery");
 }
