@@ -36,6 +36,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     const int parts = static_cast<int>(spec.partitions);
     auto records = kafka_records(generate(spec));
     const auto split = records.begin() + static_cast<long>(params.first_batch_events);
+    const auto third = split + static_cast<long>(params.second_batch_events);
     const auto p = s.pipeline(v.name + "_" + std::to_string(repeat), e2::pipeline_of(params, v));
     auto run = e2::start_run(params, v, repeat, scope.launch(p, parts));
     // The first batch arrives at a steady rate, so checkpoints keep committing;
@@ -61,7 +62,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     run.rows_before = visible_rows(s.trino, p.ns, p.table);
     progress(label + ": stopped with table watermark " + std::to_string(run.watermark_before) + ", " +
              std::to_string(run.rows_before) + " rows; writing the second batch");
-    feeder(s.stack.kafka(), p.topic, {split, records.end()}, 0).finish();
+    feeder(s.stack.kafka(), p.topic, {split, third}, 0).finish();
     const std::size_t at = h.record([&](e2::samples& x) { x.runs.push_back(run); return x.runs.size() - 1; });
 
     // The restore, and the clock starts with the request.
@@ -108,6 +109,9 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     }
     sampler.stop();
     counter.stop();
+    // A third batch once the table has settled: data after the freeze must land once.
+    const auto third_at = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    feeder(s.stack.kafka(), p.topic, {third, records.end()}, 0).finish();
 
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
@@ -118,6 +122,8 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         r.savepoint_checkpoint_id = s.flink.checkpoints(job).latest_restored_id;
         r.restarts_during = s.flink.restarts(job), r.exceptions_during = static_cast<std::int64_t>(s.flink.exceptions(job).size());
         e2::record_table(r, seen);
+        if (params.third_batch_events)
+            r.third_batch = e2::landing_of(seen, params.first_batch_events + params.second_batch_events + 1, spec.events, third_at);
         for (const auto& snap : experiment::snapshots_since(table.snapshots, table.current_snapshot_id, run.snapshot_before,
                  [](const iceberg_snapshot& x) { return x.snapshot_id; }, [](const iceberg_snapshot& x) { return x.parent_id; }))
             r.snapshots_after.push_back({snap.snapshot_id, snap.timestamp_ms, snap.flink_watermark(), snap.summary_text("flink.job-id"),

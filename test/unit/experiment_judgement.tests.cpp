@@ -222,3 +222,25 @@ TEST_CASE("sampling settles once the table moved, the lag is zero and three more
     CHECK_FALSE(w.settled(sample(1500, "RUNNING", 23, 7, 11, 20, 0)));  // lag back
     CHECK(w.settled(sample(2000, "RUNNING", 23, 0, 11, 20, 0)));
 }
+
+TEST_CASE("a batch written after the freeze must land once: its seqs counted out of the whole read-back", "[e2][verdict]") {
+    experiment::table_observation o;
+    o.by_seq.missing_runs = {{5, 9}, {98, 103}};
+    o.by_seq.duplicates = {{50, 2}, {101, 3}, {120, 2}};
+    const auto b = e2::landing_of(o, 100, 110, 40000);
+    CHECK(b.missing_seqs == 4);    // 100..103 of the run 98..103
+    CHECK(b.duplicate_rows == 2);  // seq 101, three copies
+    e2::samples s;
+    s.runs.push_back(frozen_append_run());
+    CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::inconclusive);  // no run wrote one
+    s.runs[0].third_batch = e2::landing_of({}, 100, 110, 40000);
+    CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::held);
+    // Mutation (data): one seq of the batch duplicated.
+    s.runs[0].third_batch->duplicate_rows = 1;
+    CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::refuted);
+    // An upsert table misses most seqs by design; its NPIs decide.
+    s.runs[0].table_kind = experiment::table_kind::upsert, s.runs[0].third_batch = b, s.runs[0].third_batch->duplicate_rows = 0;
+    CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::held);
+    s.runs[0].missing_npis = 1;
+    CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::refuted);
+}

@@ -37,6 +37,9 @@ struct parameters {
     std::uint64_t seed = 2;
     std::uint64_t first_batch_events = 8000;   // written while the first job runs
     std::uint64_t second_batch_events = 4000;  // written while no job runs
+    // Written once the table has moved and settled after the restore: does data
+    // after the freeze land once? (Absent in runs from before it existed.)
+    std::optional<std::uint64_t> third_batch_events = 2000;
     std::uint64_t providers = 2000;
     std::uint32_t partitions = 4;
     std::int64_t checkpoint_interval_ms = 2000;
@@ -56,6 +59,7 @@ struct parameters {
         p.repeats = 1;
         p.first_batch_events = 2000;
         p.second_batch_events = 1000;
+        p.third_batch_events = 500;
         p.providers = 500;
         p.watermark_lead = 4;
         return p;
@@ -64,14 +68,14 @@ struct parameters {
     roster_spec feed(std::uint64_t repeat) const {
         roster_spec s;
         s.seed = seed + repeat;
-        s.events = first_batch_events + second_batch_events;
+        s.events = first_batch_events + second_batch_events + third_batch_events.value_or(0);
         s.providers = providers;
         s.partitions = partitions;
         return s;
     }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, first_batch_events, second_batch_events, providers, partitions, checkpoint_interval_ms,
+                      (seed, first_batch_events, second_batch_events, third_batch_events, providers, partitions, checkpoint_interval_ms,
                        watermark_lead, sample_period_ms, row_count_period_ms, repeats, warehouse, parallelism, quick))
 
 struct variant {
@@ -125,6 +129,27 @@ BOOST_DESCRIBE_STRUCT(snapshot_record, (),
                       (snapshot_id, timestamp_ms, max_committed_checkpoint_id, job_id, operation, added_records,
                        total_records))
 
+/// How one batch of the feed (seqs first..last) landed in the table.
+struct batch_landing {
+    std::uint64_t first_seq = 0;
+    std::uint64_t last_seq = 0;
+    std::uint64_t missing_seqs = 0;     // seqs of the batch with no row (a loss in append tables only)
+    std::uint64_t duplicate_rows = 0;   // append tables: extra rows of the batch's seqs
+    std::int64_t written_after_ms = 0;  // when it was produced, from the restore request
+};
+BOOST_DESCRIBE_STRUCT(batch_landing, (), (first_seq, last_seq, missing_seqs, duplicate_rows, written_after_ms))
+
+/// The batch's seqs in a read-back of the whole feed.
+inline batch_landing landing_of(const experiment::table_observation& o, std::uint64_t first, std::uint64_t last,
+                                std::int64_t written_after_ms) {
+    batch_landing b{first, last, 0, 0, written_after_ms};
+    for (const auto& r : o.by_seq.missing_runs)
+        if (r.last >= first && r.first <= last) b.missing_seqs += std::min(r.last, last) - std::max(r.first, first) + 1;
+    for (const auto& d : o.by_seq.duplicates)
+        if (d.seq >= first && d.seq <= last) b.duplicate_rows += d.copies - 1;
+    return b;
+}
+
 struct restore_run {
     std::string variant;      // append-flinksink | upsert-flinksink | append-sinkv2
     std::uint64_t repeat = 0;
@@ -151,13 +176,14 @@ struct restore_run {
     std::uint64_t missing_npis = 0;
     std::uint64_t stale_rows = 0;
     std::optional<std::int64_t> restore_requested_at_ms;  // epoch ms on the catalog's machine clock (absent in older runs)
+    std::optional<batch_landing> third_batch;             // the batch written after the freeze (absent in older runs)
 };
 BOOST_DESCRIBE_STRUCT(restore_run, (),
                       (variant, repeat, table_kind, v2_sink, old_job_id, new_job_id, savepoint_path,
                        savepoint_checkpoint_id, watermark_before, snapshot_before, total_records_before, rows_before,
                        events_total, restarts_during, exceptions_during, samples, row_counts, snapshots_after, rows,
                        duplicate_rows, missing_runs, rows_sharing_npi, missing_npis, stale_rows,
-                       restore_requested_at_ms))
+                       restore_requested_at_ms, third_batch))
 
 struct samples {
     std::vector<restore_run> runs;
@@ -329,10 +355,41 @@ inline rule_verdict sinkv2_append_no_freeze_duplicates(const samples& s) {
     });
 }
 
+/// Data written after the freeze lands once: in append tables every seq of
+/// the third batch exactly once; in upsert tables the final check already
+/// covers its NPIs (one row each, the latest).
+inline rule_verdict post_freeze_batch_lands_once(const samples& s) {
+    std::vector<restore_run> with_batch;
+    for (const auto& r : s.runs)
+        if (r.third_batch) with_batch.push_back(r);
+    return experiment::for_each_of(
+        with_batch, [](const restore_run& r) { return r.variant + " #" + std::to_string(r.repeat); },
+        [](const restore_run& r) {
+            const auto& b = *r.third_batch;
+            std::string why = "seqs " + std::to_string(b.first_seq) + ".." + std::to_string(b.last_seq) + " written " +
+                              std::to_string(b.written_after_ms) + " ms after the restore: " +
+                              std::to_string(b.missing_seqs) + " missing, " + std::to_string(b.duplicate_rows) +
+                              " duplicated";
+            // An upsert table keeps only each NPI's latest seq, so a missing seq
+            // is no loss there: its NPIs are judged instead.
+            bool ok = b.duplicate_rows == 0;
+            if (r.table_kind == experiment::table_kind::upsert) {
+                ok = ok && r.missing_npis == 0 && r.stale_rows == 0 && r.rows_sharing_npi == 0;
+                why += ", " + std::to_string(r.missing_npis) + " missing NPIs, " + std::to_string(r.stale_rows) + " stale";
+            } else {
+                ok = ok && b.missing_seqs == 0;
+            }
+            return rule_verdict{ok ? verdict_kind::held : verdict_kind::refuted, why};
+        },
+        "no run wrote a batch after the freeze");
+}
+
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
-    return {{"e2.flinksink-append-freezes-then-lumps",
+    return {{"e2.post-freeze-batch-lands-once",
+             [](const samples& s, const parameters&) { return post_freeze_batch_lands_once(s); }},
+            {"e2.flinksink-append-freezes-then-lumps",
              [](const samples& s, const parameters&) { return flinksink_append_freezes_then_lumps(s); }},
             {"e2.flinksink-upsert-freezes-replay-invisible",
              [](const samples& s, const parameters&) { return flinksink_upsert_freezes_replay_invisible(s); }},
@@ -361,7 +418,7 @@ inline restore_run start_run(const parameters& p, const variant& v, std::uint64_
     r.repeat = repeat;
     r.table_kind = v.table;
     r.v2_sink = v.sink == experiment::iceberg_sink::sink_v2;
-    r.events_total = p.first_batch_events + p.second_batch_events;
+    r.events_total = p.first_batch_events + p.second_batch_events + p.third_batch_events.value_or(0);
     r.old_job_id = old_job;
     return r;
 }
@@ -391,7 +448,11 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     " events, a savepoint early, the job run on until the table's watermark was " +
                     std::to_string(params.watermark_lead) + " checkpoints past it, stopped; a second batch of " +
                     with_thousands(static_cast<long long>(params.second_batch_events)) +
-                    " events; a new job restored from the old savepoint. Sampled every " +
+                    " events; a new job restored from the old savepoint" +
+                    (params.third_batch_events ? "; once the table had moved and settled, a third batch of " +
+                                                     with_thousands(static_cast<long long>(*params.third_batch_events)) + " events"
+                                               : std::string()) +
+                    ". Sampled every " +
                     std::to_string(params.sample_period_ms) + " ms from the restore request (Trino row counts every " +
                     std::to_string(params.row_count_period_ms) + " ms)" + (params.quick ? ", **quick run**" : "") + ".\n\n";
     report::markdown_table t{{"Variant", "Repeat", "Savepoint checkpoint", "Table watermark",
@@ -399,7 +460,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                               "First new snapshot's checkpoint id",
                               "Commit burst: snapshots, final checkpoint, records, span", "Lag 0 while stale",
                               "Job states while stale", "Failed checkpoints during freeze", "Rows", "Duplicate rows",
-                              "Missing runs"}};
+                              "Missing runs", "Batch written after the freeze: seqs missing, duplicated"}};
     std::map<std::string, std::vector<double>> freezes;
     for (const auto& r : s.runs) {
         auto a = analyze(r);
@@ -417,7 +478,11 @@ inline std::string report_section(const result::result_envelope& env, const samp
                seen_running ? std::to_string(a.failed_checkpoints_at_table_move - a.failed_checkpoints_at_first_running)
                             : std::string("n/a: the table moved before a sample saw the job running"),
                with_thousands(static_cast<long long>(r.rows)), with_thousands(static_cast<long long>(r.duplicate_rows)),
-               std::to_string(r.missing_runs.size())});
+               std::to_string(r.missing_runs.size()),
+               !r.third_batch ? std::string("not written in this run")
+               : r.table_kind == experiment::table_kind::upsert
+                   ? "n/a (upsert keeps the latest seq per NPI), " + std::to_string(r.third_batch->duplicate_rows)
+                   : std::to_string(r.third_batch->missing_seqs) + ", " + std::to_string(r.third_batch->duplicate_rows)});
         if (a.table_moved) freezes[r.variant].push_back(static_cast<double>(a.first_new_ms) / 1000.0);
     }
     o += t.render();
