@@ -1,5 +1,7 @@
 #include "pipeline.hpp"
 
+#include <rosterrig/engine/flink_sql_text.hpp>
+
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -14,16 +16,6 @@ std::string read_sql(const stack_config& stack, const std::string& name) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-// The text with its "--" comment lines removed, for a fragment spliced into a
-// statement.
-std::string sql_without_comments(const std::string& text) {
-    std::istringstream in(text);
-    std::string line, out;
-    while (std::getline(in, line))
-        if (line.compare(0, 2, "--") != 0) out += (out.empty() ? "" : "\n") + line;
-    return out;
 }
 
 std::string table_location(const stack_config& stack, const pipeline_spec& spec) {
@@ -48,7 +40,7 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"bootstrap", stack.kafka_bootstrap()},
         {"group", spec.group},
         {"startup_mode", std::string(flink_option(spec.config.startup))},
-        {"roster_columns", sql_without_comments(read_sql(stack, "roster_columns.sql"))},
+        {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
     };
     std::map<std::string, std::string> session{
         {"execution.runtime-mode", "streaming"},

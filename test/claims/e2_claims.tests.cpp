@@ -172,9 +172,15 @@ TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e
             for (const auto& r : x.runs) {
                 if (!flinksink(r) || r.table_kind != experiment::table_kind::append) continue;
                 ++checked;
-                // Every row the restored job added arrived in one snapshot.
+                // Every row the restored job added before the batch written after
+                // the freeze arrived in one snapshot.
                 const auto a = e2::analyze(r);
-                if (a.burst_snapshots != 1 || a.burst_records != static_cast<std::int64_t>(r.rows) - r.rows_before)
+                std::int64_t after_freeze = 0;
+                if (r.third_batch)
+                    after_freeze = static_cast<std::int64_t>(r.third_batch->last_seq - r.third_batch->first_seq + 1 -
+                                                             r.third_batch->missing_seqs + r.third_batch->duplicate_rows);
+                if (a.burst_snapshots != 1 ||
+                    a.burst_records != static_cast<std::int64_t>(r.rows) - r.rows_before - after_freeze)
                     return false;
             }
             return checked > 0;
@@ -264,4 +270,21 @@ TEST_CASE("the e2 verdicts on record are the ones the code computes from the sam
     // Mutation (data): a seq missing from the first append run refutes its prediction.
     h.samples.runs[0].missing_runs.push_back({1, 1});
     CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("data written after the freeze landed once in every run", "[claims][e2]") {
+    holds_and_is_mutation_checked(
+        [](const e2::samples& x) {
+            for (const auto& r : x.runs) {
+                if (!r.third_batch) return false;
+                const auto& b = *r.third_batch;
+                // Written after the table had moved, all of it seen once.
+                if (b.written_after_ms <= e2::analyze(r).first_new_ms || b.last_seq != r.events_total) return false;
+                if (b.duplicate_rows != 0) return false;
+                if (r.table_kind == experiment::table_kind::append && b.missing_seqs != 0) return false;
+            }
+            return !x.runs.empty();
+        },
+        // Mutation: one seq of the first run's third batch missing.
+        [](e2::samples& x) { x.runs[0].third_batch->missing_seqs = 1; });
 }

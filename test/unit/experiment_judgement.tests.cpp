@@ -244,3 +244,17 @@ TEST_CASE("a batch written after the freeze must land once: its seqs counted out
     s.runs[0].missing_npis = 1;
     CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::refuted);
 }
+
+TEST_CASE("the commit burst stops where the batch written after the freeze begins", "[e2][freeze]") {
+    auto r = frozen_append_run();
+    r.variant = "append-sinkv2";
+    r.snapshots_after = {{11, 1'001'800, 5, "j", "append", 1000, 17000}, {12, 1'002'900, 6, "j", "append", 1000, 18000},
+                         {13, 1'040'500, 9, "j", "append", 2000, 20000}};  // the third batch, written 40 s in
+    r.third_batch = e2::batch_landing{14001, 16000, 0, 0, 40000};
+    const auto a = e2::analyze(r);
+    // Mutation: drop the third-batch cut and the burst counts three snapshots, 4,000 records.
+    CHECK(a.burst_snapshots == 2);
+    CHECK(a.burst_records == 2000);
+    r.third_batch.reset();
+    CHECK(e2::analyze(r).burst_snapshots == 3);
+}

@@ -76,6 +76,8 @@ inline std::vector<experiment::claim> claims() {
          "no failed checkpoint and no job failure marked the freeze", e2, "one failed checkpoint during the freeze", true},
         {"Nothing was lost in any append variant, and the replay was committed a second time",
          "nothing was lost in any append variant, and the replay duplicated rows", e2, "one missing run", true},
+        {"Data written after the freeze ended lands, once", "data written after the freeze landed once in every run", e2,
+         "one seq of the third batch missing", true},
         {"The upsert variant hides the replay from a reader", "the upsert variant hides the replay from a reader", e2,
          "one stale row", false},
         {"The e2 verdicts on record are the ones the code computes, reasons included",

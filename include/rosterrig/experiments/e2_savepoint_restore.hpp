@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -219,7 +220,12 @@ struct freeze_analysis {
 
 inline freeze_analysis analyze(const restore_run& r) {
     freeze_analysis a;
+    // The third batch's own commits come after the freeze; they are not part of it.
+    const std::int64_t third_batch_from = r.third_batch && r.restore_requested_at_ms
+                                              ? *r.restore_requested_at_ms + r.third_batch->written_after_ms
+                                              : std::numeric_limits<std::int64_t>::max();
     for (const auto& snap : r.snapshots_after) {
+        if (snap.timestamp_ms >= third_batch_from) break;
         ++a.burst_snapshots;
         a.burst_final_checkpoint = snap.max_committed_checkpoint_id;
         a.burst_records = snap.total_records - r.total_records_before;
