@@ -101,7 +101,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         poll_until(s.flink.where(), std::chrono::seconds(240), [&] {
             if (sampler.failed() || counter.failed()) return true;  // stop() below rethrows
             h.flush();  // the samples so far, saved every quarter second
-            h.stage([&](e2::samples& all) { if (!all.runs[at].samples.empty()) last = all.runs[at].samples.back(); });
+            h.read([&](const e2::samples& all) { if (!all.runs[at].samples.empty()) last = all.runs[at].samples.back(); });
             return watch.settled(last);
         }, [&] { return "job " + job + " " + e2::describe(last); }, {std::chrono::milliseconds(250), std::chrono::seconds(5)});
     } catch (const live_error& e) {

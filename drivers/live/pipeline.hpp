@@ -41,9 +41,18 @@ public:
     explicit created_resources(const stack_config& stack, recorder on_record = {})
         : stack_(stack), on_record_(std::move(on_record)) {}
     ~created_resources();
-    void topic(const std::string& name) { note("topic", name), topics_.push_back(name); }
-    void table(const std::string& ns, const std::string& name) { note("table", ns + "." + name), tables_.emplace_back(ns, name); }
-    void job(const std::string& id) { note("job", id), jobs_.push_back(id); }
+    void topic(const std::string& name) {
+        note("topic", name);
+        topics_.push_back(name);
+    }
+    void table(const std::string& ns, const std::string& name) {
+        note("table", ns + "." + name);
+        tables_.emplace_back(ns, name);
+    }
+    void job(const std::string& id) {
+        note("job", id);
+        jobs_.push_back(id);
+    }
     void cleanup();  // logs, never throws
 
 private:

@@ -65,13 +65,21 @@ public:
     // Applies `change` without saving: for a sampler's tick, which must not
     // wait for the disk; the run's main loop calls flush().
     template <class Change>
-    auto stage(Change&& change) {
+    void stage(Change&& change) {
         std::lock_guard lock(mutex_);
-        return change(samples_);
+        change(samples_);
+        staged_ = true;
     }
+    // Saves what was staged since the last save; nothing staged, nothing written.
     void flush() {
         std::lock_guard lock(mutex_);
-        write_locked();
+        if (staged_) write_locked();
+    }
+    // Reads the samples under the lock, without saving.
+    template <class Read>
+    auto read(Read&& look) const {
+        std::lock_guard lock(mutex_);
+        return look(samples_);
     }
 
     // Records a resource before it is created.
@@ -97,12 +105,14 @@ private:
     void write_locked() {
         env_.samples = result::to_json(samples_);
         result::write_result(file_, env_);
+        staged_ = false;
     }
 
     std::string file_;
     result::result_envelope env_;
     samples_type samples_;
-    std::mutex mutex_;
+    bool staged_ = false;  // changes staged by a sampler and not yet saved
+    mutable std::mutex mutex_;
 };
 
 // A whole-number flag that overrides one field of the parameters.

@@ -15,7 +15,6 @@
 #include "rosterrig/check/expected_state.hpp"
 #include "rosterrig/check/observed_row.hpp"
 #include "rosterrig/check/upsert_check.hpp"
-#include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
 
 namespace rosterrig::experiment {
