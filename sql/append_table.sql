@@ -3,5 +3,5 @@ CREATE TABLE lake.${namespace}.${table} (
 ${roster_columns}
 ) WITH (
   'format-version' = '2',
-  'location' = '${location}'
+  'location' = '${location}'${table_properties}
 );

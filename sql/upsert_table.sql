@@ -6,5 +6,5 @@ ${roster_columns},
 ) WITH (
   'format-version' = '2',
   'write.upsert.enabled' = 'true',
-  'location' = '${location}'
+  'location' = '${location}'${table_properties}
 );

@@ -137,6 +137,21 @@ std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id)
     return out;
 }
 
+long long flink_rest::total_slots() const {
+    return int_at(http_json(where_, http_method::get, "/overview").as_object(), "slots-total");
+}
+
+std::pair<long long, std::string> flink_rest::writer_parallelism(const std::string& id) const {
+    auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan").as_object();
+    for (const auto& n : p.at("plan").at("nodes").as_array()) {
+        const auto& o = n.as_object();
+        const auto d = str_at(o, "description");
+        if (d.find("Writer") != std::string::npos && d.find("Committer") == std::string::npos)
+            return {int_at(o, "parallelism"), d};
+    }
+    return {-1, ""};
+}
+
 bool flink_rest::all_tasks_running(const std::string& id) const {
     auto j = http_json(where_, http_method::get, "/jobs/" + id).as_object();
     if (str_at(j, "state") != "RUNNING") return false;

@@ -57,6 +57,10 @@ public:
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview
+    long long total_slots() const;        // GET /overview: slots-total
+    // The parallelism of the plan's vertex that writes (described with
+    // "Writer" and not "Committer"), with its description; -1 if none.
+    std::pair<long long, std::string> writer_parallelism(const std::string& job_id) const;
     // The job is RUNNING and so is every one of its vertices (a restarted job
     // reports RUNNING while its tasks are still being deployed).
     bool all_tasks_running(const std::string& job_id) const;

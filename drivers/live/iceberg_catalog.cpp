@@ -47,6 +47,9 @@ iceberg_table_state iceberg_catalog::load(const std::string& ns, const std::stri
     const auto& md = doc.at("metadata").as_object();
     out.exists = true;
     if (auto* loc = md.if_contains("location"); loc && loc->is_string()) out.location = std::string(loc->as_string());
+    if (auto* props = md.if_contains("properties"); props && props->is_object())
+        for (const auto& [k, v] : props->as_object())
+            out.properties[std::string(k)] = v.is_string() ? std::string(v.as_string()) : json::serialize(v);
     if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null()) out.current_snapshot_id = as_ll(*cur);
     if (auto* snaps = md.if_contains("snapshots"); snaps && snaps->is_array()) {
         for (const auto& s : snaps->as_array()) {

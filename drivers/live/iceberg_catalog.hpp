@@ -28,6 +28,7 @@ struct iceberg_table_state {
     long long current_snapshot_id = -1;
     std::vector<iceberg_snapshot> snapshots;  // in the order the catalog lists them
     std::string location;
+    std::map<std::string, std::string> properties;  // the table's properties, as the catalog holds them
     std::optional<iceberg_snapshot> current() const;
 };
 

@@ -17,6 +17,9 @@ struct kafka_producer::delivery_callback : RdKafka::DeliveryReportCb {
         if (m.err() == RdKafka::ERR_NO_ERROR) {
             ++report->acknowledged;
             owner->acknowledged_.fetch_add(1);
+            report->acked_at.emplace_back(reinterpret_cast<long long>(m.msg_opaque()),
+                                          std::chrono::duration_cast<std::chrono::milliseconds>(
+                                              std::chrono::system_clock::now().time_since_epoch()).count());
         } else {
             ++report->failed;
             report->failed_seqs.push_back(reinterpret_cast<long long>(m.msg_opaque()));

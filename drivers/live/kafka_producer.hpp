@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 #include "live_error.hpp"
 
@@ -29,6 +30,9 @@ struct produce_report {
     long long failed = 0;            // delivery report with an error
     long long undelivered = 0;       // still queued after the final flush
     std::vector<long long> failed_seqs;
+    // (seq, epoch ms) of each acknowledgement, as the delivery report was
+    // served: at or after the broker's acknowledgement, never before.
+    std::vector<std::pair<long long, long long>> acked_at;
     std::string first_error;
 };
 

@@ -51,6 +51,31 @@ experiment::table_files read_table_files(const trino_client& trino, const std::s
     return out;
 }
 
+std::vector<experiment::file_entry> read_file_entries(const trino_client& trino, const std::string& ns,
+                                                      const std::string& table) {
+    // status 2 (DELETED) entries are files the current snapshot removed, not live ones.
+    auto r = trino.query("SELECT snapshot_id, data_file.content, data_file.record_count, data_file.file_size_in_bytes FROM " +
+                         qualified(ns, table, "$entries") + " WHERE status <> 2");
+    std::vector<experiment::file_entry> out;
+    for (const auto& row : r.rows)
+        out.push_back({static_cast<std::int64_t>(u64(row[0])), static_cast<std::int64_t>(u64(row[1])),
+                       static_cast<std::int64_t>(u64(row[2])), static_cast<std::int64_t>(u64(row[3]))});
+    return out;
+}
+
+std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
+                                                                 const std::string& table) {
+    auto r = trino.query("SELECT t.seq, e.snapshot_id FROM " + qualified(ns, table) + " t LEFT JOIN (SELECT snapshot_id, "
+                         "data_file.file_path AS path FROM " + qualified(ns, table, "$entries") +
+                         " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path",
+                         std::chrono::seconds(300));
+    std::vector<std::pair<long long, long long>> out;
+    out.reserve(r.rows.size());
+    for (const auto& row : r.rows)
+        out.emplace_back(static_cast<long long>(u64(row[0])), row[1].is_null() ? -1LL : static_cast<long long>(u64(row[1])));
+    return out;
+}
+
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
                                             const roster_spec& spec) {
     return experiment::observe_rows(read_rows(trino, ns, table), spec, read_table_files(trino, ns, table));

@@ -5,6 +5,7 @@
 #ifndef ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #define ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <rosterrig/check/observed_row.hpp>
@@ -20,6 +21,17 @@ std::vector<observed_row> read_rows(const trino_client& trino, const std::string
 
 // From the "$files" and "$snapshots" metadata tables.
 experiment::table_files read_table_files(const trino_client& trino, const std::string& ns, const std::string& table);
+
+// Every live file of the current snapshot, from the "$entries" metadata table
+// (the snapshot that added it, its content kind, records and bytes).
+std::vector<experiment::file_entry> read_file_entries(const trino_client& trino, const std::string& ns,
+                                                      const std::string& table);
+
+// For every row a reader sees: its seq and the snapshot that added the data
+// file Trino reads it from ("$path" joined to "$entries"); -1 when the
+// metadata does not list that file.
+std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
+                                                                 const std::string& table);
 
 // Rows and files, checked against the feed `spec` describes.
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,

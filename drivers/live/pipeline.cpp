@@ -41,7 +41,9 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"group", spec.group},
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
+        {"table_properties", ""},
     };
+    for (const auto& [k, v] : spec.table_properties) values["table_properties"] += ",\n  '" + k + "' = '" + v + "'";
     std::map<std::string, std::string> session{
         {"execution.runtime-mode", "streaming"},
         {"execution.checkpointing.interval", std::to_string(spec.config.checkpoint_interval_ms) + "ms"},

@@ -4,6 +4,7 @@
 #ifndef ROSTERRIG_LIVE_PIPELINE_HPP
 #define ROSTERRIG_LIVE_PIPELINE_HPP
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 #include <rosterrig/experiment/pipeline_config.hpp>
@@ -22,6 +23,7 @@ struct pipeline_spec {
     std::string table;
     experiment::pipeline_config config;
     std::string restore_from;                  // savepoint or checkpoint path; empty: fresh
+    std::map<std::string, std::string> table_properties;  // more Iceberg table properties at CREATE TABLE
 };
 
 // Where the table lives in the chosen warehouse mode.

@@ -15,10 +15,12 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <type_traits>
 #include <unistd.h>
+#include <variant>
 #include <vector>
 
 #include <rosterrig/cli/arg_parser.hpp>
@@ -115,11 +117,12 @@ private:
     mutable std::mutex mutex_;
 };
 
-// A whole-number flag that overrides one field of the parameters.
+// A flag that overrides one field of the parameters: a whole number, or a
+// comma-separated list of them.
 template <class E>
 struct count_flag {
     std::string name, metavar, help;
-    std::uint64_t E::parameters::*field;
+    std::variant<std::uint64_t E::parameters::*, std::vector<std::int64_t> E::parameters::*> field;
 };
 
 template <class E>
@@ -158,12 +161,18 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     bool quick = false;
     std::uint64_t seed = 0;
     std::string warehouse = "s3", out, analyze, runs_dir;
-    std::vector<std::uint64_t> extra_values(extra.size());
+    std::vector<std::uint64_t> counts(extra.size());
+    std::vector<std::vector<std::int64_t>> lists(extra.size());
     cli::arg_parser p{command, summary};
     p.flag("--quick", quick, "the short form, for CI (under 5 minutes); not promoted to results/");
     p.option("--seed", seed, "S", "the feed's seed (default: the experiment's own)");
     p.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
-    for (std::size_t i = 0; i < extra.size(); ++i) p.option(extra[i].name, extra_values[i], extra[i].metavar, extra[i].help);
+    for (std::size_t i = 0; i < extra.size(); ++i) {
+        if (std::holds_alternative<std::uint64_t E::parameters::*>(extra[i].field))
+            p.option(extra[i].name, counts[i], extra[i].metavar, extra[i].help);
+        else
+            p.option(extra[i].name, lists[i], extra[i].metavar, extra[i].help);
+    }
     p.option("--out", out, "FILE", "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
     p.option("--runs", runs_dir, "DIR", "where the run's history goes (default: runs/" + std::string(E::id) + "/)");
     p.option("--analyze", analyze, "FILE",
@@ -179,11 +188,35 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     auto params = quick ? E::parameters::quick_run() : E::parameters::full();
     if (p.given("--seed")) params.seed = seed;
     params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
-    for (std::size_t i = 0; i < extra.size(); ++i)
-        if (p.given(extra[i].name)) params.*(extra[i].field) = extra_values[i];
+    for (std::size_t i = 0; i < extra.size(); ++i) {
+        if (!p.given(extra[i].name)) continue;
+        if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) params.**count = counts[i];
+        else params.*std::get<std::vector<std::int64_t> E::parameters::*>(extra[i].field) = lists[i];
+    }
+    // Parameters that cannot run exit 2 before anything is created: first
+    // what the parameters alone decide, then what the TaskManagers offer.
+    if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
+        if (auto why = E::usage_problem(params, std::numeric_limits<std::int64_t>::max())) {
+            std::cerr << command << ": " << *why << "\n";
+            return 2;
+        }
+    }
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
+    if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
+        std::int64_t slots = 0;
+        try {
+            slots = flink_rest(stack.flink()).total_slots();
+        } catch (const std::exception& e) {
+            std::cerr << command << ": cannot start: " << e.what() << "\n";
+            return 1;
+        }
+        if (auto why = E::usage_problem(params, slots)) {
+            std::cerr << command << ": " << *why << "\n";
+            return 2;
+        }
+    }
     const std::string src = std::filesystem::weakly_canonical(source_dir(stack)).string();
     result::result_envelope env;
     std::vector<result::prediction> predictions;

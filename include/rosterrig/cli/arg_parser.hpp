@@ -42,7 +42,8 @@ public:
         return *this;
     }
 
-    /// A valued option: std::string, any integer type, or double.
+    /// A valued option: std::string, any integer type, double, or a
+    /// comma-separated list of whole numbers (std::vector<std::int64_t>).
     template <class T>
     arg_parser& option(std::string name, T& out, std::string metavar, std::string help, bool is_required = false) {
         std::string flag_name = name;
@@ -155,6 +156,16 @@ private:
     static T convert(const std::string& name, std::string_view text) {
         if constexpr (std::is_same_v<T, std::string>) {
             return std::string(text);
+        } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+            // a comma-separated list of whole numbers: 5000,30000,120000
+            std::vector<std::int64_t> out;
+            std::size_t from = 0;
+            for (;;) {
+                const auto comma = text.find(',', from);
+                out.push_back(convert<std::int64_t>(name, text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from)));
+                if (comma == std::string_view::npos) return out;
+                from = comma + 1;
+            }
         } else if constexpr (std::is_integral_v<T>) {
             T v{};
             const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -164,7 +175,7 @@ private:
                                   std::string(text) + "\"");
             return v;
         } else {
-            static_assert(std::is_same_v<T, double>, "option type: std::string, an integer type or double");
+            static_assert(std::is_same_v<T, double>, "option type: std::string, an integer type, double or a list of int64");
             std::string s(text);
             std::size_t used = 0;
             double v = 0;

@@ -28,6 +28,15 @@ struct table_files {
 };
 BOOST_DESCRIBE_STRUCT(table_files, (), (data_files, position_delete_files, equality_delete_files, snapshots))
 
+/// One live file of the table's current snapshot, from Iceberg's metadata.
+struct file_entry {
+    std::int64_t snapshot_id = 0;  ///< the snapshot that added it
+    std::int64_t content = 0;      ///< 0 data, 1 position deletes, 2 equality deletes (Iceberg spec)
+    std::int64_t records = 0;
+    std::int64_t bytes = 0;
+};
+BOOST_DESCRIBE_STRUCT(file_entry, (), (snapshot_id, content, records, bytes))
+
 struct table_observation {
     append_result by_seq;      ///< duplicates and missing runs of seq 1..N
     upsert_result by_npi;      ///< per NPI: sharing, missing, stale, unexpected (meaningful as failures for upsert tables)

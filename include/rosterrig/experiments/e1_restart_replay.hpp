@@ -534,7 +534,7 @@ struct definition {
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e1::report_section(env, s, p);
     }
-    static std::map<std::string, std::string> figures(const samples&) { return {}; }
+    static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
 };
 
 } // namespace rosterrig::e1

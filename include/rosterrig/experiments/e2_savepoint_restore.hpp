@@ -550,7 +550,7 @@ struct definition {
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e2::report_section(env, s, p);
     }
-    static std::map<std::string, std::string> figures(const samples& s) {
+    static std::map<std::string, std::string> figures(const samples& s, const parameters&) {
         return {{"docs/e2_timeline.svg", timeline_svg(s)}};
     }
 };

@@ -11,6 +11,7 @@
 #include "rosterrig/experiment/history.hpp"
 #include "rosterrig/experiments/e1_restart_replay.hpp"
 #include "rosterrig/experiments/e2_savepoint_restore.hpp"
+#include "rosterrig/experiments/e3_file_size.hpp"
 
 namespace rosterrig::experiments {
 
@@ -33,14 +34,14 @@ entry entry_for() {
     return {E::id, E::tag, E::results_file, E::predictions_file,
             [](const std::string& file) {
                 auto h = experiment::read_history<E>(file);
-                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples));
+                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples, h.parameters));
             },
             [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); },
             [](const std::string& file) { return experiment::read_history<E>(file).samples.predictions; }};
 }
 
 inline std::vector<entry> registry() {
-    return {entry_for<e1::definition>(), entry_for<e2::definition>()};
+    return {entry_for<e1::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>()};
 }
 
 } // namespace rosterrig::experiments

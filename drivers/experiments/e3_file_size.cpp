@@ -1,0 +1,236 @@
+// rosterrig-e3: what decides the size of the files a streaming writer
+// produces, and what do small files and equality deletes cost a reader?
+//
+// Part A: per cell, a fresh topic and append table, a job at the cell's
+// checkpoint interval and writer parallelism (and table target size), the
+// same seeded feed paced to the same duration; once the table holds every
+// record the job is stopped and the table read from its metadata: commits,
+// files, bytes, and for every row the snapshot that made it visible.
+// Part B: one topic, two upsert jobs (a short and a long interval), an append
+// copy of the short one's content, all checked, timed, optimized, timed again.
+// Everything else is in include/rosterrig/experiments/e3_file_size.hpp.
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include <rosterrig/check/expected_state.hpp>
+#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+#include "feeder.hpp"
+#include "flink_sql_writer.hpp"
+#include "job_waits.hpp"
+#include "observe_table.hpp"
+#include "poll.hpp"
+#include "runner.hpp"
+
+using namespace rosterrig;
+using namespace rosterrig::live;
+using history = history_writer<e3::definition>;
+
+namespace {
+
+// The settings in force, each asked of the component that holds it.
+e3::settings_in_force settings_of(session& s, flink_sql_writer& writer, const std::string& job, const pipeline_spec& p) {
+    const auto w = writer.in_force(job, p);  // throws unless Flink runs the requested mode and interval
+    e3::settings_in_force in;
+    in.mode = w.mode;
+    in.interval_ms = w.interval_ms;
+    std::tie(in.writer_parallelism, in.writer_vertex) = s.flink.writer_parallelism(job);
+    const auto props = s.catalog.load(p.ns, p.table).properties;
+    if (auto it = props.find("write.target-file-size-bytes"); it != props.end()) in.target_file_size_bytes = std::stoll(it->second);
+    return in;
+}
+
+// Feeds the records at the cell's pace, with a progress line every 10 s.
+produce_report feed(session& s, const std::string& label, const std::string& topic, const pipeline_spec& p,
+                    const std::vector<kafka_record>& records, double rate) {
+    feeder f(s.stack.kafka(), topic, records, rate);
+    poll_until(s.stack.kafka(), std::chrono::seconds(static_cast<long>(records.size() / std::max(rate, 1.0)) + 120),
+               [&] { return f.acknowledged() >= f.total(); },
+               [&] {
+                   const auto cur = s.catalog.load(p.ns, p.table).current();
+                   return label + ": " + std::to_string(f.acknowledged()) + " of " + std::to_string(f.total()) +
+                          " records acknowledged, table at " + std::to_string(cur ? cur->summary_int("total-records", 0) : 0) +
+                          " records";
+               },
+               {std::chrono::milliseconds(500), std::chrono::seconds(10)});
+    return f.finish();
+}
+
+// Waits until the table's newest snapshot counts `events` records.
+void await_all_committed(session& s, const pipeline_spec& p, std::uint64_t events, std::int64_t interval_ms) {
+    poll_until(s.stack.catalog(), std::chrono::seconds(interval_ms / 1000 + 180), [&] {
+        const auto cur = s.catalog.load(p.ns, p.table).current();
+        return cur && cur->summary_int("total-records", 0) >= static_cast<long long>(events);
+    }, [&] { return "table " + p.table + " does not yet count " + std::to_string(events) + " records"; },
+       {std::chrono::milliseconds(500), std::chrono::seconds(15)});
+}
+
+void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const std::vector<kafka_record>& records,
+              const roster_spec& spec, history& h) {
+    const std::string label = "e3[" + c.name + "]";
+    pipeline_scope scope(s);
+    auto p = s.pipeline(c.name, e3::pipeline_of(params, c));
+    if (c.target_bytes) p.table_properties["write.target-file-size-bytes"] = std::to_string(*c.target_bytes);
+    e3::cell_run run;
+    run.cell = c.name, run.role = c.role, run.repeat = c.repeat, run.interval_ms = c.interval_ms,
+    run.parallelism = c.parallelism, run.target_bytes = c.target_bytes, run.events = params.events;
+    run.job_id = scope.launch(p, static_cast<int>(params.partitions));
+    run.in_force = settings_of(s, scope.writer, run.job_id, p);
+    progress(label + ": job " + run.job_id + " runs " + run.in_force.mode + " every " +
+             std::to_string(run.in_force.interval_ms) + " ms with " + std::to_string(run.in_force.writer_parallelism) +
+             " writers; target " + (run.in_force.target_file_size_bytes ? std::to_string(*run.in_force.target_file_size_bytes) + " B" : std::string("not set")));
+
+    run.feed_started_ms = now_ms();
+    const auto report = feed(s, label, p.topic, p, records, params.feed_rate());
+    std::map<long long, long long> acks;
+    long long first_ack = -1, last_ack = -1;
+    for (const auto& [seq, at] : report.acked_at) {
+        acks[seq] = at;
+        first_ack = first_ack < 0 ? at : std::min(first_ack, at);
+        last_ack = std::max(last_ack, at);
+    }
+    run.feed_duration_ms = last_ack - first_ack;
+    await_all_committed(s, p, params.events, c.interval_ms);
+    scope.writer.stop(run.job_id);
+
+    const auto table = s.catalog.load(p.ns, p.table);
+    std::map<long long, long long> commit_ms;
+    std::map<long long, std::int64_t> first_visible;
+    const auto rows = seq_first_snapshots(s.trino, p.ns, p.table);
+    for (const auto& [seq, snap] : rows) ++first_visible[snap];
+    for (const auto& snap : table.snapshots) {
+        commit_ms[snap.snapshot_id] = snap.timestamp_ms;
+        run.snapshots.push_back({snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"),
+                                 snap.summary_text("flink.job-id"), snap.summary_int("added-data-files", 0),
+                                 snap.summary_int("added-records", 0), first_visible[snap.snapshot_id]});
+    }
+    run.files = read_file_entries(s.trino, p.ns, p.table);
+    run.freshness = experiment::freshness_of(rows, commit_ms, acks, params.freshness_bucket_ms, run.rows_unmapped);
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
+    progress(label + ": " + e3::describe(run));
+    h.record([&](e3::samples& x) { x.cells.push_back(std::move(run)); });
+}
+
+// The reader part's record of one table: its files and its content.
+e3::reader_table read_reader_table(session& s, const std::string& ns, const std::string& table, const std::string& name,
+                                   const std::string& phase, experiment::table_kind kind, std::int64_t interval_ms,
+                                   const roster_spec& spec) {
+    e3::reader_table t{name, phase, kind, interval_ms};
+    for (const auto& f : read_file_entries(s.trino, ns, table)) {
+        if (f.content == 0) ++t.data_files, t.data_bytes += f.bytes;
+        else (f.content == 1 ? t.position_delete_files : t.equality_delete_files)++, t.delete_bytes += f.bytes;
+    }
+    const auto seen = observe_table(s.trino, ns, table, spec);
+    t.rows = seen.by_npi.rows, t.rows_sharing_npi = seen.by_npi.rows_sharing_npi,
+    t.missing_npis = seen.by_npi.missing_npis.size(), t.stale_rows = seen.by_npi.stale_rows,
+    t.unexpected_rows = seen.by_npi.unexpected_rows;
+    t.exact = experiment::upsert_table_is_exact(seen);
+    progress("e3[reader]: " + phase + " " + name + ": " + std::to_string(t.data_files) + " data files, " +
+             std::to_string(t.equality_delete_files) + " equality-delete files, content " + (t.exact ? "exact" : "WRONG"));
+    return t;
+}
+
+void run_reader(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
+                const std::vector<roster_event>& events, const roster_spec& spec, history& h) {
+    pipeline_scope scope(s);
+    const int parts = static_cast<int>(params.partitions);
+    const auto short_name = e3::upsert_name(params.reader_short_interval_ms);
+    const auto long_name = e3::upsert_name(params.reader_long_interval_ms);
+    auto ps = s.pipeline("reader_" + short_name, e3::reader_pipeline(params, params.reader_short_interval_ms));
+    auto pl = s.pipeline("reader_" + long_name, e3::reader_pipeline(params, params.reader_long_interval_ms));
+    pl.topic = ps.topic;  // one feed, read by both jobs under their own groups
+    const auto job_short = scope.launch(ps, parts);
+    const auto job_long = scope.writer.start(pl, true);
+    wait_all_running(s.flink, job_long, std::chrono::seconds(120));
+    scope.writer.in_force(job_short, ps), scope.writer.in_force(job_long, pl);
+    progress("e3[reader]: jobs " + job_short + " (" + short_name + ") and " + job_long + " (" + long_name + ") running");
+    feed(s, "e3[reader]", ps.topic, ps, records, params.feed_rate());
+    wait_until_drained(s.flink, s.admin, job_short, ps.group, ps.topic, parts,
+                       std::chrono::seconds(params.reader_short_interval_ms * 3 / 1000 + 120));
+    wait_until_drained(s.flink, s.admin, job_long, pl.group, pl.topic, parts,
+                       std::chrono::seconds(params.reader_long_interval_ms * 3 / 1000 + 120));
+    scope.writer.stop(job_short);
+    scope.writer.stop(job_long);
+
+    // The lookup: the NPI with the most assertions, where equality deletes pile up.
+    std::map<std::uint64_t, std::pair<std::size_t, std::uint64_t>> per_npi;  // npi -> (assertions, latest seq)
+    for (const auto& e : events) {
+        auto& x = per_npi[e.npi];
+        ++x.first;
+        x.second = std::max<std::uint64_t>(x.second, e.seq);
+    }
+    const auto busiest = std::max_element(per_npi.begin(), per_npi.end(),
+                                          [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+    e3::reader_cost rc;
+    rc.lookup_npi = std::to_string(busiest->first);
+    rc.lookup_expected_seq = static_cast<std::int64_t>(busiest->second.second);
+    rc.expected_rows = static_cast<std::int64_t>(per_npi.size());
+
+    const auto append_table = s.pipeline("reader_append", e3::reader_pipeline(params, 0)).table;
+    rc.tables.push_back(read_reader_table(s, ps.ns, ps.table, short_name, "before", experiment::table_kind::upsert,
+                                          params.reader_short_interval_ms, spec));
+    rc.tables.push_back(read_reader_table(s, pl.ns, pl.table, long_name, "before", experiment::table_kind::upsert,
+                                          params.reader_long_interval_ms, spec));
+    scope.created.table(ps.ns, append_table);
+    s.trino.query("CREATE TABLE iceberg." + ps.ns + "." + append_table + " AS SELECT * FROM iceberg." + ps.ns + "." + ps.table,
+                  std::chrono::seconds(300));
+    rc.tables.push_back(read_reader_table(s, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
+
+    const std::map<std::string, std::string> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
+    auto time_rounds = [&](const std::string& phase) {
+        std::vector<std::string> names{short_name, long_name, e3::append_name};
+        for (std::uint64_t round = 0; round <= params.query_rounds; ++round) {
+            std::rotate(names.begin(), names.begin() + static_cast<long>(round % names.size()), names.end());
+            for (const auto& name : names) {
+                const std::string from = "iceberg." + ps.ns + "." + physical.at(name);
+                for (const std::string q : {"count", "lookup"}) {
+                    const std::string sql = q == "count" ? "SELECT count(*) FROM " + from
+                                                         : "SELECT seq FROM " + from + " WHERE npi = '" + rc.lookup_npi + "'";
+                    const auto t0 = std::chrono::steady_clock::now();
+                    const auto r = s.trino.query(sql);
+                    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    e3::query_timing t{phase, round, name, q, ms, -1, false};
+                    if (r.rows.size() == 1 && r.rows[0][0].is_int64()) t.answer = r.rows[0][0].as_int64();
+                    t.answer_right = q == "count" ? t.answer == rc.expected_rows
+                                                  : r.rows.size() == 1 && t.answer == rc.lookup_expected_seq;
+                    rc.timings.push_back(t);
+                }
+            }
+        }
+        progress("e3[reader]: " + phase + ": " + std::to_string(params.query_rounds) + " timed rounds done");
+    };
+    time_rounds("before");
+    for (const auto& [name, table] : std::map<std::string, std::string>{{short_name, ps.table}, {long_name, pl.table}}) {
+        try {
+            s.trino.query("ALTER TABLE iceberg." + ps.ns + "." + table + " EXECUTE optimize", std::chrono::seconds(600));
+        } catch (const live_error& e) {
+            rc.optimize_errors.push_back(name + ": " + e.what());
+        }
+        rc.tables.push_back(read_reader_table(s, ps.ns, table, name, "after", experiment::table_kind::upsert,
+                                              name == short_name ? params.reader_short_interval_ms : params.reader_long_interval_ms, spec));
+    }
+    rc.tables.push_back(read_reader_table(s, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
+    time_rounds("after");
+    h.record([&](e3::samples& x) { x.reader = std::move(rc); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_experiment<e3::definition>(
+        argc, argv, "Experiment 3: what decides the size of the files a streaming writer produces (checkpoint interval, "
+                    "writer parallelism, target file size), what freshness it costs, and what small files and equality "
+                    "deletes cost a reader.",
+        {{"--intervals", "MS,MS,..", "checkpoint intervals of the grid, in ms (default 5000,30000,120000)", &e3::parameters::intervals_ms},
+         {"--parallelisms", "N,N,..", "writer parallelisms of the grid (default 1,2,4)", &e3::parameters::parallelisms}},
+        [](session& s, const e3::parameters& params, const experiment::fault_plan&, history& h) {
+            const auto spec = params.feed();
+            const auto events = generate(spec);
+            const auto records = kafka_records(events);
+            for (const auto& c : e3::cells(params)) run_cell(s, params, c, records, spec, h);
+            run_reader(s, params, records, events, spec, h);
+        });
+}
