@@ -146,7 +146,7 @@ inline std::vector<cell> cells(const parameters& p) {
     for (std::uint64_t r = 2; r <= p.baseline_repeats; ++r) {
         cell c{base + " #" + std::to_string(r), cell_role::grid, p.baseline_interval_ms, p.baseline_parallelism,
                std::nullopt, r};
-        const auto at = r == p.baseline_repeats ? out.size() : out.size() * (r - 1) / p.baseline_repeats;
+        const auto at = out.size() * (r - 1) / (p.baseline_repeats - 1);
         out.insert(out.begin() + static_cast<long>(at), c);
     }
     return out;

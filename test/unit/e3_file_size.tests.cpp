@@ -1,0 +1,164 @@
+// Experiment 3's measurement logic on hand-built samples: the freshness
+// histogram, the cells a run takes, the usage check, and the rules.
+#include <catch2/catch.hpp>
+
+#include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/experiments/e3_file_size.hpp>
+
+using namespace rosterrig;
+
+namespace {
+// A cell whose job committed `commits` snapshots of `files` data files each.
+e3::cell_run cell_with(const std::string& name, std::int64_t writers, std::int64_t commits, std::int64_t files,
+                       std::int64_t bytes) {
+    e3::cell_run c;
+    c.cell = name;
+    c.job_id = "job";
+    c.interval_ms = 5000;
+    c.parallelism = writers;
+    c.in_force.interval_ms = 5000;
+    c.in_force.writer_parallelism = writers;
+    for (std::int64_t k = 1; k <= commits; ++k) {
+        c.snapshots.push_back({k, 1000 * k, "append", "job", files, 10 * files, 10 * files});
+        for (std::int64_t f = 0; f < files; ++f) c.files.push_back({k, 0, 10, bytes});
+    }
+    return c;
+}
+}  // namespace
+
+TEST_CASE("a freshness quantile is an upper bound within one bucket of the true value", "[e3][freshness]") {
+    std::vector<std::int64_t> values;
+    for (std::int64_t v = 1; v <= 1000; ++v) values.push_back(v * 7);  // 7 .. 7000 ms
+    const auto h = experiment::histogram_of(values, 100);
+    CHECK(h.records == 1000);
+    CHECK(h.min_ms == 7);
+    CHECK(h.max_ms == 7000);
+    // true median 3500 (the 500th value): the bound is the upper edge of its bucket.
+    // Mutation: return the bucket's lower edge and this fails (3500 < 3500 is false, 3500 - 100 ...).
+    const auto p50 = experiment::quantile_at_most(h, 0.5);
+    CHECK(p50 >= 3500);
+    CHECK(p50 - 100 <= 3500);
+    CHECK(p50 == 3600);
+    // the top quantile is the exact maximum, not a bucket edge past it
+    CHECK(experiment::quantile_at_most(h, 1.0) == 7000);
+}
+
+TEST_CASE("a negative freshness falls below zero, not into the first bucket", "[e3][freshness]") {
+    const auto h = experiment::histogram_of({-30, 40}, 100);
+    REQUIRE(h.buckets.size() == 2);
+    CHECK(h.buckets[0].from_ms == -100);
+    CHECK(h.buckets[1].from_ms == 0);
+}
+
+TEST_CASE("a row whose snapshot or acknowledgement is unknown is counted as unmapped, not guessed", "[e3][freshness]") {
+    std::int64_t unmapped = 0;
+    const auto h = experiment::freshness_of({{1, 10}, {2, 11}, {3, -1}}, {{10, 5000}}, {{1, 4000}, {2, 4100}}, 100,
+                                            unmapped);
+    CHECK(unmapped == 2);  // seq 2's snapshot 11 has no commit time; seq 3 has no snapshot
+    CHECK(h.records == 1);
+    CHECK(h.max_ms == 1000);
+}
+
+TEST_CASE("the baseline cell's repeats are spread over the run, the last one at the end", "[e3]") {
+    const auto p = e3::parameters::full();
+    const auto cs = e3::cells(p);
+    CHECK(cs.size() == 9 + 2 + 2);  // the grid, the 1 GB cell and the control, two more baseline runs
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        if (cs[i].interval_ms == p.baseline_interval_ms && cs[i].parallelism == p.baseline_parallelism &&
+            cs[i].role == e3::cell_role::grid)
+            at.push_back(i);
+    REQUIRE(at.size() == 3);
+    CHECK(at.back() == cs.size() - 1);
+    CHECK(at[1] > at[0] + 2);
+}
+
+TEST_CASE("an interval or parallelism that cannot run is refused, naming the flag", "[e3][usage]") {
+    auto p = e3::parameters::full();
+    CHECK_FALSE(e3::usage_problem(p, 4));
+    p.intervals_ms = {5000, 0};
+    CHECK(e3::usage_problem(p, 4).value().rfind("--intervals", 0) == 0);
+    p = e3::parameters::full();
+    p.parallelisms = {-1};
+    CHECK(e3::usage_problem(p, 4).value().rfind("--parallelisms", 0) == 0);
+    p.parallelisms = {8};
+    // Mutation: compare against slots with >= 2 * slots and this fails.
+    CHECK(e3::usage_problem(p, 4).value().find("the TaskManager has 4") != std::string::npos);
+}
+
+TEST_CASE("a list flag parses into whole numbers and a bad element names the flag", "[e3][usage]") {
+    std::vector<std::int64_t> xs;
+    cli::arg_parser a{"t", "s"};
+    a.option("--intervals", xs, "MS,..", "h");
+    a.parse({"--intervals", "5000,30000,-1"});
+    CHECK(xs == std::vector<std::int64_t>{5000, 30000, -1});
+    cli::arg_parser b{"t", "s"};
+    b.option("--intervals", xs, "MS,..", "h");
+    CHECK_THROWS_WITH(b.parse({"--intervals", "5000,x"}), Catch::Contains("--intervals"));
+}
+
+TEST_CASE("one commit with a file more than the writers refutes files-per-commit", "[e3][verdict]") {
+    e3::samples s;
+    s.cells.push_back(cell_with("5s-p2", 2, 10, 2, 1000));
+    CHECK(e3::files_per_commit_equal_subtasks(s).verdict == verdict_kind::held);
+    s.cells[0].files.push_back({3, 0, 10, 1000});
+    // Mutation: count files per commit from the summary's added-data-files instead of $entries and this fails.
+    CHECK(e3::files_per_commit_equal_subtasks(s).verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("commits by another job or without data are not commits of the cell", "[e3]") {
+    auto c = cell_with("5s-p2", 2, 3, 2, 1000);
+    c.snapshots.push_back({99, 9000, "append", "other-job", 0, 0, 0});
+    c.snapshots.push_back({100, 9500, "append", "job", 0, 0, 0});
+    const auto a = e3::analyze(c);
+    CHECK(a.commits_with_data == 3);
+    CHECK(a.empty_commits == 1);
+}
+
+TEST_CASE("the interval and target rules need a repeat spread, and judge against it", "[e3][verdict]") {
+    auto p = e3::parameters::full();
+    p.intervals_ms = {5000, 120000};
+    p.parallelisms = {2};
+    e3::samples s;
+    s.cells.push_back(cell_with("5s-p2", 2, 40, 2, 13000));
+    auto longer = cell_with("120s-p2", 2, 2, 2, 75000);
+    longer.interval_ms = 120000;
+    s.cells.push_back(longer);
+    CHECK(e3::interval_moves_file_size(s, p).verdict == verdict_kind::inconclusive);
+    auto again = cell_with("5s-p2 #2", 2, 40, 2, 13100);
+    again.repeat = 2;
+    s.cells.push_back(again);
+    CHECK(e3::interval_moves_file_size(s, p).verdict == verdict_kind::held);
+    auto large = cell_with("5s-p2-1GB", 2, 40, 2, 13050);
+    large.role = e3::cell_role::large_target;
+    s.cells.push_back(large);
+    CHECK(e3::target_does_not_move_file_size(s, p).verdict == verdict_kind::held);
+    // 13,000 .. 13,100 widened by 3 % of 13,050 (391.5): 14,000 is outside.
+    // Mutation: drop the slack's bound on the upper side and this fails.
+    for (auto& f : s.cells.back().files) f.bytes = 14000;
+    CHECK(e3::target_does_not_move_file_size(s, p).verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("reader timings count only on tables checked exact with right answers", "[e3][verdict]") {
+    const auto p = e3::parameters::full();
+    e3::samples s;
+    e3::reader_cost rc;
+    for (const std::string phase : {"before", "after"})
+        for (const std::string t : {"upsert-5s", "append"}) {
+            e3::reader_table tb;
+            tb.name = t, tb.phase = phase, tb.exact = true;
+            rc.tables.push_back(tb);
+            for (std::uint64_t r = 1; r <= 3; ++r)
+                for (const std::string q : {"count", "lookup"})
+                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
+        }
+    s.reader = rc;
+    CHECK(e3::upsert_short_reads_slower(s, p).verdict == verdict_kind::held);
+    CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::held);
+    s.reader->tables[0].exact = false;
+    // Mutation: drop reader_unusable from the rule and this fails (it would hold).
+    CHECK(e3::upsert_short_reads_slower(s, p).verdict == verdict_kind::inconclusive);
+    s.reader->tables[0].exact = true;
+    s.reader->timings[0].answer_right = false;
+    CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::inconclusive);
+}
