@@ -47,13 +47,16 @@ int main(int argc, char** argv) {
     }
     const fs::path readme = fs::path(root) / "README.md";
     std::map<fs::path, std::string> files;  // what each file must hold
+    int missing = 0;                        // registered experiments without a results file
     try {
         std::string doc = read_file(readme);
         for (const auto& e : experiments::registry()) {
             const fs::path result = fs::path(root) / e.results_file;
             if (!fs::exists(result)) {
-                std::cerr << "rosterrig-report: " << e.results_file << " does not exist yet; section " << e.section
-                          << " left as it is\n";
+                // A registered experiment with no result cannot be checked: --check fails.
+                std::cerr << "rosterrig-report: " << e.results_file << " does not exist; section " << e.section
+                          << (check ? " cannot be checked\n" : " left as it is\n");
+                ++missing;
                 continue;
             }
             auto [section, figures] = e.render(result.string());
@@ -70,7 +73,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (check) {
-        int rc = 0;
+        int rc = missing ? 1 : 0;
         for (const auto& [p, text] : files)
             if (!fs::exists(p) || read_file(p) != text) {
                 std::cerr << "rosterrig-report: " << p.string() << " differs from what the results say; run rosterrig-report\n";

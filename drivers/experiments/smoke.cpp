@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
         std::cerr << "rosterrig-smoke: " << e.what() << "\n" << args.usage();
         return 2;
     }
+    if (spec.events == 0) {  // zero events would land nothing and pass
+        std::cerr << "rosterrig-smoke: --events: expected at least 1, got 0\n" << args.usage();
+        return 2;
+    }
     spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
 
     install_interrupt_handler();

@@ -190,7 +190,14 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (!p.given(extra[i].name)) continue;
-        if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) params.**count = counts[i];
+        if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) {
+            // A count of zero runs nothing and would judge nothing: refused before anything is created.
+            if (counts[i] == 0) {
+                std::cerr << command << ": " << extra[i].name << ": expected at least 1, got 0\n" << p.usage();
+                return 2;
+            }
+            params.**count = counts[i];
+        }
         else params.*std::get<std::vector<std::int64_t> E::parameters::*>(extra[i].field) = lists[i];
     }
     // Parameters that cannot run exit 2 before anything is created: first

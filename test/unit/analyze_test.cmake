@@ -18,3 +18,25 @@ file(WRITE ${WORK}/malformed.json "{\"experiment\": \"e1_restart_replay\", ")
 expect_exit(2 ${E1} --analyze ${WORK}/malformed.json)
 expect_exit(2 ${E2} --analyze ${SOURCE}/results/e1_restart_replay.json)  # another experiment's file
 expect_exit(2 ${E1} --no-such-flag)
+
+# Parameters that cannot run exit 2 before anything is created (no stack is
+# needed to refuse them), and the message names the flag.
+# Mutation: drop the first usage check in drivers/live/runner.hpp and these
+# wait for a stack instead (exit 1 without one).
+function(expect_refused flag)
+  execute_process(COMMAND ${E3} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(FIND "${err}" "${flag}" at)
+  if(NOT rc EQUAL 2 OR at EQUAL -1)
+    message(FATAL_ERROR "rosterrig-e3 ${ARGN}: exit ${rc}, expected 2 naming ${flag}\n${out}${err}")
+  endif()
+endfunction()
+expect_refused(--intervals --intervals 0)
+expect_refused(--intervals --intervals 5000,-30000)
+expect_refused(--intervals --intervals 5000,x)
+expect_refused(--parallelisms --parallelisms 0)
+
+# A count of zero runs nothing: refused before a stack is asked for anything.
+# Mutation: accept 0 for --repeats (as before) and e2 starts a run that writes
+# a results file of inconclusive verdicts over the committed one.
+expect_exit(2 ${E2} --repeats 0)
+expect_exit(2 ${E1} --kills 0)

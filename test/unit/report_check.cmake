@@ -1,6 +1,7 @@
 # rosterrig-report --check, run against copies of the checkout's README, results
 # and figures: it passes on the copy as it is, and fails (exit 1) when a
-# section's markers are deleted or a figure inside a section is edited by hand.
+# section's markers are deleted, a figure inside a section is edited by hand, or
+# a results file is missing; it exits 2 for a root it cannot read.
 # Mutation: make a missing marker a warning again (as it was before) and the
 # first failing case passes, so this test fails.
 cmake_minimum_required(VERSION 3.25)
@@ -45,3 +46,16 @@ expect_check(1 "one figure in the e1 table edited")
 fresh_copy()
 file(WRITE ${WORK}/docs/e2_timeline.svg "<svg/>")
 expect_check(1 "the e2 figure replaced")
+
+# A registered experiment whose results file is missing cannot be checked.
+# Mutation: let a missing results file leave its section "as it is" under
+# --check (as it did before) and this case passes with exit 0, so the test fails.
+fresh_copy()
+file(REMOVE ${WORK}/results/e3_file_size.json)
+expect_check(1 "results/e3_file_size.json missing")
+
+# An unreadable root is bad input.
+execute_process(COMMAND ${REPORT} --root ${WORK}/no-such-dir --check RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "a root that does not exist: exit ${rc}, expected 2; stderr: ${err}")
+endif()

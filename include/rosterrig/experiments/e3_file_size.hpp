@@ -587,7 +587,7 @@ inline std::string part_a_table(const samples& s) {
     using report::fixed;
     report::markdown_table t{{"Cell", "Interval (Flink)", "Writers (job plan)", "Target (catalog)", "Feed (first to last ack)",
                               "Commits with data (empty)", "Data files", "Files per commit min / median / max",
-                              "Data-file bytes min / median / max", "Mean data-file bytes", "Records per file, median",
+                              "Data-file bytes min / median / max", "Mean data-file bytes", "Records per file min / median / max",
                               "Freshness p50 / p99 / max", "Rows, duplicates, missing runs"}};
     for (const auto& c : s.cells) {
         const auto a = analyze(c);
@@ -602,7 +602,8 @@ inline std::string part_a_table(const samples& s) {
                std::to_string(a.data_files),
                fixed(f.min, 0) + " / " + fixed(f.median, 1) + " / " + fixed(f.max, 0),
                bytes_text(a.file_bytes.min) + " / " + bytes_text(a.file_bytes.median) + " / " + bytes_text(a.file_bytes.max),
-               bytes_text(a.mean_file_bytes), fixed(a.file_records.median, 0),
+               bytes_text(a.mean_file_bytes),
+               bytes_text(a.file_records.min) + " / " + bytes_text(a.file_records.median) + " / " + bytes_text(a.file_records.max),
                "≤ " + sec(a.p50_ms) + " / ≤ " + sec(a.p99_ms) + " / " + sec(c.freshness.max_ms) + " s",
                report::with_thousands(static_cast<long long>(c.rows)) + ", " + std::to_string(c.duplicate_rows) + ", " +
                    std::to_string(c.missing_runs.size())});
@@ -638,6 +639,47 @@ inline std::string part_b_table(const reader_cost& rc) {
     return t.render();
 }
 
+/// The findings in words, every figure computed from the samples.
+inline std::string findings(const samples& s, const parameters& p) {
+    using report::fixed;
+    std::string o;
+    const auto shortest = *std::min_element(p.intervals_ms.begin(), p.intervals_ms.end());
+    const auto longest = *std::max_element(p.intervals_ms.begin(), p.intervals_ms.end());
+    const auto* a = grid_cell(s, shortest, p.baseline_parallelism);
+    const auto* b = grid_cell(s, longest, p.baseline_parallelism);
+    if (a && b && shortest != longest) {
+        const auto aa = analyze(*a), bb = analyze(*b);
+        o += "From " + seconds_text(shortest) + " to " + seconds_text(longest) + " at " +
+             std::to_string(p.baseline_parallelism) + " writers the mean data file grew ×" +
+             fixed(bb.mean_file_bytes / aa.mean_file_bytes, 1) + " (" + bytes_text(aa.mean_file_bytes) + " → " +
+             bytes_text(bb.mean_file_bytes) + " B) and the median record's wait grew from at most " +
+             fixed(static_cast<double>(aa.p50_ms) / 1000, 1) + " s to at most " + fixed(static_cast<double>(bb.p50_ms) / 1000, 1) + " s. ";
+    }
+    if (const auto spread = baseline_spread(s, p)) {
+        o += "The baseline cell's " + std::to_string(baseline_runs(s, p).size()) + " runs spread " +
+             bytes_text(spread->max - spread->min) + " B in mean file size (" +
+             fixed(100 * (spread->max - spread->min) / spread->median, 2) + " % of their median)";
+        for (const auto& c : s.cells)
+            if (c.role == cell_role::large_target) {
+                const double m = analyze(c).mean_file_bytes;
+                o += "; the 1 GB target moved it " + fixed(100 * (m - spread->median) / spread->median, 2) +
+                     " % from that median, and its largest file was " + bytes_text(analyze(c).file_bytes.max) + " B";
+            }
+        o += ". ";
+    }
+    for (const auto& c : s.cells)
+        if (c.role == cell_role::control) {
+            const auto a = analyze(c);
+            std::vector<double> xs(a.files_per_commit.begin(), a.files_per_commit.end());
+            if (xs.empty()) continue;
+            o += "With a " + bytes_text(static_cast<double>(c.target_bytes.value_or(0))) +
+                 " B target the control's writers rolled files inside a checkpoint: a median of " +
+                 fixed(stats::summarize(xs).median, 1) + " data files per commit from " +
+                 std::to_string(c.in_force.writer_parallelism) + " writers: the property does reach the writer. ";
+        }
+    return o.empty() ? o : o + "\n\n";
+}
+
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     std::string o = "**Part A, the dial.** One seeded feed of " + report::with_thousands(static_cast<long long>(p.events)) +
                     " events (" + report::with_thousands(static_cast<long long>(p.providers)) + " providers, " +
@@ -667,7 +709,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto& e : rc.optimize_errors) o += "\nOptimize failed: " + e + "\n";
         o += "\n";
     }
-    return o + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+    return o + findings(s, p) + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 
 /// Mean data-file bytes (solid, left) and freshness p50 (dashed, right)
