@@ -15,6 +15,7 @@
 #include "poll.hpp"
 #include "process_fault.hpp"
 #include "progress.hpp"
+#include "run_lock.hpp"
 #include "session.hpp"
 #include "stack_versions.hpp"
 
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
+    const run_lock holding_the_stack(stack.state_dir);
     const long long started = now_ms();
     try {
         trino_client trino(stack.trino());

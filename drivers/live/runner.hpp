@@ -33,6 +33,7 @@
 #include "process_fault.hpp"
 #include "progress.hpp"
 #include "provenance.hpp"
+#include "run_lock.hpp"
 #include "session.hpp"
 #include "stack_versions.hpp"
 
@@ -211,6 +212,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     install_interrupt_handler();
     const auto stack = stack_config::load();
+    const run_lock holding_the_stack(stack.state_dir);
     if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
         std::int64_t slots = 0;
         try {
