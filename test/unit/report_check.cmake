@@ -59,3 +59,16 @@ execute_process(COMMAND ${REPORT} --root ${WORK}/no-such-dir --check RESULT_VARI
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "a root that does not exist: exit ${rc}, expected 2; stderr: ${err}")
 endif()
+
+# A quick run copied into results/ is refused, not published into the README.
+# Mutation: drop the quick check in registry.hpp's render and the report
+# renders the quick run (exit 0 without --check), so this fails.
+fresh_copy()
+file(READ ${WORK}/results/e2_savepoint_restore.json doc)
+string(REPLACE "\"quick\": false" "\"quick\": true" doc "${doc}")
+file(WRITE ${WORK}/results/e2_savepoint_restore.json "${doc}")
+execute_process(COMMAND ${REPORT} --root ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE err)
+string(FIND "${err}" "--quick run" at)
+if(rc EQUAL 0 OR at EQUAL -1)
+  message(FATAL_ERROR "a quick run in results/: exit ${rc}, expected a refusal naming it; stderr: ${err}")
+endif()

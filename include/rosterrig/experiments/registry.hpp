@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ entry entry_for() {
     return {E::id, E::tag, E::results_file, E::predictions_file,
             [](const std::string& file) {
                 auto h = experiment::read_history<E>(file);
+                // The README shows full runs: a quick run copied into results/ is refused, not published.
+                if (h.parameters.quick)
+                    throw std::invalid_argument(file + " holds a --quick run; the README shows full runs only");
                 return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples, h.parameters));
             },
             [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); },
