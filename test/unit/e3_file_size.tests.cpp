@@ -34,7 +34,7 @@ TEST_CASE("a freshness quantile is an upper bound within one bucket of the true 
     CHECK(h.min_ms == 7);
     CHECK(h.max_ms == 7000);
     // true median 3500 (the 500th value): the bound is the upper edge of its bucket.
-    // Mutation: return the bucket's lower edge and this fails (3500 < 3500 is false, 3500 - 100 ...).
+    // Mutation: return the bucket's lower edge (3500, a bound from below) and this fails.
     const auto p50 = experiment::quantile_at_most(h, 0.5);
     CHECK(p50 >= 3500);
     CHECK(p50 - 100 <= 3500);
@@ -81,8 +81,9 @@ TEST_CASE("an interval or parallelism that cannot run is refused, naming the fla
     p = e3::parameters::full();
     p.parallelisms = {-1};
     CHECK(e3::usage_problem(p, 4).value().rfind("--parallelisms", 0) == 0);
-    p.parallelisms = {8};
-    // Mutation: compare against slots with >= 2 * slots and this fails.
+    p.parallelisms = {5};
+    // Mutation: let a job take two slots' worth of writers (w > 2 * slots) and this fails.
+    REQUIRE(e3::usage_problem(p, 4));
     CHECK(e3::usage_problem(p, 4).value().find("the TaskManager has 4") != std::string::npos);
 }
 
