@@ -24,6 +24,34 @@ std::string table_location(const stack_config& stack, const pipeline_spec& spec)
     return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
 }
 
+std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name) {
+    return {{"execution.runtime-mode", "streaming"},
+            {"execution.checkpointing.interval", std::to_string(config.checkpoint_interval_ms) + "ms"},
+            {"execution.checkpointing.mode", std::string(flink_option(config.mode))},
+            {"parallelism.default", std::to_string(config.parallelism)},
+            {"pipeline.name", "rosterrig:" + name}};
+}
+
+std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec) {
+    std::map<std::string, std::string> values{
+        {"topic", spec.in_topic},
+        {"out_topic", spec.out_topic},
+        {"bootstrap", stack.kafka_bootstrap()},
+        {"group", spec.group},
+        {"startup_mode", std::string(flink_option(spec.config.startup))},
+        {"transactional_id_prefix", spec.transactional_id_prefix},
+        {"transaction_timeout_ms", std::to_string(spec.transaction_timeout_ms)},
+        {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
+    };
+    sql_gateway gateway(stack.sql_gateway());
+    gateway.open(session_options(spec.config, spec.out_topic));
+    gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
+    gateway.execute_script(fill_template(read_sql(stack, "kafka_sink.sql"), values));
+    auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert_kafka.sql"), values));
+    if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT into " + spec.out_topic + " returned no job id");
+    return jobs.front();
+}
+
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
     const auto catalog = stack.catalog();
     const auto s3 = stack.s3();
@@ -41,17 +69,10 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"group", spec.group},
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
-        {"table_properties", ""},
+        {"table_properties", engine::table_properties_text(spec.table_properties)},
     };
-    for (const auto& [k, v] : spec.table_properties) values["table_properties"] += ",\n  '" + k + "' = '" + v + "'";
-    std::map<std::string, std::string> session{
-        {"execution.runtime-mode", "streaming"},
-        {"execution.checkpointing.interval", std::to_string(spec.config.checkpoint_interval_ms) + "ms"},
-        {"execution.checkpointing.mode", std::string(flink_option(spec.config.mode))},
-        {"parallelism.default", std::to_string(spec.config.parallelism)},
-        {"pipeline.name", "rosterrig:" + spec.table},
-        {"table.exec.iceberg.use-v2-sink", spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false"},
-    };
+    auto session = session_options(spec.config, spec.table);
+    session["table.exec.iceberg.use-v2-sink"] = spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
 
     sql_gateway gateway(stack.sql_gateway());

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -31,8 +32,10 @@ std::string read_source(const std::string& relative) {
 // comment lines, in place of ${roster_columns}.
 std::string roster_columns_fragment() { return without_comment_lines(read_source("sql/roster_columns.sql")); }
 
-create_table_text spliced_table(const std::string& file) {
-    return parse_create_table(fill_placeholder(read_source("sql/" + file), "roster_columns", roster_columns_fragment()));
+create_table_text spliced_table(const std::string& file, const std::map<std::string, std::string>& more = {}) {
+    return parse_create_table(fill_placeholder(
+        fill_placeholder(read_source("sql/" + file), "roster_columns", roster_columns_fragment()), "table_properties",
+        table_properties_text(more)));
 }
 
 bool has_column(const create_table_text& t, const std::string& name) {
@@ -64,6 +67,18 @@ TEST_CASE("an append table declares no primary key and no upsert flag", "[claims
     const auto t = spliced_table("append_table.sql");
     CHECK_FALSE(t.primary_key);
     CHECK(t.properties.count("write.upsert.enabled") == 0);
+}
+
+// Mutation: drop `${table_properties}` from sql/append_table.sql (experiment
+// 3's target size would never reach the table): this fails.
+TEST_CASE("a table property an experiment asks for is in the CREATE TABLE, beside the fixed ones", "[claims][sql]") {
+    for (const std::string file : {"append_table.sql", "upsert_table.sql"}) {
+        INFO(file);
+        const auto t = spliced_table(file, {{"write.target-file-size-bytes", "1024"}});
+        REQUIRE(t.properties.count("write.target-file-size-bytes") == 1);
+        CHECK(t.properties.at("write.target-file-size-bytes") == "1024");
+        CHECK(t.properties.at("format-version") == "2");
+    }
 }
 
 // Mutation: in sql/append_table.sql, replace `${roster_columns}` with the

@@ -155,6 +155,14 @@ inline std::string without_comment_lines(std::string_view text) {
     return out;
 }
 
+/// More table properties as the table templates take them in place of
+/// ${table_properties}: each as `,\n  'key' = 'value'` after the last fixed one.
+inline std::string table_properties_text(const std::map<std::string, std::string>& properties) {
+    std::string out;
+    for (const auto& [k, v] : properties) out += ",\n  '" + k + "' = '" + v + "'";
+    return out;
+}
+
 /// The names of the ${...} placeholders in `text`, in order, with repeats.
 inline std::vector<std::string> placeholders(std::string_view text) {
     std::vector<std::string> out;
