@@ -26,6 +26,23 @@ struct pipeline_spec {
     std::map<std::string, std::string> table_properties;  // more Iceberg table properties at CREATE TABLE
 };
 
+// The Kafka → Flink → Kafka job: the roster feed copied to a second topic by
+// Flink's Kafka sink at exactly-once, in transactions named by the prefix.
+struct kafka_pipeline_spec {
+    std::string in_topic;
+    std::string group;
+    std::string out_topic;
+    std::string transactional_id_prefix;
+    long long transaction_timeout_ms = 0;  // the producer's transaction.timeout.ms
+    experiment::pipeline_config config;    // interval, mode, parallelism, startup (table fields unused)
+};
+
+// The SQL Gateway session options every submitted job runs with.
+std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name);
+
+// Submits the Kafka → Kafka job; returns the job id Flink assigned.
+std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec);
+
 // Where the table lives in the chosen warehouse mode.
 std::string table_location(const stack_config& stack, const pipeline_spec& spec);
 

@@ -167,7 +167,9 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     cli::arg_parser p{command, summary};
     p.flag("--quick", quick, "the short form, for CI (under 5 minutes); not promoted to results/");
     p.option("--seed", seed, "S", "the feed's seed (default: the experiment's own)");
-    p.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    // Only an experiment with a table has a warehouse to choose.
+    constexpr bool has_warehouse = requires(typename E::parameters x) { x.warehouse; };
+    if constexpr (has_warehouse) p.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (std::holds_alternative<std::uint64_t E::parameters::*>(extra[i].field))
             p.option(extra[i].name, counts[i], extra[i].metavar, extra[i].help);
@@ -188,7 +190,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     auto params = quick ? E::parameters::quick_run() : E::parameters::full();
     if (p.given("--seed")) params.seed = seed;
-    params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
+    if constexpr (has_warehouse) params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (!p.given(extra[i].name)) continue;
         if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) {

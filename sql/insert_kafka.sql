@@ -1,0 +1,3 @@
+INSERT INTO roster_out
+SELECT seq, npi, source, revision, asserted_at, name, taxonomy, address, city, state, zip, phone, status
+FROM roster_feed;
