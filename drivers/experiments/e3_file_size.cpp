@@ -230,7 +230,12 @@ int main(int argc, char** argv) {
             const auto spec = params.feed();
             const auto events = generate(spec);
             const auto records = kafka_records(events);
-            for (const auto& c : e3::cells(params)) run_cell(s, params, c, records, spec, h);
-            run_reader(s, params, records, events, spec, h);
+            // A resumed run (--resume) keeps the cells it recorded and runs the rest.
+            for (const auto& c : e3::cells(params))
+                if (!h.read([&](const e3::samples& x) { return e3::find_cell(x, c.name) != nullptr; }))
+                    run_cell(s, params, c, records, spec, h);
+                else
+                    progress("e3[" + c.name + "]: recorded before the resume; kept");
+            if (!h.read([](const e3::samples& x) { return x.reader.has_value(); })) run_reader(s, params, records, events, spec, h);
         });
 }

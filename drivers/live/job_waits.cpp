@@ -55,7 +55,9 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
         [&] { return "job " + job + " is " + std::to_string(lag) + " records behind on " + topic; },
         {std::chrono::milliseconds(500), std::chrono::seconds(5)});
     long long id = flink.checkpoints(job).latest_completed_id;
-    for (int i = 0; i < extra_checkpoints; ++i) id = wait_checkpoint_above(flink, job, id, std::chrono::seconds(120));
+    // Each further checkpoint may take a whole interval: the caller's deadline, not a fixed 120 s
+    // (a 120 s interval missed a fixed 120 s wait).
+    for (int i = 0; i < extra_checkpoints; ++i) id = wait_checkpoint_above(flink, job, id, deadline);
     // The Iceberg commit runs in notifyCheckpointComplete, just after the
     // JobManager marks the checkpoint complete.
     std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -118,6 +119,14 @@ private:
     mutable std::mutex mutex_;
 };
 
+// An experiment whose driver can continue a stopped run (it skips what the
+// recorded samples already hold) says so with `static constexpr bool resumable = true`.
+template <class E>
+constexpr bool is_resumable() {
+    if constexpr (requires { E::resumable; }) return E::resumable;
+    else return false;
+}
+
 // A flag that overrides one field of the parameters: a whole number, or a
 // comma-separated list of them.
 template <class E>
@@ -161,7 +170,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     const std::string command = std::string("rosterrig-") + E::tag;
     bool quick = false;
     std::uint64_t seed = 0;
-    std::string warehouse = "s3", out, analyze, runs_dir;
+    std::string warehouse = "s3", out, analyze, runs_dir, resume;
     std::vector<std::uint64_t> counts(extra.size());
     std::vector<std::vector<std::int64_t>> lists(extra.size());
     cli::arg_parser p{command, summary};
@@ -178,6 +187,9 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     }
     p.option("--out", out, "FILE", "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
     p.option("--runs", runs_dir, "DIR", "where the run's history goes (default: runs/" + std::string(E::id) + "/)");
+    if constexpr (is_resumable<E>())
+        p.option("--resume", resume, "FILE",
+                 "continue a run that stopped (its history in runs/): keep its samples and parameters, run what they lack");
     p.option("--analyze", analyze, "FILE",
              "re-judge a saved history or result offline: exit 0 held, 1 refuted, 3 inconclusive, 2 bad input");
     try {
@@ -188,11 +200,34 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     }
     if (!analyze.empty()) return analyze_history<E>(command, analyze);
 
-    auto params = quick ? E::parameters::quick_run() : E::parameters::full();
-    if (p.given("--seed")) params.seed = seed;
-    if constexpr (has_warehouse) params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
+    std::optional<experiment::history<E>> resumed;
+    if (!resume.empty()) {
+        for (const auto* flag : {"--quick", "--seed", "--warehouse"})
+            if (p.given(flag)) {
+                std::cerr << command << ": --resume runs with the parameters the run recorded; drop " << flag << "\n";
+                return 2;
+            }
+        try {
+            resumed = experiment::read_history<E>(resume);
+        } catch (const std::exception& e) {
+            std::cerr << command << ": --resume: " << e.what() << "\n";
+            return 2;
+        }
+        if (resumed->envelope.status_or_complete() == result::run_status::complete) {
+            std::cerr << command << ": --resume: " << resume << " is a complete run; nothing to resume\n";
+            return 2;
+        }
+    }
+    auto params = resumed ? resumed->parameters : quick ? E::parameters::quick_run() : E::parameters::full();
+    if (!resumed && p.given("--seed")) params.seed = seed;
+    if constexpr (has_warehouse)
+        if (!resumed) params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (!p.given(extra[i].name)) continue;
+        if (resumed) {
+            std::cerr << command << ": --resume runs with the parameters the run recorded; drop " << extra[i].name << "\n";
+            return 2;
+        }
         if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) {
             // A count of zero runs nothing and would judge nothing: refused before anything is created.
             if (counts[i] == 0) {
@@ -250,6 +285,31 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     env.status = result::run_status::running;
     typename E::samples initial;
     initial.predictions = experiment::unjudged(predictions);
+    if (resumed) {
+        // The same predictions, the same plan and the same stack, or it is another run.
+        const auto& was = resumed->envelope;
+        std::string why;
+        if (was.prediction.recorded_in_commit != env.prediction.recorded_in_commit)
+            why = "the predictions were committed again since (" + env.prediction.recorded_in_commit + ", the run used " +
+                  was.prediction.recorded_in_commit + ")";
+        else if (was.component_versions != env.component_versions)
+            why = "the components report other versions than the run recorded";
+        else if (!was.fault_plan || *was.fault_plan != *env.fault_plan)
+            why = "the fault plan drawn from the recorded parameters is not the one recorded";
+        if (!why.empty()) {
+            std::cerr << command << ": --resume: " << why << "\n";
+            return 2;
+        }
+        auto continued = was;
+        continued.status = result::run_status::running;
+        continued.failure.reset();
+        if (!continued.resumed) continued.resumed.emplace();
+        continued.resumed->push_back({iso8601_utc(now_ms()), env.code_commit, was.failure.value_or(""), resume});
+        env = continued;
+        initial = resumed->samples;
+        initial.predictions = experiment::unjudged(predictions);
+        progress(std::string(E::id) + ": resuming " + resume + " (" + was.failure.value_or("stopped without a reason") + ")");
+    }
 
     const std::filesystem::path dir =
         runs_dir.empty() ? std::filesystem::path(src) / "runs" / E::id : std::filesystem::path(runs_dir);

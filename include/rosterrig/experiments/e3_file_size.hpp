@@ -745,6 +745,7 @@ struct definition {
     static constexpr const char* tag = "e3";
     static constexpr const char* predictions_file = "predictions/e3_file_size.json";
     static constexpr const char* results_file = "results/e3_file_size.json";
+    static constexpr bool resumable = true;  // cells and the reader part are independent: a stopped run continues
     static std::vector<rule> rules() { return e3::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e3::fault_plan(p); }
     static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {

@@ -22,12 +22,23 @@ inline std::string verdict_table(const std::vector<experiment::prediction_outcom
 }
 
 /// When it ran, on which code, with which predictions, on which versions.
+/// A resumed run says so: when, on which code, after what.
+inline std::string resumptions(const result::result_envelope& env) {
+    std::string out;
+    if (!env.resumed) return out;
+    for (const auto& r : *env.resumed)
+        out += " Resumed " + r.at + " on code " + r.code_commit.substr(0, 12) + " after the run stopped (" +
+               (r.after_failure.empty() ? std::string("killed, no reason recorded") : r.after_failure) +
+               "); the samples recorded before were kept and only what they lacked was run.";
+    return out;
+}
+
 inline std::string provenance(const result::result_envelope& env) {
     std::string versions;
     for (const auto& [k, v] : env.component_versions) versions += (versions.empty() ? "" : ", ") + k + " " + v;
     return "Run " + env.started_at + " to " + env.finished_at + ", code " + env.code_commit.substr(0, 12) +
            ", predictions committed in " + env.prediction.recorded_in_commit.substr(0, 12) +
-           ". Versions as the components reported them: " + versions + ".\n";
+           ". Versions as the components reported them: " + versions + "." + resumptions(env) + "\n";
 }
 
 } // namespace rosterrig::report

@@ -56,6 +56,18 @@ struct created_resource {
 };
 BOOST_DESCRIBE_STRUCT(created_resource, (), (kind, name))
 
+/// A run that stopped (failed, or killed) and was resumed: when, on which
+/// code, after what, and which history it continued. The samples recorded
+/// before are kept; the driver runs only what they lack.
+struct resumption {
+    std::string at;              ///< ISO-8601 UTC
+    std::string code_commit;     ///< the code that ran from here on
+    std::string after_failure;   ///< why the run had stopped ("" if it was killed without a word)
+    std::string history;         ///< the file it continued
+    friend bool operator==(const resumption&, const resumption&) = default;
+};
+BOOST_DESCRIBE_STRUCT(resumption, (), (at, code_commit, after_failure, history))
+
 struct result_envelope {
     std::string experiment;
     json::object parameters;
@@ -71,12 +83,13 @@ struct result_envelope {
     std::optional<std::string> failure;
     std::optional<json::value> fault_plan;
     std::optional<std::vector<created_resource>> created;
+    std::optional<std::vector<resumption>> resumed;
 
     run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
                       (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created))
+                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>
