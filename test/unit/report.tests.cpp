@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rosterrig/report/report.hpp"
+#include "rosterrig/report/result_section.hpp"
 
 using namespace rosterrig::report;
 
@@ -487,4 +488,20 @@ TEST_CASE("report: width and height set the picture's size", "[report]") {
     const std::string svg = p.render();
     CHECK(svg.find("width=\"1000\" height=\"300\" viewBox=\"0 0 1000 300\"") != std::string::npos);
     CHECK(svg.find("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>") != std::string::npos);
+}
+
+TEST_CASE("report: a resumed run says so in its provenance, when, on which code and after what", "[report]") {
+    rosterrig::result::result_envelope env;
+    env.started_at = "2026-11-30T00:52:26Z", env.finished_at = "2026-11-30T02:10:00Z";
+    env.code_commit = "649fd57aaaaaaaaa", env.prediction.recorded_in_commit = "889d770bbbbbbbbb";
+    CHECK(rosterrig::report::provenance(env).find("Resumed") == std::string::npos);
+    env.resumed = std::vector<rosterrig::result::resumption>{{"2026-11-30T01:59:54Z", "8daafcaccccccccc", "a wait timed out", "runs/x.json"}};
+    const auto text = rosterrig::report::provenance(env);
+    // Mutation: leave resumptions() out of provenance() and a merged run reads as one: this fails.
+    CHECK(text.find("Resumed 2026-11-30T01:59:54Z on code 8daafcaccccc after the run stopped (a wait timed out)") !=
+          std::string::npos);
+    // The envelope keeps it through a write and a strict read.
+    const auto back = boost::json::value_to<rosterrig::result::result_envelope>(rosterrig::result::to_json(env));
+    REQUIRE(back.resumed);
+    CHECK(*back.resumed == *env.resumed);
 }
