@@ -1,0 +1,519 @@
+// rosterrig/experiments/e5_transaction_timeout.hpp: experiment 5, what a
+// Kafka transaction timeout shorter than the checkpoint interval costs a job
+// that writes to Kafka at exactly-once, as data: parameters, the runs, the raw
+// samples, the rules and the report.
+//
+// The rule under test: checkpoint interval + checkpoint duration + restart
+// time < transaction.timeout.ms <= the broker's transaction.max.timeout.ms.
+// Parts: the reference study's pair (one interval, a timeout far below and
+// far above it); the boundary (timeouts at ratios to a shorter interval, each
+// repeated); a timeout above the broker's maximum; and the other cost of a
+// long timeout, a transaction left open by a cancelled job that holds every
+// read_committed reader of its partitions back.
+#ifndef ROSTERRIG_EXPERIMENTS_E5_TRANSACTION_TIMEOUT_HPP
+#define ROSTERRIG_EXPERIMENTS_E5_TRANSACTION_TIMEOUT_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+#include "rosterrig/check/append_check.hpp"
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/report/line_plot.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
+#include "rosterrig/result/check_json.hpp"
+#include "rosterrig/stats/summary.hpp"
+
+namespace rosterrig::e5 {
+
+using experiment::prediction_outcome;
+
+struct parameters {
+    std::uint64_t seed = 5;
+    std::uint64_t events = 8000;
+    std::uint64_t providers = 2000;
+    std::uint32_t partitions = 4;
+    std::int64_t parallelism = 2;
+    std::int64_t feed_ms = 30000;  // the feed's duration in every run
+    // The reference study's pair: one interval, a timeout far below and far above it.
+    std::int64_t pair_interval_ms = 120000;
+    std::vector<std::int64_t> pair_timeouts_ms{5000, 300000};
+    // The boundary: timeouts at these ratios to a shorter interval, each `boundary_repeats` times.
+    std::int64_t boundary_interval_ms = 20000;
+    std::vector<double> boundary_ratios{0.5, 0.9, 1.1, 1.5, 3.0};
+    std::uint64_t boundary_repeats = 2;
+    // Above the broker's maximum: this many ms more than it.
+    std::int64_t above_max_by_ms = 60000;
+    // The stuck transaction: a long timeout, the job cancelled with a transaction open.
+    std::int64_t stuck_timeout_ms = 300000;
+    std::int64_t stuck_interval_ms = 600000;  // longer than the wait, so the open transaction is never committed
+    std::uint64_t stuck_plain_records = 500;
+    std::int64_t commit_wait_checkpoints = 2;  // checkpoints to wait after the feed before reading
+    bool quick = false;
+
+    static parameters full() { return {}; }
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.events = 2000;
+        p.providers = 500;
+        p.feed_ms = 8000;
+        p.pair_timeouts_ms = {};  // the boundary covers a timeout below and above the interval
+        p.boundary_interval_ms = 10000;
+        p.boundary_ratios = {0.5, 3.0};
+        p.boundary_repeats = 1;
+        p.stuck_timeout_ms = 30000;
+        p.stuck_interval_ms = 120000;
+        p.stuck_plain_records = 100;
+        return p;
+    }
+    roster_spec feed() const {
+        roster_spec s;
+        s.seed = seed;
+        s.events = events;
+        s.providers = providers;
+        s.partitions = partitions;
+        return s;
+    }
+};
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, events, providers, partitions, parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms,
+                       boundary_interval_ms, boundary_ratios, boundary_repeats, above_max_by_ms, stuck_timeout_ms,
+                       stuck_interval_ms, stuck_plain_records, commit_wait_checkpoints, quick))
+
+/// One run of the Kafka → Flink → Kafka job: what it asked for.
+struct run_plan {
+    std::string part;  // pair | boundary | above-max
+    std::string name;
+    std::int64_t interval_ms = 0;
+    std::int64_t timeout_ms = 0;
+    std::uint64_t repeat = 1;
+    std::optional<double> ratio;  // timeout / interval, for the boundary
+};
+
+inline std::vector<run_plan> runs_of(const parameters& p) {
+    std::vector<run_plan> out;
+    for (auto t : p.pair_timeouts_ms)
+        out.push_back({"pair", "pair: " + std::to_string(t / 1000) + " s timeout, " + std::to_string(p.pair_interval_ms / 1000) + " s interval",
+                       p.pair_interval_ms, t, 1, std::nullopt});
+    for (std::uint64_t r = 1; r <= p.boundary_repeats; ++r)
+        for (auto ratio : p.boundary_ratios) {
+            const auto t = static_cast<std::int64_t>(std::llround(ratio * static_cast<double>(p.boundary_interval_ms)));
+            out.push_back({"boundary", "boundary x" + report::fixed(ratio, 1) + " #" + std::to_string(r),
+                           p.boundary_interval_ms, t, r, ratio});
+        }
+    return out;
+}
+
+/// Why the parameters cannot run (naming the flag), or nothing.
+inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t /*slots*/) {
+    for (auto t : p.pair_timeouts_ms)
+        if (t <= 0) return "--pair-timeouts: a timeout of " + std::to_string(t) + " ms cannot run";
+    if (p.pair_interval_ms <= 0 || p.boundary_interval_ms <= 0 || p.stuck_interval_ms <= 0)
+        return std::string("an interval of 0 ms or below cannot run");
+    for (auto r : p.boundary_ratios)
+        if (r <= 0) return "a ratio of " + report::fixed(r, 2) + " gives no timeout";
+    if (p.stuck_timeout_ms <= 0) return std::string("a stuck-transaction timeout of 0 ms or below cannot run");
+    return std::nullopt;
+}
+
+// ---- samples -----------------------------------------------------------------
+
+struct transaction_state {
+    std::int64_t t_ms = 0;  // since the job was submitted
+    std::string transactional_id;
+    std::string state;
+};
+BOOST_DESCRIBE_STRUCT(transaction_state, (), (t_ms, transactional_id, state))
+
+/// A topic read back to its end at one isolation level, checked against the feed.
+struct output_read {
+    std::int64_t records = 0;
+    std::uint64_t distinct_seq = 0;
+    std::uint64_t duplicate_rows = 0;
+    std::vector<seq_range> missing_runs;
+};
+BOOST_DESCRIBE_STRUCT(output_read, (), (records, distinct_seq, duplicate_rows, missing_runs))
+
+inline output_read read_of(const append_result& r, std::int64_t records) {
+    return {records, r.distinct_seq, r.duplicate_rows, r.missing_runs};
+}
+
+struct job_signals {
+    std::string state;                  // at the end
+    std::int64_t completed_checkpoints = 0;
+    std::int64_t failed_checkpoints = 0;
+    std::int64_t exceptions = 0;        // in the exception history
+    std::vector<std::string> exception_names;  // the first few
+    std::int64_t log_warnings = 0;      // JobManager and TaskManager lines at WARN or ERROR mentioning a transaction
+    std::vector<std::string> log_examples;     // the first few of them
+};
+BOOST_DESCRIBE_STRUCT(job_signals, (),
+                      (state, completed_checkpoints, failed_checkpoints, exceptions, exception_names, log_warnings, log_examples))
+
+struct txn_run {
+    std::string part;
+    std::string name;
+    std::uint64_t repeat = 1;
+    std::optional<double> ratio;
+    std::int64_t requested_timeout_ms = 0;
+    std::int64_t interval_ms = 0;                   // Flink's checkpoint config
+    std::optional<std::int64_t> registered_timeout_ms;  // the broker's TransactionTimeoutMs for the job's ids
+    std::int64_t broker_max_timeout_ms = 0;         // transaction.max.timeout.ms as the broker reports it
+    std::string job_id;
+    std::uint64_t events = 0;
+    std::vector<transaction_state> states;           // sampled from the broker
+    output_read committed;                           // read_committed
+    output_read uncommitted;                         // read_uncommitted
+    job_signals signals;
+    std::int64_t failed_after_ms = -1;               // submit to FAILED, when it failed
+};
+BOOST_DESCRIBE_STRUCT(txn_run, (),
+                      (part, name, repeat, ratio, requested_timeout_ms, interval_ms, registered_timeout_ms,
+                       broker_max_timeout_ms, job_id, events, states, committed, uncommitted, signals, failed_after_ms))
+
+/// What a read_committed reader saw of plain records written after a job
+/// was cancelled with its transaction open.
+struct visibility_sample {
+    std::int64_t t_ms = 0;   // since the plain records were acknowledged
+    std::int64_t visible = 0;
+};
+BOOST_DESCRIBE_STRUCT(visibility_sample, (), (t_ms, visible))
+
+struct stuck_run {
+    std::string ending;                             // cancel | kill-then-cancel (the TaskManager SIGKILLed first)
+    std::int64_t requested_timeout_ms = 0;
+    std::optional<std::int64_t> registered_timeout_ms;
+    std::int64_t interval_ms = 0;
+    std::string job_id;
+    std::vector<std::string> open_at_cancel;        // ids the broker listed Ongoing when the job was cancelled
+    std::int64_t open_for_ms_at_cancel = -1;        // how long the oldest of them had been open (broker's start time)
+    std::uint64_t plain_records = 0;
+    std::int64_t plain_acked_after_cancel_ms = 0;
+    std::vector<visibility_sample> visibility;
+    std::int64_t all_visible_after_ms = -1;         // since the plain records were acknowledged; -1: never in the wait
+    std::vector<transaction_state> states;
+};
+BOOST_DESCRIBE_STRUCT(stuck_run, (),
+                      (ending, requested_timeout_ms, registered_timeout_ms, interval_ms, job_id, open_at_cancel,
+                       open_for_ms_at_cancel, plain_records, plain_acked_after_cancel_ms, visibility,
+                       all_visible_after_ms, states))
+
+struct samples {
+    std::vector<txn_run> runs;
+    std::vector<stuck_run> stuck;
+    std::vector<prediction_outcome> predictions;
+};
+BOOST_DESCRIBE_STRUCT(samples, (), (runs, stuck, predictions))
+
+// ---- analysis ----------------------------------------------------------------
+
+inline std::set<std::string> states_seen(const std::vector<transaction_state>& xs) {
+    std::set<std::string> out;
+    for (const auto& x : xs) out.insert(x.state);
+    return out;
+}
+inline bool aborted(const std::vector<transaction_state>& xs) {
+    const auto s = states_seen(xs);
+    return s.count("PrepareAbort") || s.count("CompleteAbort");
+}
+/// The fraction of the feed a read_committed reader got, once each.
+inline double committed_fraction(const txn_run& r) {
+    return r.events ? static_cast<double>(r.committed.distinct_seq) / static_cast<double>(r.events) : 0;
+}
+inline bool exactly_once(const output_read& o, std::uint64_t events) {
+    return o.distinct_seq == events && o.duplicate_rows == 0 && o.missing_runs.empty();
+}
+/// Plain records stayed invisible to read_committed from their write until this.
+inline std::int64_t hidden_for_ms(const stuck_run& s) {
+    for (const auto& v : s.visibility)
+        if (v.visible > 0) return v.t_ms;
+    return s.visibility.empty() ? -1 : s.visibility.back().t_ms;
+}
+
+// ---- verdict rules -------------------------------------------------------------
+
+using experiment::held;
+using experiment::inconclusive;
+using experiment::refuted;
+using experiment::rule_verdict;
+
+inline std::vector<txn_run> runs_where(const samples& s, const std::function<bool(const txn_run&)>& keep) {
+    std::vector<txn_run> out;
+    for (const auto& r : s.runs)
+        if (keep(r)) out.push_back(r);
+    return out;
+}
+
+inline std::string read_text(const txn_run& r) {
+    return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
+           std::to_string(r.committed.duplicate_rows) + " duplicates), " + std::to_string(r.uncommitted.distinct_seq) +
+           " uncommitted; job " + r.signals.state + ", " + std::to_string(r.signals.failed_checkpoints) +
+           " failed checkpoints, " + std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
+}
+
+inline bool far_under(const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms * 2 <= r.interval_ms; }
+inline bool just_under(const txn_run& r) {
+    return r.part != "above-max" && r.requested_timeout_ms * 2 > r.interval_ms && r.requested_timeout_ms < r.interval_ms;
+}
+
+/// Far under the interval (half of it or less): a read_committed reader gets
+/// nothing, though every record was written (read_uncommitted sees them all),
+/// and the broker aborted the transactions.
+inline rule_verdict far_under_interval_loses_everything(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, far_under), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            const std::string why = read_text(r) + (aborted(r.states) ? ", aborts seen" : ", no abort seen");
+            const bool ok = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events && aborted(r.states);
+            return ok ? held(why) : refuted(why);
+        },
+        "no run had a timeout of half its interval or less");
+}
+
+/// With records still arriving after the broker aborted its transaction, the
+/// writer's next send fails and the job fails over: its exception history is
+/// not empty (the reference study's job, whose feed had ended, stayed quiet).
+inline rule_verdict far_under_interval_job_fails_over(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, far_under), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            std::string names;
+            for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
+            const std::string why = std::to_string(r.signals.exceptions) + " exceptions (" +
+                                    (names.empty() ? std::string("none") : names) + "), job " + r.signals.state;
+            return r.signals.exceptions > 0 ? held(why) : refuted(why);
+        },
+        "no run had a timeout of half its interval or less");
+}
+
+/// Just under the interval: every run loses at least one record for a read_committed reader.
+inline rule_verdict just_under_interval_loses_records(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, just_under), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) { return r.committed.distinct_seq < r.events ? held(read_text(r)) : refuted(read_text(r)); },
+        "no run had a timeout between half its interval and the interval");
+}
+
+/// A timeout comfortably above the interval (1.5x or more): every record once.
+inline rule_verdict above_interval_delivers_once(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, [](const txn_run& r) {
+            return r.part != "above-max" && r.requested_timeout_ms >= r.interval_ms * 3 / 2;
+        }),
+        [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
+        },
+        "no run had a timeout of 1.5 times its interval or more");
+}
+
+/// Just above the interval (more than 1x, under 1.5x): still every record once
+/// on a healthy job, whose transactions live one interval plus a short checkpoint.
+inline rule_verdict just_above_interval_suffices(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, [](const txn_run& r) {
+            return r.part != "above-max" && r.requested_timeout_ms > r.interval_ms &&
+                   r.requested_timeout_ms < r.interval_ms * 3 / 2;
+        }),
+        [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
+        },
+        "no run had a timeout between 1x and 1.5x its interval");
+}
+
+/// The broker registered the timeout the job asked for.
+inline rule_verdict broker_registered_the_request(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, [](const txn_run& r) { return r.part != "above-max"; }), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            if (!r.registered_timeout_ms) return inconclusive("the broker described none of the job's ids");
+            const std::string why = "asked " + std::to_string(r.requested_timeout_ms) + " ms, registered " +
+                                    std::to_string(*r.registered_timeout_ms) + " ms";
+            return *r.registered_timeout_ms == r.requested_timeout_ms ? held(why) : refuted(why);
+        },
+        "no run");
+}
+
+/// Above the broker's maximum the job fails loudly within a minute and delivers nothing.
+inline rule_verdict above_max_fails_loudly(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, [](const txn_run& r) { return r.part == "above-max"; }), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            std::string names;
+            for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
+            const std::string why = "asked " + std::to_string(r.requested_timeout_ms) + " ms over a maximum of " +
+                                    std::to_string(r.broker_max_timeout_ms) + " ms: job " + r.signals.state +
+                                    (r.failed_after_ms >= 0 ? " after " + std::to_string(r.failed_after_ms) + " ms" : std::string()) +
+                                    ", exceptions: " + (names.empty() ? std::string("none") : names) + "; " +
+                                    std::to_string(r.committed.distinct_seq) + " records read committed";
+            const bool loud = r.signals.exceptions > 0 && r.committed.distinct_seq == 0 &&
+                              (r.signals.state == "FAILED" || r.signals.state == "RESTARTING" || r.failed_after_ms >= 0);
+            return loud ? held(why) : refuted(why);
+        },
+        "the above-maximum run did not run");
+}
+
+inline const stuck_run* stuck_ending(const samples& s, const std::string& ending) {
+    for (const auto& x : s.stuck)
+        if (x.ending == ending) return &x;
+    return nullptr;
+}
+
+inline std::string stuck_text(const stuck_run& st) {
+    return "plain records hidden for " + std::to_string(hidden_for_ms(st)) + " ms, all visible after " +
+           std::to_string(st.all_visible_after_ms) + " ms; timeout " + std::to_string(st.requested_timeout_ms) + " ms, " +
+           std::to_string(st.open_at_cancel.size()) + " transaction(s) open for " + std::to_string(st.open_for_ms_at_cancel) +
+           " ms when the job was cancelled";
+}
+
+/// A graceful cancel closes the sink's writer, which aborts its open
+/// transaction: the plain records written afterwards are visible within 10 s.
+inline rule_verdict cancel_aborts_its_transaction(const samples& s) {
+    const auto* st = stuck_ending(s, "cancel");
+    if (!st) return inconclusive("the cancel run did not run");
+    if (st->open_at_cancel.empty()) return inconclusive("no transaction was open when the job was cancelled");
+    const bool ok = st->all_visible_after_ms >= 0 && st->all_visible_after_ms <= 10000;
+    return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
+}
+
+/// A transaction whose writer died (TaskManager SIGKILLed, then the job
+/// cancelled so nothing recovers it) stays open: plain records written after
+/// it stay invisible to read_committed readers for at least 80 % of the rest
+/// of its timeout, and all become visible within 20 s after it runs out.
+inline rule_verdict stuck_transaction_blocks_readers(const samples& s) {
+    const auto* st = stuck_ending(s, "kill-then-cancel");
+    if (!st) return inconclusive("the kill-then-cancel run did not run");
+    if (st->open_at_cancel.empty()) return inconclusive("no transaction was open when the job was cancelled");
+    const auto rest = st->requested_timeout_ms - std::max<std::int64_t>(st->open_for_ms_at_cancel, 0) -
+                      st->plain_acked_after_cancel_ms;
+    const bool ok = hidden_for_ms(*st) >= rest * 8 / 10 && st->all_visible_after_ms >= 0 &&
+                    st->all_visible_after_ms <= std::max<std::int64_t>(rest, 0) + 20000;
+    return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
+}
+
+using rule = experiment::rule<samples, parameters>;
+
+inline std::vector<rule> rules() {
+    return {{"e5.far-under-interval-loses-everything", [](const samples& s, const parameters&) { return far_under_interval_loses_everything(s); }},
+            {"e5.far-under-interval-job-fails-over", [](const samples& s, const parameters&) { return far_under_interval_job_fails_over(s); }},
+            {"e5.just-under-interval-loses-records", [](const samples& s, const parameters&) { return just_under_interval_loses_records(s); }},
+            {"e5.above-interval-delivers-once", [](const samples& s, const parameters&) { return above_interval_delivers_once(s); }},
+            {"e5.just-above-interval-suffices", [](const samples& s, const parameters&) { return just_above_interval_suffices(s); }},
+            {"e5.broker-registers-the-request", [](const samples& s, const parameters&) { return broker_registered_the_request(s); }},
+            {"e5.above-broker-max-fails-loudly", [](const samples& s, const parameters&) { return above_max_fails_loudly(s); }},
+            {"e5.cancel-aborts-its-transaction", [](const samples& s, const parameters&) { return cancel_aborts_its_transaction(s); }},
+            {"e5.stuck-transaction-blocks-readers", [](const samples& s, const parameters&) { return stuck_transaction_blocks_readers(s); }}};
+}
+
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    experiment::fault_plan plan;
+    plan.seed = p.seed;
+    return plan;
+}
+
+// ---- report --------------------------------------------------------------------
+
+inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+    using report::fixed;
+    std::string o = "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " +
+                    std::to_string(p.partitions) + " partitions) copied by a Flink SQL job to a second topic through the "
+                    "Kafka connector's sink at `sink.delivery-guarantee = exactly-once`, parallelism " +
+                    std::to_string(p.parallelism) + ", fed over " + fixed(static_cast<double>(p.feed_ms) / 1000, 0) +
+                    " s and read back " + std::to_string(p.commit_wait_checkpoints) +
+                    " checkpoints later by two consumers of our own, every seq checked against the seed" +
+                    (p.quick ? ", **quick run**" : "") +
+                    ". The interval from Flink's checkpoint config; the timeout the broker registered and the states "
+                    "of the job's transactions from the broker (`TransactionsCommand describe`/`list`, sampled).\n\n";
+    report::markdown_table t{{"Run", "Interval (Flink)", "Timeout asked / registered (broker)", "Timeout / interval",
+                              "Read committed: records once, duplicates, missing runs", "Read uncommitted: records",
+                              "Transaction states seen", "Job at the end", "Failed checkpoints", "Exceptions",
+                              "Transaction warnings in the logs"}};
+    for (const auto& r : s.runs) {
+        std::string states;
+        for (const auto& x : states_seen(r.states)) states += (states.empty() ? "" : ", ") + x;
+        t.row({r.name, report::fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
+               std::to_string(r.requested_timeout_ms) + " / " +
+                   (r.registered_timeout_ms ? std::to_string(*r.registered_timeout_ms) : std::string("none described")) + " ms",
+               fixed(static_cast<double>(r.requested_timeout_ms) / static_cast<double>(std::max<std::int64_t>(r.interval_ms, 1)), 2),
+               report::with_thousands(static_cast<long long>(r.committed.distinct_seq)) + " of " +
+                   report::with_thousands(static_cast<long long>(r.events)) + ", " + std::to_string(r.committed.duplicate_rows) +
+                   ", " + std::to_string(r.committed.missing_runs.size()),
+               report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)),
+               states.empty() ? std::string("none sampled") : states, r.signals.state,
+               std::to_string(r.signals.failed_checkpoints), std::to_string(r.signals.exceptions),
+               std::to_string(r.signals.log_warnings)});
+    }
+    o += t.render();
+    for (const auto& st : s.stuck) {
+        o += "\n**A transaction left open (" + st.ending + ").** A job with a " + std::to_string(st.requested_timeout_ms / 1000) +
+             " s timeout (registered: " + (st.registered_timeout_ms ? std::to_string(*st.registered_timeout_ms) + " ms" : std::string("none described")) +
+             ") was " + (st.ending == "cancel" ? std::string("cancelled") : std::string("cancelled right after its TaskManager was SIGKILLed")) +
+             " with " + std::to_string(st.open_at_cancel.size()) + " transaction(s) open (the oldest open for " +
+             std::to_string(st.open_for_ms_at_cancel) + " ms); " + std::to_string(st.plain_records) +
+             " records were then written to the same topic by a plain producer. A read_committed reader saw none of them for " +
+             fixed(static_cast<double>(hidden_for_ms(st)) / 1000, 1) + " s, and all of them " +
+             (st.all_visible_after_ms >= 0 ? "after " + fixed(static_cast<double>(st.all_visible_after_ms) / 1000, 1) + " s"
+                                           : std::string("not within the wait")) + ".\n";
+    }
+    return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+}
+
+/// The fraction a read_committed reader got against timeout / interval.
+inline std::string boundary_svg(const samples& s) {
+    report::line_plot plot;
+    plot.title = "Where the transaction timeout bites";
+    plot.x_label = "transaction timeout / checkpoint interval";
+    plot.y_label = "fraction of records a read_committed reader got";
+    std::map<std::uint64_t, report::series> by_repeat;
+    for (const auto& r : s.runs) {
+        if (r.part != "boundary" || !r.ratio) continue;
+        auto& ser = by_repeat[r.repeat];
+        ser.label = "repeat " + std::to_string(r.repeat);
+        ser.points.push_back({*r.ratio, committed_fraction(r)});
+    }
+    for (auto& [k, ser] : by_repeat) {
+        std::sort(ser.points.begin(), ser.points.end());
+        plot.add_series(std::move(ser));
+    }
+    plot.add_reference({report::orientation::vertical, report::axis::left, 1.0, "timeout = interval"});
+    return plot.render();
+}
+
+struct definition {
+    using parameters = e5::parameters;
+    using samples = e5::samples;
+    static constexpr const char* id = "e5_transaction_timeout";
+    static constexpr const char* tag = "e5";
+    static constexpr const char* predictions_file = "predictions/e5_transaction_timeout.json";
+    static constexpr const char* results_file = "results/e5_transaction_timeout.json";
+    static std::vector<rule> rules() { return e5::rules(); }
+    static experiment::fault_plan fault_plan(const parameters& p) { return e5::fault_plan(p); }
+    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
+        return e5::usage_problem(p, slots);
+    }
+    static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+        return e5::report_section(env, s, p);
+    }
+    static std::map<std::string, std::string> figures(const samples& s, const parameters&) {
+        return {{"docs/e5_boundary.svg", boundary_svg(s)}};
+    }
+};
+
+}  // namespace rosterrig::e5
+
+#endif
