@@ -14,17 +14,23 @@ namespace {
 
 // Runs a Kafka tool class on the stack's jars (compose/kafka/component.sh's
 // kafka_tool), with a deadline; returns its standard output.
-std::string kafka_tool(const stack_config& stack, const std::string& args) {
+// The bootstrap server goes before the tool's subcommand (TransactionsCommand
+// takes no options after `list`).
+std::string kafka_tool(const stack_config& stack, const std::string& tool, const std::string& args) {
     const std::string c = stack.compose_dir;
     return run_command("timeout 90 bash -c '. \"" + c + "/lib.sh\" && . \"" + c + "/kafka/component.sh\" && kafka_tool " +
-                       args + " --bootstrap-server " + stack.kafka_bootstrap() + "' 2>/dev/null");
+                       tool + " --bootstrap-server " + stack.kafka_bootstrap() + " " + args + "' 2>/dev/null");
 }
 
 std::vector<std::string> split(const std::string& line, char sep) {
     std::vector<std::string> out;
     std::string cell;
     std::istringstream in(line);
-    while (std::getline(in, cell, sep)) out.push_back(cell);
+    while (std::getline(in, cell, sep)) {
+        // the tools pad each cell with spaces to align the columns
+        const auto from = cell.find_first_not_of(' '), to = cell.find_last_not_of(' ');
+        out.push_back(from == std::string::npos ? std::string() : cell.substr(from, to - from + 1));
+    }
     return out;
 }
 
@@ -63,7 +69,7 @@ long long number_or(const std::map<std::string, std::string>& row, const std::st
 
 std::vector<transaction_info> list_transactions(const stack_config& stack, const std::string& prefix) {
     std::vector<transaction_info> out;
-    for (const auto& row : tab_table(kafka_tool(stack, "TransactionsCommand list"))) {
+    for (const auto& row : tab_table(kafka_tool(stack, "TransactionsCommand", "list"))) {
         auto id = row.find("TransactionalId");
         if (id == row.end() || id->second.rfind(prefix, 0) != 0) continue;
         out.push_back({id->second, row.count("TransactionState") ? row.at("TransactionState") : "", -1, -1});
@@ -72,7 +78,7 @@ std::vector<transaction_info> list_transactions(const stack_config& stack, const
 }
 
 transaction_info describe_transaction(const stack_config& stack, const std::string& id) {
-    const auto rows = tab_table(kafka_tool(stack, "TransactionsCommand describe --transactional-id " + id));
+    const auto rows = tab_table(kafka_tool(stack, "TransactionsCommand", "describe --transactional-id " + id));
     if (rows.empty()) throw live_error(stack.kafka(), "the broker does not describe transactional id " + id);
     const auto& r = rows.front();
     return {id, r.count("TransactionState") ? r.at("TransactionState") : "", number_or(r, "TransactionTimeoutMs", -1),
@@ -80,7 +86,7 @@ transaction_info describe_transaction(const stack_config& stack, const std::stri
 }
 
 long long broker_setting(const stack_config& stack, const std::string& name) {
-    std::istringstream in(kafka_tool(stack, "ConfigCommand --describe --entity-type brokers --entity-name 1 --all"));
+    std::istringstream in(kafka_tool(stack, "ConfigCommand", "--describe --entity-type brokers --entity-name 1 --all"));
     std::string line;
     while (std::getline(in, line)) {
         const auto at = line.find(name + "=");

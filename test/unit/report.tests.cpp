@@ -495,10 +495,11 @@ TEST_CASE("report: a resumed run says so in its provenance, when, on which code 
     env.started_at = "2026-11-30T00:52:26Z", env.finished_at = "2026-11-30T02:10:00Z";
     env.code_commit = "649fd57aaaaaaaaa", env.prediction.recorded_in_commit = "889d770bbbbbbbbb";
     CHECK(rosterrig::report::provenance(env).find("Resumed") == std::string::npos);
-    env.resumed = std::vector<rosterrig::result::resumption>{{"2026-11-30T01:59:54Z", "8daafcaccccccccc", "a wait timed out", "runs/x.json"}};
+    env.resumed = std::vector<rosterrig::result::resumption>{{"2026-11-30T01:59:54Z", "8daafcaccccccccc-dirty", "a wait timed out", "runs/x.json"}};
     const auto text = rosterrig::report::provenance(env);
     // Mutation: leave resumptions() out of provenance() and a merged run reads as one: this fails.
-    CHECK(text.find("Resumed 2026-11-30T01:59:54Z on code 8daafcaccccc after the run stopped (a wait timed out)") !=
+    // Mutation: cut the commit to twelve characters again and "-dirty" disappears: this fails.
+    CHECK(text.find("Resumed 2026-11-30T01:59:54Z on code 8daafcaccccc-dirty after the run stopped (a wait timed out)") !=
           std::string::npos);
     // The envelope keeps it through a write and a strict read.
     const auto back = boost::json::value_to<rosterrig::result::result_envelope>(rosterrig::result::to_json(env));

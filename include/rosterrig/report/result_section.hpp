@@ -22,12 +22,19 @@ inline std::string verdict_table(const std::vector<experiment::prediction_outcom
 }
 
 /// When it ran, on which code, with which predictions, on which versions.
+/// A commit as the report prints it: twelve hex digits, and "-dirty" kept
+/// when the tree had uncommitted changes (cutting it would hide them).
+inline std::string short_commit(const std::string& commit) {
+    const bool dirty = commit.size() > 6 && commit.compare(commit.size() - 6, 6, "-dirty") == 0;
+    return commit.substr(0, 12) + (dirty && commit.size() > 18 ? "-dirty" : "");
+}
+
 /// A resumed run says so: when, on which code, after what.
 inline std::string resumptions(const result::result_envelope& env) {
     std::string out;
     if (!env.resumed) return out;
     for (const auto& r : *env.resumed)
-        out += " Resumed " + r.at + " on code " + r.code_commit.substr(0, 12) + " after the run stopped (" +
+        out += " Resumed " + r.at + " on code " + short_commit(r.code_commit) + " after the run stopped (" +
                (r.after_failure.empty() ? std::string("killed, no reason recorded") : r.after_failure) +
                "); the samples recorded before were kept and only what they lacked was run.";
     return out;
@@ -36,8 +43,8 @@ inline std::string resumptions(const result::result_envelope& env) {
 inline std::string provenance(const result::result_envelope& env) {
     std::string versions;
     for (const auto& [k, v] : env.component_versions) versions += (versions.empty() ? "" : ", ") + k + " " + v;
-    return "Run " + env.started_at + " to " + env.finished_at + ", code " + env.code_commit.substr(0, 12) +
-           ", predictions committed in " + env.prediction.recorded_in_commit.substr(0, 12) +
+    return "Run " + env.started_at + " to " + env.finished_at + ", code " + short_commit(env.code_commit) +
+           ", predictions committed in " + short_commit(env.prediction.recorded_in_commit) +
            ". Versions as the components reported them: " + versions + "." + resumptions(env) + "\n";
 }
 
