@@ -119,10 +119,7 @@ e3::reader_table read_reader_table(session& s, const std::string& ns, const std:
                                    const std::string& phase, experiment::table_kind kind, std::int64_t interval_ms,
                                    const roster_spec& spec) {
     e3::reader_table t{name, phase, kind, interval_ms};
-    for (const auto& f : read_file_entries(s.trino, ns, table)) {
-        if (f.content == 0) ++t.data_files, t.data_bytes += f.bytes;
-        else (f.content == 1 ? t.position_delete_files : t.equality_delete_files)++, t.delete_bytes += f.bytes;
-    }
+    e3::tally_files(t, read_file_entries(s.trino, ns, table));
     const auto seen = observe_table(s.trino, ns, table, spec);
     t.rows = seen.by_npi.rows, t.rows_sharing_npi = seen.by_npi.rows_sharing_npi,
     t.missing_npis = seen.by_npi.missing_npis.size(), t.stale_rows = seen.by_npi.stale_rows,
@@ -155,19 +152,8 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
     scope.writer.stop(job_short);
     scope.writer.stop(job_long);
 
-    // The lookup: the NPI with the most assertions, where equality deletes pile up.
-    std::map<std::uint64_t, std::pair<std::size_t, std::uint64_t>> per_npi;  // npi -> (assertions, latest seq)
-    for (const auto& e : events) {
-        auto& x = per_npi[e.npi];
-        ++x.first;
-        x.second = std::max<std::uint64_t>(x.second, e.seq);
-    }
-    const auto busiest = std::max_element(per_npi.begin(), per_npi.end(),
-                                          [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
     e3::reader_cost rc;
-    rc.lookup_npi = std::to_string(busiest->first);
-    rc.lookup_expected_seq = static_cast<std::int64_t>(busiest->second.second);
-    rc.expected_rows = static_cast<std::int64_t>(per_npi.size());
+    e3::choose_lookup(rc, events);
 
     const auto append_table = s.pipeline("reader_append", e3::reader_pipeline(params, 0)).table;
     rc.tables.push_back(read_reader_table(s, ps.ns, ps.table, short_name, "before", experiment::table_kind::upsert,
@@ -187,15 +173,12 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
             for (const auto& name : names) {
                 const std::string from = "iceberg." + ps.ns + "." + physical.at(name);
                 for (const std::string q : {"count", "lookup"}) {
-                    const std::string sql = q == "count" ? "SELECT count(*) FROM " + from
-                                                         : "SELECT seq FROM " + from + " WHERE npi = '" + rc.lookup_npi + "'";
                     const auto t0 = std::chrono::steady_clock::now();
-                    const auto r = s.trino.query(sql);
+                    const auto r = s.trino.query(e3::query_sql(q, from, rc));
                     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                     e3::query_timing t{phase, round, name, q, ms, -1, false};
                     if (r.rows.size() == 1 && r.rows[0][0].is_int64()) t.answer = r.rows[0][0].as_int64();
-                    t.answer_right = q == "count" ? t.answer == rc.expected_rows
-                                                  : r.rows.size() == 1 && t.answer == rc.lookup_expected_seq;
+                    t.answer_right = e3::answer_right(q, r.rows.size(), t.answer, rc);
                     rc.timings.push_back(t);
                 }
             }

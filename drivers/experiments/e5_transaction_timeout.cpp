@@ -37,7 +37,7 @@ namespace {
 // broker), the topics deleted.
 class txn_scope {
 public:
-    txn_scope(session& s, const std::string& label) : s_(s), created(s.stack, s.on_created) {
+    txn_scope(session& s, const std::string& label) : created(s.stack, s.on_created), s_(s) {
         const auto p = s.pipeline(label, {});
         spec.in_topic = p.topic;
         spec.group = p.group;
@@ -116,8 +116,7 @@ void count_transaction_warnings(const std::map<std::string, std::uintmax_t>& fro
         in.seekg(static_cast<std::streamoff>(offset));
         std::string line;
         while (std::getline(in, line)) {
-            const bool level = line.find(" WARN ") != std::string::npos || line.find(" ERROR ") != std::string::npos;
-            if (!level || line.find("ransaction") == std::string::npos) continue;
+            if (!e5::is_transaction_warning(line)) continue;
             ++out.log_warnings;
             if (out.log_examples.size() < 3) out.log_examples.push_back(line.substr(0, 300));
         }

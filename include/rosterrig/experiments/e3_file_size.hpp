@@ -31,6 +31,7 @@
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"
 #include "rosterrig/experiment/table_observation.hpp"
+#include "rosterrig/generate/roster_event.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
 #include "rosterrig/report/line_plot.hpp"
 #include "rosterrig/report/markdown_table.hpp"
@@ -360,6 +361,43 @@ inline const reader_table* find_table(const reader_cost& rc, const std::string& 
 /// The reader part's table names.
 inline std::string upsert_name(std::int64_t interval_ms) { return "upsert-" + seconds_text(interval_ms); }
 inline const char* append_name = "append";
+
+/// What the reader part asks and expects: the NPI a point lookup asks for
+/// (the one with the most assertions, where equality deletes pile up; ties:
+/// the smallest), its latest seq, and the rows a count must find (one per NPI).
+inline void choose_lookup(reader_cost& rc, const std::vector<roster_event>& events) {
+    std::map<std::uint64_t, std::pair<std::size_t, std::uint64_t>> per_npi;  // npi -> (assertions, latest seq)
+    for (const auto& e : events) {
+        auto& x = per_npi[e.npi];
+        ++x.first;
+        x.second = std::max<std::uint64_t>(x.second, e.seq);
+    }
+    const auto busiest = std::max_element(per_npi.begin(), per_npi.end(),
+                                          [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+    if (busiest == per_npi.end()) return;
+    rc.lookup_npi = std::to_string(busiest->first);
+    rc.lookup_expected_seq = static_cast<std::int64_t>(busiest->second.second);
+    rc.expected_rows = static_cast<std::int64_t>(per_npi.size());
+}
+
+/// A reader table's files, tallied by content kind.
+inline void tally_files(reader_table& t, const std::vector<file_entry>& files) {
+    for (const auto& f : files) {
+        if (f.content == 0) ++t.data_files, t.data_bytes += f.bytes;
+        else (f.content == 1 ? t.position_delete_files : t.equality_delete_files)++, t.delete_bytes += f.bytes;
+    }
+}
+
+/// The SQL of one timed query (count | lookup) on table `from`.
+inline std::string query_sql(const std::string& query, const std::string& from, const reader_cost& rc) {
+    return query == "count" ? "SELECT count(*) FROM " + from
+                            : "SELECT seq FROM " + from + " WHERE npi = '" + rc.lookup_npi + "'";
+}
+
+/// Whether a query's answer (rows returned, the first value) is the model's.
+inline bool answer_right(const std::string& query, std::size_t rows, std::int64_t answer, const reader_cost& rc) {
+    return query == "count" ? answer == rc.expected_rows : rows == 1 && answer == rc.lookup_expected_seq;
+}
 
 /// One line on a cell, for the progress log.
 inline std::string describe(const cell_run& r) {

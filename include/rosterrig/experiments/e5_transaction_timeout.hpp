@@ -219,6 +219,13 @@ struct samples {
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (runs, stuck, predictions))
 
+/// A Flink log line an operator would count as a transaction warning: at
+/// WARN or ERROR, mentioning a transaction.
+inline bool is_transaction_warning(const std::string& line) {
+    const bool level = line.find(" WARN ") != std::string::npos || line.find(" ERROR ") != std::string::npos;
+    return level && line.find("ransaction") != std::string::npos;
+}
+
 // ---- analysis ----------------------------------------------------------------
 
 inline std::set<std::string> states_seen(const std::vector<transaction_state>& xs) {
