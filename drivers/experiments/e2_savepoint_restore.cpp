@@ -46,6 +46,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     const auto savepoint = writer.savepoint(run.old_job_id);
     const long long savepoint_id = savepoint.id;
     run.savepoint_path = savepoint.path;
+    if (!savepoint.retried_after.empty()) run.savepoint_retried_after = savepoint.retried_after;
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
     first.finish();
     poll_until(s.stack.catalog(), std::chrono::seconds(300), [&] {

@@ -20,7 +20,25 @@ void flink_sql_writer::stop(const std::string& job) {
 
 savepoint_taken flink_sql_writer::savepoint(const std::string& job) {
     savepoint_taken t;
-    t.path = s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+    // A job failing over suspends its checkpoint coordinator, which refuses
+    // the savepoint; a 2-core machine under load does fail over now and then.
+    // Wait for the job to run again and retry, saying why.
+    for (int attempt = 1;; ++attempt) {
+        try {
+            t.path = s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+            break;
+        } catch (const live_error& e) {
+            const std::string what = e.what();
+            const bool failing_over = what.find("Checkpoint Coordinator is suspending") != std::string::npos ||
+                                      what.find("not all required tasks are currently running") != std::string::npos;
+            if (!failing_over || attempt == 3) throw;
+            const auto ex = s_.flink.exceptions(job);
+            t.retried_after.push_back(ex.empty() ? std::string("no exception in the history") : ex.front().name);
+            progress("savepoint of job " + job + " refused while it failed over (" + t.retried_after.back() +
+                     "); retrying once it runs");
+            wait_all_running(s_.flink, job, std::chrono::seconds(120));
+        }
+    }
     // Flink's statistics list the savepoint a moment after it completes; until
     // then the newest completed checkpoint bounds its id (a job restored from
     // it reports the true one).

@@ -178,13 +178,16 @@ struct restore_run {
     std::uint64_t stale_rows = 0;
     std::optional<std::int64_t> restore_requested_at_ms;  // epoch ms on the catalog's machine clock (absent in older runs)
     std::optional<batch_landing> third_batch;             // the batch written after the freeze (absent in older runs)
+    // The old job failed over while the savepoint was taken: the exception
+    // before each retry (absent when the first attempt succeeded).
+    std::optional<std::vector<std::string>> savepoint_retried_after;
 };
 BOOST_DESCRIBE_STRUCT(restore_run, (),
                       (variant, repeat, table_kind, v2_sink, old_job_id, new_job_id, savepoint_path,
                        savepoint_checkpoint_id, watermark_before, snapshot_before, total_records_before, rows_before,
                        events_total, restarts_during, exceptions_during, samples, row_counts, snapshots_after, rows,
                        duplicate_rows, missing_runs, rows_sharing_npi, missing_npis, stale_rows,
-                       restore_requested_at_ms, third_batch))
+                       restore_requested_at_ms, third_batch, savepoint_retried_after))
 
 struct samples {
     std::vector<restore_run> runs;
