@@ -19,41 +19,7 @@ void flink_sql_writer::stop(const std::string& job) {
 }
 
 savepoint_taken flink_sql_writer::savepoint(const std::string& job) {
-    savepoint_taken t;
-    // A job failing over suspends its checkpoint coordinator, which refuses
-    // the savepoint; a 2-core machine under load does fail over now and then.
-    // Wait for the job to run again and retry, saying why.
-    for (int attempt = 1;; ++attempt) {
-        try {
-            t.path = s_.flink.savepoint(job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
-            break;
-        } catch (const live_error& e) {
-            const std::string what = e.what();
-            const bool failing_over = what.find("Checkpoint Coordinator is suspending") != std::string::npos ||
-                                      what.find("not all required tasks are currently running") != std::string::npos;
-            if (!failing_over || attempt == 3) throw;
-            const auto ex = s_.flink.exceptions(job);
-            t.retried_after.push_back(ex.empty() ? std::string("no exception in the history") : ex.front().name);
-            progress("savepoint of job " + job + " refused while it failed over (" + t.retried_after.back() +
-                     "); retrying once it runs");
-            wait_all_running(s_.flink, job, std::chrono::seconds(120));
-        }
-    }
-    // Flink's statistics list the savepoint a moment after it completes; until
-    // then the newest completed checkpoint bounds its id (a job restored from
-    // it reports the true one).
-    t.id = s_.flink.checkpoints(job).latest_completed_id + 1;
-    try {
-        t.id = poll_until(s_.flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
-            long long id = s_.flink.checkpoint_id_of(job, t.path);
-            if (id < 0) id = s_.flink.checkpoints(job).latest_savepoint_id;
-            return id < 0 ? std::nullopt : std::optional<long long>(id);
-        }, [&] { return "job " + job + "'s statistics do not list savepoint " + t.path; });
-    } catch (const live_error& e) {
-        progress(std::string(e.what()) + "; using " + std::to_string(t.id) + " as an upper bound on its id");
-        t.id_is_bound = true;
-    }
-    return t;
+    return take_savepoint(s_.flink, job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
 }
 
 writer_in_force flink_sql_writer::in_force(const std::string& job, const pipeline_spec& spec) {

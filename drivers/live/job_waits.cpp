@@ -1,6 +1,7 @@
 #include "job_waits.hpp"
 
 #include "poll.hpp"
+#include "progress.hpp"
 
 namespace rosterrig::live {
 
@@ -61,6 +62,42 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
     // The Iceberg commit runs in notifyCheckpointComplete, just after the
     // JobManager marks the checkpoint complete.
     std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir) {
+    savepoint_taken t;
+    // A 2-core machine under load does fail over now and then.
+    for (int attempt = 1;; ++attempt) {
+        try {
+            t.path = flink.savepoint(job, target_dir);
+            break;
+        } catch (const live_error& e) {
+            const std::string what = e.what();
+            const bool failing_over = what.find("Checkpoint Coordinator is suspending") != std::string::npos ||
+                                      what.find("not all required tasks are currently running") != std::string::npos;
+            if (!failing_over || attempt == 3) throw;
+            const auto ex = flink.exceptions(job);
+            t.retried_after.push_back(ex.empty() ? std::string("no exception in the history") : ex.front().name);
+            progress("savepoint of job " + job + " refused while it failed over (" + t.retried_after.back() +
+                     "); retrying once it runs");
+            wait_all_running(flink, job, std::chrono::seconds(120));
+        }
+    }
+    // Flink's statistics list the savepoint a moment after it completes; until
+    // then the newest completed checkpoint bounds its id (a job restored from
+    // it reports the true one).
+    t.id = flink.checkpoints(job).latest_completed_id + 1;
+    try {
+        t.id = poll_until(flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
+            long long id = flink.checkpoint_id_of(job, t.path);
+            if (id < 0) id = flink.checkpoints(job).latest_savepoint_id;
+            return id < 0 ? std::nullopt : std::optional<long long>(id);
+        }, [&] { return "job " + job + "'s statistics do not list savepoint " + t.path; });
+    } catch (const live_error& e) {
+        progress(std::string(e.what()) + "; using " + std::to_string(t.id) + " as an upper bound on its id");
+        t.id_is_bound = true;
+    }
+    return t;
 }
 
 }  // namespace rosterrig::live

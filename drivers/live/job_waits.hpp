@@ -4,6 +4,7 @@
 #define ROSTERRIG_LIVE_JOB_WAITS_HPP
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "flink_rest.hpp"
 #include "kafka_admin.hpp"
@@ -26,6 +27,21 @@ long long wait_checkpoint_above(const flink_rest& flink, const std::string& job,
 void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
                         const std::string& topic, int partitions, std::chrono::seconds deadline,
                         int extra_checkpoints = 2);
+
+struct savepoint_taken {
+    std::string path;
+    long long id = -1;          // the checkpoint id the engine gave it
+    bool id_is_bound = false;   // the engine did not list it in time: `id` is an upper bound
+    // Savepoints refused because the job was failing over (the exception that
+    // made it restart, as Flink's history names it), each followed by a retry
+    // once the job ran again.
+    std::vector<std::string> retried_after;
+};
+
+// A savepoint of the running job into `target_dir`, with the id Flink gave it.
+// A job failing over suspends its checkpoint coordinator, which refuses the
+// savepoint: up to three attempts, each once the job runs again.
+savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir);
 
 }  // namespace rosterrig::live
 

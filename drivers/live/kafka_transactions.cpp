@@ -81,8 +81,12 @@ transaction_info describe_transaction(const stack_config& stack, const std::stri
     const auto rows = tab_table(kafka_tool(stack, "TransactionsCommand", "describe --transactional-id " + id));
     if (rows.empty()) throw live_error(stack.kafka(), "the broker does not describe transactional id " + id);
     const auto& r = rows.front();
-    return {id, r.count("TransactionState") ? r.at("TransactionState") : "", number_or(r, "TransactionTimeoutMs", -1),
-            number_or(r, "CurrentTransactionStartTimeMs", -1)};
+    transaction_info t{id, r.count("TransactionState") ? r.at("TransactionState") : "", number_or(r, "TransactionTimeoutMs", -1),
+                       number_or(r, "CurrentTransactionStartTimeMs", -1), {}};
+    if (auto it = r.find("TopicPartitions"); it != r.end())
+        for (auto& tp : split(it->second, ','))
+            if (!tp.empty() && tp != "None") t.topic_partitions.push_back(tp);
+    return t;
 }
 
 long long broker_setting(const stack_config& stack, const std::string& name) {

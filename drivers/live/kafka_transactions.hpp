@@ -17,6 +17,7 @@ struct transaction_info {
     std::string state;            // Empty, Ongoing, PrepareCommit, CompleteCommit, PrepareAbort, CompleteAbort ...
     long long timeout_ms = -1;    // TransactionTimeoutMs, from describe only
     long long start_ms = -1;      // CurrentTransactionStartTimeMs, from describe only (-1: none open)
+    std::vector<std::string> topic_partitions;  // TopicPartitions, from describe only: <topic>-<partition> written in the open transaction
 };
 
 // Every transactional id the broker knows that starts with `prefix`, with its

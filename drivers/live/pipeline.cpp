@@ -44,7 +44,9 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
     };
     sql_gateway gateway(stack.sql_gateway());
-    gateway.open(session_options(spec.config, spec.out_topic));
+    auto session = session_options(spec.config, spec.out_topic);
+    if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
+    gateway.open(session);
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
     gateway.execute_script(fill_template(read_sql(stack, "kafka_sink.sql"), values));
     auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert_kafka.sql"), values));

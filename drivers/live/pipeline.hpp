@@ -35,6 +35,7 @@ struct kafka_pipeline_spec {
     std::string transactional_id_prefix;
     long long transaction_timeout_ms = 0;  // the producer's transaction.timeout.ms
     experiment::pipeline_config config;    // interval, mode, parallelism, startup (table fields unused)
+    std::string restore_from;              // a savepoint or checkpoint to start from, if any
 };
 
 // The SQL Gateway session options every submitted job runs with.

@@ -31,6 +31,7 @@
 #include <rosterrig/result/envelope.hpp>
 #include <rosterrig/result/prediction_file.hpp>
 
+#include "kafka_transactions.hpp"
 #include "process_fault.hpp"
 #include "progress.hpp"
 #include "provenance.hpp"
@@ -259,6 +260,20 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
             return 1;
         }
         if (auto why = E::usage_problem(params, slots)) {
+            std::cerr << command << ": " << *why << "\n";
+            return 2;
+        }
+    }
+    // A Kafka-writing experiment asks the broker the longest transaction it allows.
+    if constexpr (requires { E::transaction_timeout_problem(params, std::int64_t{}); }) {
+        std::int64_t max = 0;
+        try {
+            max = broker_setting(stack, "transaction.max.timeout.ms");
+        } catch (const std::exception& e) {
+            std::cerr << command << ": cannot start: " << e.what() << "\n";
+            return 1;
+        }
+        if (auto why = E::transaction_timeout_problem(params, max)) {
             std::cerr << command << ": " << *why << "\n";
             return 2;
         }

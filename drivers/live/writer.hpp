@@ -9,21 +9,12 @@
 
 #include <rosterrig/experiment/job_plan.hpp>
 
+#include "job_waits.hpp"
 #include "pipeline.hpp"
 
 namespace rosterrig::live {
 
 using writer_in_force = experiment::writer_settings;
-
-struct savepoint_taken {
-    std::string path;
-    long long id = -1;          // the checkpoint id the engine gave it
-    bool id_is_bound = false;   // the engine did not list it in time: `id` is an upper bound
-    // Savepoints refused because the job was failing over (the exception that
-    // made it restart, as Flink's history names it), each followed by a retry
-    // once the job ran again.
-    std::vector<std::string> retried_after;
-};
 
 class writer {
 public:

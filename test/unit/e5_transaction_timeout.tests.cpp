@@ -93,3 +93,84 @@ TEST_CASE("the stuck transaction must hide the plain records for most of the res
     s.stuck[0].ending = "cancel";
     CHECK(e5::cancel_aborts_its_transaction(s).verdict == verdict_kind::held);
 }
+
+namespace {
+e5::restart_run restart_with(const std::string& ending, std::int64_t open_for, std::int64_t to_running, bool lost) {
+    e5::restart_run r;
+    r.ending = ending;
+    r.interval_ms = 20000, r.requested_timeout_ms = 60000;
+    r.events = 100;
+    r.pending_at_savepoint = {"tx-0-3", "tx-1-3"};
+    r.pending_open_for_ms_at_savepoint = open_for, r.savepoint_to_restored_running_ms = to_running;
+    r.committed.distinct_seq = lost ? 80 : 100;
+    if (lost) r.committed.missing_runs.push_back({41, 60});
+    r.uncommitted.distinct_seq = 100;
+    r.signals.state = "RUNNING";
+    r.signals.log_warnings = lost ? 2 : 0;
+    return r;
+}
+}  // namespace
+
+TEST_CASE("a late restore is judged only when it ran after the pending transaction's timeout", "[e5][verdict]") {
+    e5::samples s;
+    s.restarts.push_back(restart_with("late", 6000, 95000, true));  // 101 s old against 60 s
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::held);
+    CHECK(e5::restart_late_is_silent_but_for_the_logs(s).verdict == verdict_kind::held);
+    // Mutation: the restore ran 50 s after the savepoint, inside the timeout:
+    // the kill was not where the prediction needs it, and the rule says so.
+    s.restarts[0].savepoint_to_restored_running_ms = 50000;
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::inconclusive);
+    // No pending transaction at the savepoint: nothing to judge either.
+    s.restarts[0] = restart_with("late", 6000, 95000, true);
+    s.restarts[0].pending_at_savepoint.clear();
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("a late restore that delivered everything refutes the restart-term prediction", "[e5][verdict]") {
+    e5::samples s;
+    s.restarts.push_back(restart_with("late", 6000, 95000, false));
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::refuted);
+    // An exception in the restored job's history refutes "silent".
+    s.restarts[0] = restart_with("late", 6000, 95000, true);
+    s.restarts[0].signals.exceptions = 1;
+    CHECK(e5::restart_late_is_silent_but_for_the_logs(s).verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("a prompt restore must deliver every record once, within the timeout", "[e5][verdict]") {
+    e5::samples s;
+    s.restarts.push_back(restart_with("prompt", 6000, 20000, false));
+    CHECK(e5::restart_prompt_delivers_once(s).verdict == verdict_kind::held);
+    s.restarts[0] = restart_with("prompt", 6000, 20000, true);
+    CHECK(e5::restart_prompt_delivers_once(s).verdict == verdict_kind::refuted);
+    s.restarts[0] = restart_with("prompt", 6000, 50000, false);  // 56 s of 60: too close to call
+    CHECK(e5::restart_prompt_delivers_once(s).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("a killed writer's transaction holds back only the partitions it wrote", "[e5][verdict]") {
+    e5::samples s;
+    e5::stuck_run st;
+    st.ending = "kill-then-cancel";
+    st.requested_timeout_ms = 30000, st.open_for_ms_at_cancel = 5000, st.plain_acked_after_cancel_ms = 1000;
+    st.open_at_cancel = {"tx-0-1"};
+    st.partitions = {{0, true, 25, 23500}, {1, false, 25, 1200}, {2, true, 25, 23600}, {3, false, 25, 0}};
+    s.stuck.push_back(st);
+    CHECK(e5::stuck_transaction_holds_only_its_partitions(s).verdict == verdict_kind::held);
+    // Mutation: a partition no open transaction wrote stays hidden as long as the others.
+    s.stuck[0].partitions[1].all_visible_after_ms = 23500;
+    CHECK(e5::stuck_transaction_holds_only_its_partitions(s).verdict == verdict_kind::refuted);
+    // Every partition written by an open transaction: nothing to compare.
+    for (auto& p : s.stuck[0].partitions) p.held_by_open_transaction = true, p.all_visible_after_ms = 23500;
+    CHECK(e5::stuck_transaction_holds_only_its_partitions(s).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("a timeout above the broker's maximum is refused for every run but the above-maximum one", "[e5]") {
+    auto p = e5::parameters::full();
+    CHECK_FALSE(e5::transaction_timeout_problem(p, 900000).has_value());  // Kafka's default maximum, 15 min
+    p.pair_timeouts_ms = {5000, 1000000};
+    const auto why = e5::transaction_timeout_problem(p, 900000);
+    REQUIRE(why.has_value());
+    CHECK(why->find("900000") != std::string::npos);
+    p = e5::parameters::full();
+    p.restart_timeout_ms = 900001;
+    CHECK(e5::transaction_timeout_problem(p, 900000).has_value());
+}

@@ -7,7 +7,9 @@
 // time < transaction.timeout.ms <= the broker's transaction.max.timeout.ms.
 // Parts: the reference study's pair (one interval, a timeout far below and
 // far above it); the boundary (timeouts at ratios to a shorter interval, each
-// repeated); a timeout above the broker's maximum; and the other cost of a
+// repeated); the restart term (a transaction a savepoint pre-committed, whose
+// commit waits for the job to come back: a restore within the timeout and one
+// after it); a timeout above the broker's maximum; and the other cost of a
 // long timeout, a transaction left open by a cancelled job that holds every
 // read_committed reader of its partitions back.
 #ifndef ROSTERRIG_EXPERIMENTS_E5_TRANSACTION_TIMEOUT_HPP
@@ -61,6 +63,16 @@ struct parameters {
     std::int64_t stuck_timeout_ms = 300000;
     std::int64_t stuck_interval_ms = 600000;  // longer than the wait, so the open transaction is never committed
     std::uint64_t stuck_plain_records = 500;
+    // The restart term: a savepoint pre-commits the writer's transaction, which
+    // is committed only once a job restored from it runs. The TaskManager is
+    // SIGKILLed right after the savepoint and the job cancelled; the restore
+    // is submitted at once ("prompt") or `restart_late_wait_ms` after the
+    // savepoint ("late"). The timeout is 3x the interval: a prompt restore on
+    // this machine takes about 20 s, which 1.5x of 20 s would not cover.
+    std::int64_t restart_interval_ms = 20000;
+    std::int64_t restart_timeout_ms = 60000;
+    std::int64_t restart_late_wait_ms = 90000;
+    std::vector<std::string> restart_endings{"prompt", "late"};
     std::int64_t commit_wait_checkpoints = 2;  // checkpoints to wait after the feed before reading
     bool quick = false;
 
@@ -78,6 +90,10 @@ struct parameters {
         p.stuck_timeout_ms = 30000;
         p.stuck_interval_ms = 120000;
         p.stuck_plain_records = 100;
+        p.restart_interval_ms = 5000;
+        p.restart_timeout_ms = 20000;
+        p.restart_late_wait_ms = 30000;
+        p.restart_endings = {"late"};
         return p;
     }
     roster_spec feed() const {
@@ -92,7 +108,8 @@ struct parameters {
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms,
                        boundary_interval_ms, boundary_ratios, boundary_repeats, above_max_by_ms, stuck_timeout_ms,
-                       stuck_interval_ms, stuck_plain_records, commit_wait_checkpoints, quick))
+                       stuck_interval_ms, stuck_plain_records, restart_interval_ms, restart_timeout_ms,
+                       restart_late_wait_ms, restart_endings, commit_wait_checkpoints, quick))
 
 /// One run of the Kafka → Flink → Kafka job: what it asked for.
 struct run_plan {
@@ -127,7 +144,26 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     for (auto r : p.boundary_ratios)
         if (r <= 0) return "a ratio of " + report::fixed(r, 2) + " gives no timeout";
     if (p.stuck_timeout_ms <= 0) return std::string("a stuck-transaction timeout of 0 ms or below cannot run");
+    if (p.restart_interval_ms <= 0 || p.restart_timeout_ms <= 0)
+        return std::string("a restart-term interval or timeout of 0 ms or below cannot run");
+    for (const auto& e : p.restart_endings)
+        if (e != "prompt" && e != "late") return "a restart ending '" + e + "' is neither prompt nor late";
     return std::nullopt;
+}
+
+/// Why a timeout the parameters ask for cannot run against a broker whose
+/// transaction.max.timeout.ms is `broker_max_ms`, or nothing. Only the
+/// above-maximum run (part 4) asks for more, on purpose.
+inline std::optional<std::string> transaction_timeout_problem(const parameters& p, std::int64_t broker_max_ms) {
+    auto over = [&](std::int64_t t, const std::string& what) -> std::optional<std::string> {
+        if (t <= broker_max_ms) return std::nullopt;
+        return what + " of " + std::to_string(t) + " ms is above the broker's transaction.max.timeout.ms of " +
+               std::to_string(broker_max_ms) + " ms (only the above-maximum run asks for more, on purpose)";
+    };
+    for (const auto& plan : runs_of(p))
+        if (auto why = over(plan.timeout_ms, plan.name + ": a timeout")) return why;
+    if (auto why = over(p.restart_timeout_ms, "the restart term's timeout")) return why;
+    return over(p.stuck_timeout_ms, "the stuck transaction's timeout");
 }
 
 // ---- samples -----------------------------------------------------------------
@@ -193,6 +229,17 @@ struct visibility_sample {
 };
 BOOST_DESCRIBE_STRUCT(visibility_sample, (), (t_ms, visible))
 
+/// One output partition of a stuck run: whether an open transaction had
+/// written to it (the broker's TopicPartitions for the open ids) and when the
+/// plain records written to it became visible to read_committed.
+struct partition_wait {
+    std::int32_t partition = 0;
+    bool held_by_open_transaction = false;
+    std::uint64_t plain_records = 0;
+    std::int64_t all_visible_after_ms = -1;  // since the plain records were acknowledged; -1: never in the wait
+};
+BOOST_DESCRIBE_STRUCT(partition_wait, (), (partition, held_by_open_transaction, plain_records, all_visible_after_ms))
+
 struct stuck_run {
     std::string ending;                             // cancel | kill-then-cancel (the TaskManager SIGKILLed first)
     std::int64_t requested_timeout_ms = 0;
@@ -206,18 +253,52 @@ struct stuck_run {
     std::vector<visibility_sample> visibility;
     std::int64_t all_visible_after_ms = -1;         // since the plain records were acknowledged; -1: never in the wait
     std::vector<transaction_state> states;
+    std::vector<partition_wait> partitions;          // per output partition (absent in runs before it was measured)
 };
 BOOST_DESCRIBE_STRUCT(stuck_run, (),
                       (ending, requested_timeout_ms, registered_timeout_ms, interval_ms, job_id, open_at_cancel,
                        open_for_ms_at_cancel, plain_records, plain_acked_after_cancel_ms, visibility,
-                       all_visible_after_ms, states))
+                       all_visible_after_ms, states, partitions))
+
+/// The restart term: the transaction a savepoint pre-committed, committed by
+/// the job restored from it, promptly or after its timeout.
+struct restart_run {
+    std::string ending;                              // prompt | late
+    std::int64_t interval_ms = 0;                    // Flink's checkpoint config
+    std::int64_t requested_timeout_ms = 0;
+    std::optional<std::int64_t> registered_timeout_ms;
+    std::string job_id;
+    std::string restored_job_id;
+    std::string savepoint_path;
+    std::int64_t savepoint_id = -1;
+    std::vector<std::string> pending_at_savepoint;   // ids of the savepoint's checkpoint the broker listed Ongoing after it
+    std::int64_t pending_open_for_ms_at_savepoint = -1;  // the oldest of them, from the broker's start time
+    std::int64_t savepoint_to_restored_running_ms = -1;  // savepoint completed -> the restored job's tasks all RUNNING
+    std::uint64_t events = 0;
+    output_read committed;
+    output_read uncommitted;
+    job_signals signals;                             // of the restored job, and both jobs' log lines
+    std::vector<transaction_state> states;
+};
+BOOST_DESCRIBE_STRUCT(restart_run, (),
+                      (ending, interval_ms, requested_timeout_ms, registered_timeout_ms, job_id, restored_job_id,
+                       savepoint_path, savepoint_id, pending_at_savepoint, pending_open_for_ms_at_savepoint,
+                       savepoint_to_restored_running_ms, events, committed, uncommitted, signals, states))
+
+/// How old the pending transaction was when the restored job could commit it
+/// (a lower bound: the commit comes after the tasks run); -1 when unknown.
+inline std::int64_t pending_age_at_restore_ms(const restart_run& r) {
+    if (r.pending_open_for_ms_at_savepoint < 0 || r.savepoint_to_restored_running_ms < 0) return -1;
+    return r.pending_open_for_ms_at_savepoint + r.savepoint_to_restored_running_ms;
+}
 
 struct samples {
     std::vector<txn_run> runs;
     std::vector<stuck_run> stuck;
+    std::vector<restart_run> restarts;
     std::vector<prediction_outcome> predictions;
 };
-BOOST_DESCRIBE_STRUCT(samples, (), (runs, stuck, predictions))
+BOOST_DESCRIBE_STRUCT(samples, (), (runs, stuck, restarts, predictions))
 
 /// A Flink log line an operator would count as a transaction warning: at
 /// WARN or ERROR, mentioning a transaction.
@@ -413,6 +494,92 @@ inline rule_verdict stuck_transaction_blocks_readers(const samples& s) {
     return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
 }
 
+/// A killed writer's open transaction holds back exactly the partitions it
+/// wrote to: on the others the plain records are visible within 10 s; on
+/// those, hidden for at least 80 % of the rest of its timeout.
+inline rule_verdict stuck_transaction_holds_only_its_partitions(const samples& s) {
+    const auto* st = stuck_ending(s, "kill-then-cancel");
+    if (!st) return inconclusive("the kill-then-cancel run did not run");
+    if (st->partitions.empty()) return inconclusive("the run did not measure partitions");
+    const auto rest = std::max<std::int64_t>(st->requested_timeout_ms - std::max<std::int64_t>(st->open_for_ms_at_cancel, 0) -
+                                                 st->plain_acked_after_cancel_ms, 0);
+    std::string why;
+    bool ok = true, held_any = false, free_any = false;
+    for (const auto& p : st->partitions) {
+        if (p.plain_records == 0) continue;
+        (p.held_by_open_transaction ? held_any : free_any) = true;
+        why += (why.empty() ? "" : "; ") + std::string("partition ") + std::to_string(p.partition) +
+               (p.held_by_open_transaction ? " (written by an open transaction)" : " (not written)") + ": visible after " +
+               std::to_string(p.all_visible_after_ms) + " ms";
+        if (p.held_by_open_transaction) ok = ok && (p.all_visible_after_ms < 0 || p.all_visible_after_ms >= rest * 8 / 10);
+        else ok = ok && p.all_visible_after_ms >= 0 && p.all_visible_after_ms <= 10000;
+    }
+    why += "; rest of the timeout " + std::to_string(rest) + " ms";
+    if (!held_any || !free_any)
+        return inconclusive("every partition with plain records was " + std::string(held_any ? "" : "not ") +
+                            "written by an open transaction: " + why);
+    return ok ? held(why) : refuted(why);
+}
+
+inline const restart_run* restart_ending(const samples& s, const std::string& ending) {
+    for (const auto& x : s.restarts)
+        if (x.ending == ending) return &x;
+    return nullptr;
+}
+
+inline std::string restart_text(const restart_run& r) {
+    return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
+           std::to_string(r.committed.missing_runs.size()) + " missing runs, " + std::to_string(r.committed.duplicate_rows) +
+           " duplicates), " + std::to_string(r.uncommitted.distinct_seq) + " uncommitted; the pending transaction was " +
+           std::to_string(pending_age_at_restore_ms(r)) + " ms old when the restored job ran, timeout " +
+           std::to_string(r.requested_timeout_ms) + " ms; restored job " + r.signals.state + ", " +
+           std::to_string(r.signals.exceptions) + " exceptions, " + std::to_string(r.signals.failed_checkpoints) +
+           " failed checkpoints, " + std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
+}
+
+// Whether the kill was placed as the ending meant: a late restore runs after
+// the pending transaction's timeout, a prompt one well within it.
+inline std::optional<std::string> misplaced(const restart_run& r) {
+    if (r.pending_at_savepoint.empty()) return "no transaction of the savepoint's checkpoint was pending";
+    const auto age = pending_age_at_restore_ms(r);
+    if (age < 0) return "the pending transaction's age is unknown";
+    if (r.ending == "late" && age <= r.requested_timeout_ms) return "the late restore ran within the timeout: " + restart_text(r);
+    if (r.ending == "prompt" && age >= r.requested_timeout_ms * 9 / 10)
+        return "the prompt restore came within 10 % of the timeout: " + restart_text(r);
+    return std::nullopt;
+}
+
+/// A restore after the timeout loses the savepoint's pending transaction: a
+/// read_committed reader misses records that read_uncommitted sees, and none twice.
+inline rule_verdict restart_late_loses_the_pending_transaction(const samples& s) {
+    const auto* r = restart_ending(s, "late");
+    if (!r) return inconclusive("the late restore did not run");
+    if (auto why = misplaced(*r)) return inconclusive(*why);
+    const bool ok = !r->committed.missing_runs.empty() && r->committed.duplicate_rows == 0 &&
+                    r->uncommitted.distinct_seq == r->events;
+    return ok ? held(restart_text(*r)) : refuted(restart_text(*r));
+}
+
+/// ... and says so only in the logs: the restored job runs, with no exception
+/// in its history and no failed checkpoint, while the logs carry warnings
+/// about the transaction.
+inline rule_verdict restart_late_is_silent_but_for_the_logs(const samples& s) {
+    const auto* r = restart_ending(s, "late");
+    if (!r) return inconclusive("the late restore did not run");
+    if (auto why = misplaced(*r)) return inconclusive(*why);
+    const bool ok = r->signals.state == "RUNNING" && r->signals.exceptions == 0 && r->signals.failed_checkpoints == 0 &&
+                    r->signals.log_warnings > 0;
+    return ok ? held(restart_text(*r)) : refuted(restart_text(*r));
+}
+
+/// A restore within the timeout commits the pending transaction: every record once.
+inline rule_verdict restart_prompt_delivers_once(const samples& s) {
+    const auto* r = restart_ending(s, "prompt");
+    if (!r) return inconclusive("the prompt restore did not run");
+    if (auto why = misplaced(*r)) return inconclusive(*why);
+    return exactly_once(r->committed, r->events) ? held(restart_text(*r)) : refuted(restart_text(*r));
+}
+
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
@@ -424,7 +591,11 @@ inline std::vector<rule> rules() {
             {"e5.broker-registers-the-request", [](const samples& s, const parameters&) { return broker_registered_the_request(s); }},
             {"e5.above-broker-max-fails-loudly", [](const samples& s, const parameters&) { return above_max_fails_loudly(s); }},
             {"e5.cancel-aborts-its-transaction", [](const samples& s, const parameters&) { return cancel_aborts_its_transaction(s); }},
-            {"e5.stuck-transaction-blocks-readers", [](const samples& s, const parameters&) { return stuck_transaction_blocks_readers(s); }}};
+            {"e5.stuck-transaction-blocks-readers", [](const samples& s, const parameters&) { return stuck_transaction_blocks_readers(s); }},
+            {"e5.stuck-transaction-holds-only-its-partitions", [](const samples& s, const parameters&) { return stuck_transaction_holds_only_its_partitions(s); }},
+            {"e5.restart-late-loses-the-pending-transaction", [](const samples& s, const parameters&) { return restart_late_loses_the_pending_transaction(s); }},
+            {"e5.restart-late-is-silent-but-for-the-logs", [](const samples& s, const parameters&) { return restart_late_is_silent_but_for_the_logs(s); }},
+            {"e5.restart-prompt-delivers-once", [](const samples& s, const parameters&) { return restart_prompt_delivers_once(s); }}};
 }
 
 inline experiment::fault_plan fault_plan(const parameters& p) {
@@ -476,6 +647,39 @@ inline std::string report_section(const result::result_envelope& env, const samp
              fixed(static_cast<double>(hidden_for_ms(st)) / 1000, 1) + " s, and all of them " +
              (st.all_visible_after_ms >= 0 ? "after " + fixed(static_cast<double>(st.all_visible_after_ms) / 1000, 1) + " s"
                                            : std::string("not within the wait")) + ".\n";
+        if (!st.partitions.empty()) {
+            report::markdown_table pt{{"Partition", "Written by an open transaction (broker)", "Plain records", "All visible after"}};
+            for (const auto& pw : st.partitions)
+                pt.row({std::to_string(pw.partition), pw.held_by_open_transaction ? "yes" : "no", std::to_string(pw.plain_records),
+                        pw.all_visible_after_ms >= 0 ? fixed(static_cast<double>(pw.all_visible_after_ms) / 1000, 1) + " s"
+                                                     : std::string("not within the wait")});
+            o += "\n" + pt.render();
+        }
+    }
+    if (!s.restarts.empty()) {
+        o += "\n**The restart term.** A savepoint pre-commits each writer subtask's transaction; it is committed only "
+             "when a job restored from that savepoint runs. Right after the savepoint the TaskManager was SIGKILLed and "
+             "the job cancelled; the restore was submitted at once (prompt) or " +
+             fixed(static_cast<double>(p.restart_late_wait_ms) / 1000, 0) +
+             " s after the savepoint (late), while the feed went on. The age is the pending transaction's, from the "
+             "broker's start time to the restored job's tasks running (a lower bound on its age at the commit).\n\n";
+        report::markdown_table rt{{"Restore", "Interval (Flink)", "Timeout asked / registered (broker)", "Pending transactions",
+                                   "Their age when the restored job ran", "Read committed: records once, duplicates, missing runs",
+                                   "Read uncommitted: records", "Restored job", "Exceptions", "Failed checkpoints",
+                                   "Transaction warnings in the logs"}};
+        for (const auto& r : s.restarts)
+            rt.row({r.ending, fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
+                    std::to_string(r.requested_timeout_ms) + " / " +
+                        (r.registered_timeout_ms ? std::to_string(*r.registered_timeout_ms) : std::string("none described")) + " ms",
+                    std::to_string(r.pending_at_savepoint.size()),
+                    fixed(static_cast<double>(pending_age_at_restore_ms(r)) / 1000, 1) + " s",
+                    report::with_thousands(static_cast<long long>(r.committed.distinct_seq)) + " of " +
+                        report::with_thousands(static_cast<long long>(r.events)) + ", " + std::to_string(r.committed.duplicate_rows) +
+                        ", " + std::to_string(r.committed.missing_runs.size()),
+                    report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)), r.signals.state,
+                    std::to_string(r.signals.exceptions), std::to_string(r.signals.failed_checkpoints),
+                    std::to_string(r.signals.log_warnings)});
+        o += rt.render();
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
@@ -512,6 +716,9 @@ struct definition {
     static experiment::fault_plan fault_plan(const parameters& p) { return e5::fault_plan(p); }
     static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
         return e5::usage_problem(p, slots);
+    }
+    static std::optional<std::string> transaction_timeout_problem(const parameters& p, std::int64_t broker_max_ms) {
+        return e5::transaction_timeout_problem(p, broker_max_ms);
     }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e5::report_section(env, s, p);

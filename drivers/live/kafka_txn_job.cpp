@@ -1,0 +1,162 @@
+#include "kafka_txn_job.hpp"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include <rosterrig/check/append_check.hpp>
+
+#include "job_waits.hpp"
+#include "kafka_transactions.hpp"
+#include "poll.hpp"
+#include "process_fault.hpp"
+#include "progress.hpp"
+
+namespace rosterrig::live {
+
+txn_scope::txn_scope(session& s, const std::string& label) : created(s.stack, s.on_created), s_(s) {
+    const auto p = s.pipeline(label, {});
+    spec.in_topic = p.topic;
+    spec.group = p.group;
+    spec.out_topic = p.topic + "_out";
+    spec.transactional_id_prefix = p.topic + "_tx";
+}
+
+txn_scope::~txn_scope() {
+    for (const auto& job : jobs_) try {
+            if (s_.flink.job_state(job) != "CANCELED") {
+                s_.flink.cancel(job);
+                s_.flink.wait_for_state(job, {"CANCELED", "FAILED"}, std::chrono::seconds(60));
+            }
+        } catch (const std::exception& e) {
+            progress("cleanup: job " + job + ": " + e.what());
+        }
+    try {
+        std::vector<std::string> open;
+        for (const auto& t : list_transactions(s_.stack, spec.transactional_id_prefix))
+            if (t.state == "Ongoing" || t.state == "PrepareCommit" || t.state == "PrepareAbort") open.push_back(t.id);
+        abort_transactions(s_.stack.kafka(), open);
+        if (!open.empty())
+            progress("cleanup: aborted " + std::to_string(open.size()) + " open transaction(s) of " + spec.transactional_id_prefix);
+    } catch (const std::exception& e) {
+        progress("cleanup: transactions of " + spec.transactional_id_prefix + ": " + e.what());
+    }
+}
+
+std::string txn_scope::submit() {
+    const auto job = submit_kafka_pipeline(s_.stack, spec);
+    created.job(job);
+    jobs_.push_back(job);
+    return job;
+}
+
+std::string txn_scope::launch(int partitions) {
+    s_.on_created("transactional-id-prefix", spec.transactional_id_prefix);
+    for (const auto& t : {spec.in_topic, spec.out_topic}) {
+        created.topic(t);
+        s_.admin.create_topic(t, partitions);
+    }
+    return submit();
+}
+
+std::string txn_scope::relaunch_from(const std::string& savepoint) {
+    spec.restore_from = savepoint;
+    return submit();
+}
+
+transaction_sampler::transaction_sampler(session& s, const std::string& prefix, std::chrono::steady_clock::time_point t0)
+    : tick_(std::chrono::milliseconds(3000), t0, [this, &s, prefix](long long t) {
+          auto now = list_transactions(s.stack, prefix);
+          std::lock_guard lock(mutex_);
+          for (const auto& x : now) seen_.push_back({t, x.id, x.state});
+      }) {}
+
+std::vector<e5::transaction_state> transaction_sampler::stop() {
+    tick_.stop();
+    std::lock_guard lock(mutex_);
+    return seen_;
+}
+
+log_marks mark_flink_logs(const stack_config& stack) {
+    log_marks out;
+    for (const auto* name : {"flink-jobmanager", "flink-taskmanager"}) {
+        std::error_code ec;
+        out[stack.log_file(name)] = std::filesystem::file_size(stack.log_file(name), ec);
+    }
+    return out;
+}
+
+namespace {
+void count_transaction_warnings(const log_marks& since, e5::job_signals& out) {
+    for (const auto& [file, offset] : since) {
+        std::ifstream in(file);
+        in.seekg(static_cast<std::streamoff>(offset));
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!e5::is_transaction_warning(line)) continue;
+            ++out.log_warnings;
+            if (out.log_examples.size() < 3) out.log_examples.push_back(line.substr(0, 300));
+        }
+    }
+}
+}  // namespace
+
+e5::job_signals signals_of(session& s, const std::string& job, const log_marks& since) {
+    e5::job_signals x;
+    x.state = s.flink.job_state(job);
+    const auto c = s.flink.checkpoints(job);
+    x.completed_checkpoints = c.completed, x.failed_checkpoints = c.failed;
+    const auto ex = s.flink.exceptions(job);
+    x.exceptions = static_cast<std::int64_t>(ex.size());
+    for (const auto& e : ex)
+        if (x.exception_names.size() < 3) x.exception_names.push_back(e.name);
+    count_transaction_warnings(since, x);
+    return x;
+}
+
+e5::output_read read_back(session& s, const std::string& topic, int partitions, isolation level, std::uint64_t events) {
+    const auto r = read_topic(s.stack.kafka(), topic, partitions, level);
+    return e5::read_of(check_append(events, r.seqs), r.records);
+}
+
+std::vector<int> open_transactions::partitions_of(const std::string& topic) const {
+    std::vector<int> out;
+    for (const auto& tp : topic_partitions)
+        if (tp.size() > topic.size() + 1 && tp.rfind(topic + "-", 0) == 0) try {
+                out.push_back(std::stoi(tp.substr(topic.size() + 1)));
+            } catch (const std::exception&) {
+            }
+    return out;
+}
+
+open_transactions describe_open(session& s, const std::vector<std::string>& ids) {
+    open_transactions o;
+    for (const auto& id : ids) {
+        const auto d = describe_transaction(s.stack, id);
+        if (d.timeout_ms > 0) o.registered_timeout_ms = d.timeout_ms;
+        if (d.start_ms > 0 && (o.oldest_start_ms < 0 || d.start_ms < o.oldest_start_ms)) o.oldest_start_ms = d.start_ms;
+        o.topic_partitions.insert(o.topic_partitions.end(), d.topic_partitions.begin(), d.topic_partitions.end());
+    }
+    return o;
+}
+
+long long cancel(session& s, const std::string& job) {
+    s.flink.cancel(job);
+    s.flink.wait_for_state(job, {"CANCELED"}, std::chrono::seconds(60));
+    return now_ms();
+}
+
+long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
+    const long long old_pid = read_pid(s.taskmanager_pid_file());
+    if (old_pid <= 0 || ::kill(static_cast<pid_t>(old_pid), SIGKILL) != 0)
+        throw live_error(s.taskmanager(), "cannot SIGKILL the TaskManager (pid file " + s.taskmanager_pid_file() + ")");
+    const long long at = cancel(s, job);
+    // the supervisor brings a TaskManager back for what follows
+    poll_until(s.taskmanager(), std::chrono::seconds(90), [&] {
+        const auto pid = read_pid(s.taskmanager_pid_file());
+        return pid > 0 && pid != old_pid && process_alive(pid) && s.flink.registered_taskmanagers() >= 1;
+    }, [&] { return std::string("no TaskManager registered again after the SIGKILL"); });
+    return at;
+}
+
+}  // namespace rosterrig::live

@@ -1,0 +1,94 @@
+// A Kafka → Flink → Kafka job writing at exactly-once, as experiment 5 runs
+// it: its topics, jobs and transactional ids, undone however the run ends;
+// the broker's transaction states sampled on a thread; what an operator would
+// watch (job state, checkpoints, exception history, the transaction warnings
+// in Flink's logs); the output read back at either isolation level; and the
+// TaskManager SIGKILL that leaves a writer's transaction to the broker.
+#ifndef ROSTERRIG_LIVE_KAFKA_TXN_JOB_HPP
+#define ROSTERRIG_LIVE_KAFKA_TXN_JOB_HPP
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+
+#include "kafka_reader.hpp"
+#include "periodic.hpp"
+#include "pipeline.hpp"
+#include "session.hpp"
+
+namespace rosterrig::live {
+
+// One run's two topics, its jobs and its transactional-id prefix. On
+// destruction: every job cancelled, every transaction the prefix left open
+// aborted (the broker is asked which), the topics deleted.
+class txn_scope {
+public:
+    txn_scope(session& s, const std::string& label);
+    ~txn_scope();
+    txn_scope(const txn_scope&) = delete;
+    txn_scope& operator=(const txn_scope&) = delete;
+
+    // Creates both topics and submits the job; returns its id.
+    std::string launch(int partitions);
+    // Submits the job again on the same topics, restored from `savepoint`.
+    std::string relaunch_from(const std::string& savepoint);
+
+    kafka_pipeline_spec spec;
+    created_resources created;
+
+private:
+    std::string submit();
+    session& s_;
+    std::vector<std::string> jobs_;
+};
+
+// The broker's states for every transactional id of a prefix, every 3 s
+// (each sample starts a JVM), as times since `t0`.
+class transaction_sampler {
+public:
+    transaction_sampler(session& s, const std::string& prefix, std::chrono::steady_clock::time_point t0);
+    std::vector<e5::transaction_state> stop();
+
+private:
+    std::mutex mutex_;
+    std::vector<e5::transaction_state> seen_;
+    periodic tick_;
+};
+
+// Where each Flink log ends now, so that a run counts only its own lines.
+using log_marks = std::map<std::string, std::uintmax_t>;
+log_marks mark_flink_logs(const stack_config& stack);
+
+// What an operator would see of `job`, and the transaction warnings written
+// to the Flink logs since `since`.
+e5::job_signals signals_of(session& s, const std::string& job, const log_marks& since);
+
+// `topic` read to its end at `level`, every seq checked against a feed of `events`.
+e5::output_read read_back(session& s, const std::string& topic, int partitions, isolation level, std::uint64_t events);
+
+// The smallest CurrentTransactionStartTimeMs among `ids` as the broker
+// describes them (epoch ms, -1 if none is open), and the timeout registered.
+struct open_transactions {
+    long long oldest_start_ms = -1;
+    std::optional<long long> registered_timeout_ms;
+    std::vector<int> partitions_of(const std::string& topic) const;
+    std::vector<std::string> topic_partitions;  // as the broker lists them: <topic>-<partition>
+};
+open_transactions describe_open(session& s, const std::vector<std::string>& ids);
+
+// SIGKILLs the TaskManager, cancels `job` at once (so no restart recovers its
+// writer), and waits for the supervisor's new TaskManager to register.
+// Returns when the job was CANCELED (epoch ms).
+long long kill_taskmanager_then_cancel(session& s, const std::string& job);
+
+// Cancels `job` gracefully; returns when it was CANCELED (epoch ms).
+long long cancel(session& s, const std::string& job);
+
+}  // namespace rosterrig::live
+
+#endif
