@@ -127,20 +127,26 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     // A checkpoint during the feed, then a few seconds of records for the savepoint's transaction.
     wait_checkpoint_above(s.flink, r.job_id, before, seconds(params.restart_interval_ms / 1000 * 2 + 60));
     std::this_thread::sleep_for(milliseconds(std::min<std::int64_t>(params.restart_interval_ms / 4, 5000)));
-    const auto sp = take_savepoint(s.flink, r.job_id, "file://" + s.stack.data_dir() + "/flink/savepoints");
-    const long long savepoint_at = now_ms();
+    // The kill follows the savepoint at once: a checkpoint after it would commit its transaction.
+    long long savepoint_at = 0;
+    const auto sp = take_savepoint(s.flink, r.job_id, "file://" + s.stack.data_dir() + "/flink/savepoints", [&] {
+        savepoint_at = now_ms();
+        kill_taskmanager_then_cancel(s, r.job_id);
+    });
     r.savepoint_path = sp.path, r.savepoint_id = sp.id;
-    for (const auto& t : list_transactions(s.stack, scope.spec.transactional_id_prefix))
-        if (t.state == "Ongoing" && t.id.size() > std::to_string(sp.id).size() &&
-            t.id.ends_with("-" + std::to_string(sp.id)))
-            r.pending_at_savepoint.push_back(t.id);
-    const auto pending = describe_open(s, r.pending_at_savepoint);
-    r.registered_timeout_ms = pending.registered_timeout_ms;
-    if (pending.oldest_start_ms > 0) r.pending_open_for_ms_at_savepoint = savepoint_at - pending.oldest_start_ms;
-    kill_taskmanager_then_cancel(s, r.job_id);
-    progress(label + ": savepoint " + std::to_string(sp.id) + " with " + std::to_string(r.pending_at_savepoint.size()) +
-             " pending transaction(s) open for " + std::to_string(r.pending_open_for_ms_at_savepoint) +
-             " ms; TaskManager killed, job cancelled");
+    // Pending: still open after the kill and begun before the savepoint (the
+    // writer's next transaction begins after it).
+    for (const auto& t : list_transactions(s.stack, scope.spec.transactional_id_prefix)) {
+        if (t.state != "Ongoing") continue;
+        const auto d = describe_transaction(s.stack, t.id);
+        if (d.timeout_ms > 0) r.registered_timeout_ms = d.timeout_ms;
+        if (d.start_ms <= 0 || d.start_ms >= savepoint_at) continue;
+        r.pending_at_savepoint.push_back(t.id);
+        r.pending_open_for_ms_at_savepoint = std::max<std::int64_t>(r.pending_open_for_ms_at_savepoint, savepoint_at - d.start_ms);
+    }
+    progress(label + ": savepoint " + std::to_string(sp.id) + ", TaskManager killed, job cancelled; " +
+             std::to_string(r.pending_at_savepoint.size()) + " transaction(s) begun before the savepoint still open, the oldest for " +
+             std::to_string(r.pending_open_for_ms_at_savepoint) + " ms at the savepoint");
     if (ending == "late") std::this_thread::sleep_until(std::chrono::system_clock::time_point(milliseconds(savepoint_at + params.restart_late_wait_ms)));
     r.restored_job_id = scope.relaunch_from(sp.path);
     wait_all_running(s.flink, r.restored_job_id, seconds(180));
@@ -160,16 +166,18 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
 // A transaction left open: a long timeout, the job ended with a transaction
 // open, then plain records written to the same topic and a read_committed
 // reader polled, per partition, until it sees them all.
-void run_stuck(session& s, const e5::parameters& params, const std::string& ending, const std::vector<kafka_record>& records,
-               const std::vector<kafka_record>& plain, history& h) {
-    const std::string label = "e5[stuck, " + ending + "]";
+void run_stuck(session& s, const e5::parameters& params, const std::string& ending, const std::string& partitioner,
+               const std::vector<kafka_record>& records, const std::vector<kafka_record>& plain, history& h) {
+    const std::string label = "e5[stuck, " + ending + ", " + partitioner + " partitioner]";
     const int parts = static_cast<int>(params.partitions);
-    txn_scope scope(s, "stuck_" + ending);
+    txn_scope scope(s, "stuck_" + ending + "_" + partitioner);
+    scope.spec.sink_partitioner = partitioner;
     scope.spec.transaction_timeout_ms = params.stuck_timeout_ms;
     scope.spec.config.checkpoint_interval_ms = params.stuck_interval_ms;
     scope.spec.config.parallelism = params.parallelism;
     e5::stuck_run st;
     st.ending = ending;
+    st.sink_partitioner = partitioner;
     st.requested_timeout_ms = params.stuck_timeout_ms;
     st.plain_records = plain.size();
     const auto t0 = std::chrono::steady_clock::now();
@@ -237,6 +245,9 @@ int main(int argc, char** argv) {
             const auto all = kafka_records(generate(more));
             const std::vector<kafka_record> plain(all.end() - static_cast<long>(params.stuck_plain_records), all.end());
             const std::vector<kafka_record> first(records.begin(), records.begin() + static_cast<long>(records.size() / 4));
-            for (const std::string ending : {"cancel", "kill-then-cancel"}) run_stuck(s, params, ending, first, plain, h);
+            for (const auto& run : params.stuck_runs) {
+                const auto slash = run.find('/');
+                run_stuck(s, params, run.substr(0, slash), run.substr(slash + 1), first, plain, h);
+            }
         });
 }

@@ -64,7 +64,8 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
     std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
-savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir) {
+savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir,
+                               const std::function<void()>& right_after) {
     savepoint_taken t;
     // A 2-core machine under load does fail over now and then.
     for (int attempt = 1;; ++attempt) {
@@ -83,6 +84,7 @@ savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, 
             wait_all_running(flink, job, std::chrono::seconds(120));
         }
     }
+    if (right_after) right_after();
     // Flink's statistics list the savepoint a moment after it completes; until
     // then the newest completed checkpoint bounds its id (a job restored from
     // it reports the true one).

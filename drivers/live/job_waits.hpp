@@ -3,6 +3,7 @@
 #ifndef ROSTERRIG_LIVE_JOB_WAITS_HPP
 #define ROSTERRIG_LIVE_JOB_WAITS_HPP
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,10 @@ struct savepoint_taken {
 // A savepoint of the running job into `target_dir`, with the id Flink gave it.
 // A job failing over suspends its checkpoint coordinator, which refuses the
 // savepoint: up to three attempts, each once the job runs again.
-savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir);
+// `right_after` runs as soon as the savepoint completes, before its id is
+// looked up (which may take seconds): where a fault must follow it at once.
+savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir,
+                               const std::function<void()>& right_after = {});
 
 }  // namespace rosterrig::live
 

@@ -41,6 +41,7 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"transactional_id_prefix", spec.transactional_id_prefix},
         {"transaction_timeout_ms", std::to_string(spec.transaction_timeout_ms)},
+        {"sink_partitioner", spec.sink_partitioner},
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
     };
     sql_gateway gateway(stack.sql_gateway());

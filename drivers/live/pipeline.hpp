@@ -36,6 +36,7 @@ struct kafka_pipeline_spec {
     long long transaction_timeout_ms = 0;  // the producer's transaction.timeout.ms
     experiment::pipeline_config config;    // interval, mode, parallelism, startup (table fields unused)
     std::string restore_from;              // a savepoint or checkpoint to start from, if any
+    std::string sink_partitioner = "default";  // 'sink.partitioner': default (Kafka's) or fixed (subtask i -> partition i)
 };
 
 // The SQL Gateway session options every submitted job runs with.
