@@ -59,6 +59,11 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     scope.spec.config.parallelism = params.parallelism;
     e5::txn_run run{plan.part, plan.name, plan.repeat, plan.ratio, plan.timeout_ms};
     run.broker_max_timeout_ms = broker_max;
+    try {
+        run.broker_abort_sweep_ms = broker_setting(s.stack, "transaction.abort.timed.out.transaction.cleanup.interval.ms");
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what());
+    }
     run.events = params.events;
     const auto logs = mark_flink_logs(s.stack);
     const auto t0 = std::chrono::steady_clock::now();
@@ -129,18 +134,19 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     std::this_thread::sleep_for(milliseconds(std::min<std::int64_t>(params.restart_interval_ms / 4, 5000)));
     // The kill follows the savepoint at once: a checkpoint after it would commit its transaction.
     long long savepoint_at = 0;
+    const long long triggered_at = now_ms();
     const auto sp = take_savepoint(s.flink, r.job_id, "file://" + s.stack.data_dir() + "/flink/savepoints", [&] {
         savepoint_at = now_ms();
         kill_taskmanager_then_cancel(s, r.job_id);
     });
     r.savepoint_path = sp.path, r.savepoint_id = sp.id;
-    // Pending: still open after the kill and begun before the savepoint (the
-    // writer's next transaction begins after it).
+    // Pending: still open after the kill and begun before the savepoint was
+    // triggered (the writer's next transactions begin after its barrier).
     for (const auto& t : list_transactions(s.stack, scope.spec.transactional_id_prefix)) {
         if (t.state != "Ongoing") continue;
         const auto d = describe_transaction(s.stack, t.id);
         if (d.timeout_ms > 0) r.registered_timeout_ms = d.timeout_ms;
-        if (d.start_ms <= 0 || d.start_ms >= savepoint_at) continue;
+        if (d.start_ms <= 0 || d.start_ms >= triggered_at) continue;
         r.pending_at_savepoint.push_back(t.id);
         r.pending_open_for_ms_at_savepoint = std::max<std::int64_t>(r.pending_open_for_ms_at_savepoint, savepoint_at - d.start_ms);
     }

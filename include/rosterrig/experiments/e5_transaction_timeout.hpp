@@ -218,6 +218,10 @@ struct txn_run {
     std::int64_t interval_ms = 0;                   // Flink's checkpoint config
     std::optional<std::int64_t> registered_timeout_ms;  // the broker's TransactionTimeoutMs for the job's ids
     std::int64_t broker_max_timeout_ms = 0;         // transaction.max.timeout.ms as the broker reports it
+    // How often the broker looks for timed-out transactions to abort
+    // (transaction.abort.timed.out.transaction.cleanup.interval.ms, as it
+    // reports it): a transaction is aborted up to this long after its timeout.
+    std::optional<std::int64_t> broker_abort_sweep_ms;
     std::string job_id;
     std::uint64_t events = 0;
     std::vector<transaction_state> states;           // sampled from the broker
@@ -228,7 +232,7 @@ struct txn_run {
 };
 BOOST_DESCRIBE_STRUCT(txn_run, (),
                       (part, name, repeat, ratio, requested_timeout_ms, interval_ms, registered_timeout_ms,
-                       broker_max_timeout_ms, job_id, events, states, committed, uncommitted, signals, failed_after_ms))
+                       broker_max_timeout_ms, broker_abort_sweep_ms, job_id, events, states, committed, uncommitted, signals, failed_after_ms))
 
 /// What a read_committed reader saw of plain records written after a job
 /// was cancelled with its transaction open.
@@ -281,7 +285,7 @@ struct restart_run {
     std::string restored_job_id;
     std::string savepoint_path;
     std::int64_t savepoint_id = -1;
-    std::vector<std::string> pending_at_savepoint;   // ids the broker listed Ongoing after the kill, begun before the savepoint
+    std::vector<std::string> pending_at_savepoint;   // ids the broker listed Ongoing after the kill, begun before the savepoint's trigger
     std::int64_t pending_open_for_ms_at_savepoint = -1;  // the oldest of them, from the broker's start time
     std::int64_t savepoint_to_restored_running_ms = -1;  // savepoint completed -> the restored job's tasks all RUNNING
     std::uint64_t events = 0;
@@ -631,7 +635,14 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     " checkpoints later by two consumers of our own, every seq checked against the seed" +
                     (p.quick ? ", **quick run**" : "") +
                     ". The interval from Flink's checkpoint config; the timeout the broker registered and the states "
-                    "of the job's transactions from the broker (`TransactionsCommand describe`/`list`, sampled).\n\n";
+                    "of the job's transactions from the broker (`TransactionsCommand describe`/`list`, sampled)" +
+                    (s.runs.empty() || !s.runs.front().broker_abort_sweep_ms
+                         ? std::string()
+                         : "; the broker looks for timed-out transactions every " +
+                               fixed(static_cast<double>(*s.runs.front().broker_abort_sweep_ms) / 1000, 0) +
+                               " s (`transaction.abort.timed.out.transaction.cleanup.interval.ms`, as it reports it), so "
+                               "a transaction is aborted between its timeout and that much later") +
+                    ".\n\n";
     report::markdown_table t{{"Run", "Interval (Flink)", "Timeout asked / registered (broker)", "Timeout / interval",
                               "Read committed: records once, duplicates, missing runs", "Read uncommitted: records",
                               "Transaction states seen", "Job at the end", "Failed checkpoints", "Exceptions",
@@ -679,7 +690,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
              fixed(static_cast<double>(p.restart_late_wait_ms) / 1000, 0) +
              " s after the savepoint (late), while the feed went on. The age is the pending transaction's, from the "
              "broker's start time to the restored job's tasks running (a lower bound on its age at the commit).\n\n";
-        report::markdown_table rt{{"Restore", "Interval (Flink)", "Timeout asked / registered (broker)", "Pending transactions",
+        report::markdown_table rt{{"Restore", "Interval (Flink)", "Timeout asked / registered (broker)",
+                                   "Transactions open after the kill, begun before the savepoint",
                                    "Their age when the restored job ran", "Read committed: records once, duplicates, missing runs",
                                    "Read uncommitted: records", "Restored job", "Exceptions", "Failed checkpoints",
                                    "Transaction warnings in the logs"}};
