@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <tuple>
 
 #include <rosterrig/check/expected_state.hpp>
 #include <rosterrig/experiments/e3_file_size.hpp>
@@ -22,6 +23,7 @@
 #include "job_waits.hpp"
 #include "observe_table.hpp"
 #include "poll.hpp"
+#include "reader_cost.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -114,22 +116,6 @@ void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const
     h.record([&](e3::samples& x) { x.cells.push_back(std::move(run)); });
 }
 
-// The reader part's record of one table: its files and its content.
-e3::reader_table read_reader_table(session& s, const std::string& ns, const std::string& table, const std::string& name,
-                                   const std::string& phase, experiment::table_kind kind, std::int64_t interval_ms,
-                                   const roster_spec& spec) {
-    e3::reader_table t{name, phase, kind, interval_ms};
-    e3::tally_files(t, read_file_entries(s.trino, ns, table));
-    const auto seen = observe_table(s.trino, ns, table, spec);
-    t.rows = seen.by_npi.rows, t.rows_sharing_npi = seen.by_npi.rows_sharing_npi,
-    t.missing_npis = seen.by_npi.missing_npis.size(), t.stale_rows = seen.by_npi.stale_rows,
-    t.unexpected_rows = seen.by_npi.unexpected_rows;
-    t.exact = experiment::upsert_table_is_exact(seen);
-    progress("e3[reader]: " + phase + " " + name + ": " + std::to_string(t.data_files) + " data files, " +
-             std::to_string(t.equality_delete_files) + " equality-delete files, content " + (t.exact ? "exact" : "WRONG"));
-    return t;
-}
-
 void run_reader(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
                 const std::vector<roster_event>& events, const roster_spec& spec, history& h) {
     pipeline_scope scope(s);
@@ -156,47 +142,23 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
     e3::choose_lookup(rc, events);
 
     const auto append_table = s.pipeline("reader_append", e3::reader_pipeline(params, 0)).table;
-    rc.tables.push_back(read_reader_table(s, ps.ns, ps.table, short_name, "before", experiment::table_kind::upsert,
+    rc.tables.push_back(read_reader_table(s.trino, ps.ns, ps.table, short_name, "before", experiment::table_kind::upsert,
                                           params.reader_short_interval_ms, spec));
-    rc.tables.push_back(read_reader_table(s, pl.ns, pl.table, long_name, "before", experiment::table_kind::upsert,
+    rc.tables.push_back(read_reader_table(s.trino, pl.ns, pl.table, long_name, "before", experiment::table_kind::upsert,
                                           params.reader_long_interval_ms, spec));
     scope.created.table(ps.ns, append_table);
-    s.trino.query("CREATE TABLE iceberg." + ps.ns + "." + append_table + " AS SELECT * FROM iceberg." + ps.ns + "." + ps.table,
-                  std::chrono::seconds(300));
-    rc.tables.push_back(read_reader_table(s, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
+    copy_as_append(s.trino, ps.ns, ps.table, append_table);
+    rc.tables.push_back(read_reader_table(s.trino, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
 
-    const std::map<std::string, std::string> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
-    auto time_rounds = [&](const std::string& phase) {
-        std::vector<std::string> names{short_name, long_name, e3::append_name};
-        for (std::uint64_t round = 0; round <= params.query_rounds; ++round) {
-            std::rotate(names.begin(), names.begin() + static_cast<long>(round % names.size()), names.end());
-            for (const auto& name : names) {
-                const std::string from = "iceberg." + ps.ns + "." + physical.at(name);
-                for (const std::string q : {"count", "lookup"}) {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    const auto r = s.trino.query(e3::query_sql(q, from, rc));
-                    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                    e3::query_timing t{phase, round, name, q, ms, -1, false};
-                    if (r.rows.size() == 1 && r.rows[0][0].is_int64()) t.answer = r.rows[0][0].as_int64();
-                    t.answer_right = e3::answer_right(q, r.rows.size(), t.answer, rc);
-                    rc.timings.push_back(t);
-                }
-            }
-        }
-        progress("e3[reader]: " + phase + ": " + std::to_string(params.query_rounds) + " timed rounds done");
-    };
-    time_rounds("before");
-    for (const auto& [name, table] : std::map<std::string, std::string>{{short_name, ps.table}, {long_name, pl.table}}) {
-        try {
-            s.trino.query("ALTER TABLE iceberg." + ps.ns + "." + table + " EXECUTE optimize", std::chrono::seconds(600));
-        } catch (const live_error& e) {
-            rc.optimize_errors.push_back(name + ": " + e.what());
-        }
-        rc.tables.push_back(read_reader_table(s, ps.ns, table, name, "after", experiment::table_kind::upsert,
-                                              name == short_name ? params.reader_short_interval_ms : params.reader_long_interval_ms, spec));
+    const std::vector<std::pair<std::string, std::string>> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
+    time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "before", rc);
+    for (const auto& [name, table, interval] : {std::tuple{long_name, pl.table, params.reader_long_interval_ms},
+                                                std::tuple{short_name, ps.table, params.reader_short_interval_ms}}) {
+        optimize(s.trino, ps.ns, table, name, rc);
+        rc.tables.push_back(read_reader_table(s.trino, ps.ns, table, name, "after", experiment::table_kind::upsert, interval, spec));
     }
-    rc.tables.push_back(read_reader_table(s, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
-    time_rounds("after");
+    rc.tables.push_back(read_reader_table(s.trino, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
+    time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "after", rc);
     h.record([&](e3::samples& x) { x.reader = std::move(rc); });
 }
 

@@ -32,6 +32,7 @@
 #include <rosterrig/result/prediction_file.hpp>
 
 #include "kafka_transactions.hpp"
+#include "leftover_cleanup.hpp"
 #include "process_fault.hpp"
 #include "progress.hpp"
 #include "provenance.hpp"
@@ -329,6 +330,15 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     const std::filesystem::path dir =
         runs_dir.empty() ? std::filesystem::path(src) / "runs" / E::id : std::filesystem::path(runs_dir);
     std::filesystem::create_directories(dir);
+    // What runs killed mid-way left behind goes first: it holds slots and
+    // restarts with every later kill (only what their histories recorded).
+    try {
+        const auto cleaned = clean_leftovers(stack, runs_dir.empty() ? std::filesystem::path(src) / "runs" : dir, false);
+        for (const auto& line : cleaned.removed) progress("leftover of a dead run: " + line);
+        for (const auto& line : cleaned.failed) progress("leftover of a dead run NOT removed: " + line);
+    } catch (const std::exception& e) {
+        progress(std::string("looking for leftovers of dead runs: ") + e.what());
+    }
     std::string stamp = env.started_at;
     for (auto& c : stamp)
         if (c == ':') c = '-';
