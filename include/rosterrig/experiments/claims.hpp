@@ -162,8 +162,11 @@ inline std::vector<experiment::claim> claims() {
          "report: a deleted section, an edited figure or a replaced plot fails the check", "test/CMakeLists.txt",
          "a missing marker made a warning again", true},
         // Live
-        {"A run killed with SIGKILL keeps its history (running, samples, what it created); one stopped with SIGTERM records failed and cleans up",
+        {"A run killed with SIGKILL keeps its history (running, samples, what it created); the next run removes exactly its leftovers, then completes; one stopped with SIGTERM records failed and cleans up",
          "live.killed_run_keeps_its_history", live, "write the history only at the end: the killed run leaves none", false},
+        {"Clean-up never removes a name no dead run recorded, nor anything of a run that ended or whose driver still runs",
+         "clean-up never removes a name it did not record", "test/unit/leftovers.tests.cpp",
+         "take leftovers from failed and complete runs too (drop the status test)", false},
         {"The stack works end to end in both warehouse modes", "live.smoke_${mode}_lands_every_event_once", live,
          "not mutation-checked (live); it reads back through Trino with the append check the unit tests hold", false},
     };
