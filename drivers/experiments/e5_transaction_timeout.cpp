@@ -99,7 +99,7 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
         }
     run.committed = read_back(s, scope.spec.out_topic, parts, isolation::read_committed, params.events);
     run.uncommitted = read_back(s, scope.spec.out_topic, parts, isolation::read_uncommitted, params.events);
-    run.signals = signals_of(s, run.job_id, logs);
+    run.signals = signals_of(s, run.job_id, scope.spec.transactional_id_prefix, logs);
     progress(label + ": " + e5::read_text(run));
     h.record([&](e5::samples& x) { x.runs.push_back(std::move(run)); });
 }
@@ -164,7 +164,7 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     r.states = states.stop();
     r.committed = read_back(s, scope.spec.out_topic, parts, isolation::read_committed, params.events);
     r.uncommitted = read_back(s, scope.spec.out_topic, parts, isolation::read_uncommitted, params.events);
-    r.signals = signals_of(s, r.restored_job_id, logs);
+    r.signals = signals_of(s, r.restored_job_id, scope.spec.transactional_id_prefix, logs);
     progress(label + ": " + e5::restart_text(r));
     h.record([&](e5::samples& x) { x.restarts.push_back(std::move(r)); });
 }

@@ -87,13 +87,13 @@ log_marks mark_flink_logs(const stack_config& stack) {
 }
 
 namespace {
-void count_transaction_warnings(const log_marks& since, e5::job_signals& out) {
+void count_transaction_warnings(const log_marks& since, const std::string& prefix, e5::job_signals& out) {
     for (const auto& [file, offset] : since) {
         std::ifstream in(file);
         in.seekg(static_cast<std::streamoff>(offset));
         std::string line;
         while (std::getline(in, line)) {
-            if (!e5::is_transaction_warning(line)) continue;
+            if (!e5::is_transaction_warning_of(line, prefix)) continue;
             ++out.log_warnings;
             if (out.log_examples.size() < 3) out.log_examples.push_back(line.substr(0, 300));
         }
@@ -101,7 +101,7 @@ void count_transaction_warnings(const log_marks& since, e5::job_signals& out) {
 }
 }  // namespace
 
-e5::job_signals signals_of(session& s, const std::string& job, const log_marks& since) {
+e5::job_signals signals_of(session& s, const std::string& job, const std::string& prefix, const log_marks& since) {
     e5::job_signals x;
     x.state = s.flink.job_state(job);
     const auto c = s.flink.checkpoints(job);
@@ -110,7 +110,7 @@ e5::job_signals signals_of(session& s, const std::string& job, const log_marks& 
     x.exceptions = static_cast<std::int64_t>(ex.size());
     for (const auto& e : ex)
         if (x.exception_names.size() < 3) x.exception_names.push_back(e.name);
-    count_transaction_warnings(since, x);
+    count_transaction_warnings(since, prefix, x);
     return x;
 }
 

@@ -65,8 +65,9 @@ using log_marks = std::map<std::string, std::uintmax_t>;
 log_marks mark_flink_logs(const stack_config& stack);
 
 // What an operator would see of `job`, and the transaction warnings written
-// to the Flink logs since `since`.
-e5::job_signals signals_of(session& s, const std::string& job, const log_marks& since);
+// to the Flink logs since `since` that are not another run's (`prefix`: this
+// run's transactional-id prefix).
+e5::job_signals signals_of(session& s, const std::string& job, const std::string& prefix, const log_marks& since);
 
 // `topic` read to its end at `level`, every seq checked against a feed of `events`.
 e5::output_read read_back(session& s, const std::string& topic, int partitions, isolation level, std::uint64_t events);

@@ -174,3 +174,19 @@ TEST_CASE("a timeout above the broker's maximum is refused for every run but the
     p.restart_timeout_ms = 900001;
     CHECK(e5::transaction_timeout_problem(p, 900000).has_value());
 }
+
+TEST_CASE("a transaction warning naming another run's id is not counted for this run", "[e5]") {
+    const std::string ours = "rr_e5_boundary_3_7_9_tx";
+    const std::string zombie = "2026-11-30 04:03:53,203 WARN  org.apache.kafka.clients.NetworkClient [] - [Producer "
+                               "clientId=producer-rr_e5_pair_0_7_9_tx-1-1, transactionalId=rr_e5_pair_0_7_9_tx-1-1] Error "
+                               "while fetching metadata";
+    const std::string mine = "2026-11-30 04:00:07,068 ERROR org.apache.flink.connector.kafka.sink.KafkaCommitter [] - Unable "
+                             "to commit transaction (committable=KafkaCommittable{transactionalId=rr_e5_boundary_3_7_9_tx-0-1})";
+    const std::string anonymous = "2026-11-30 04:00:07,068 WARN  x [] - Transaction aborted";
+    CHECK(e5::is_transaction_warning(zombie));
+    // Mutation: count every transaction warning (is_transaction_warning) and the zombie line is counted.
+    CHECK_FALSE(e5::is_transaction_warning_of(zombie, ours));
+    CHECK(e5::is_transaction_warning_of(mine, ours));
+    CHECK(e5::is_transaction_warning_of(anonymous, ours));
+    CHECK_FALSE(e5::is_transaction_warning_of("2026-11-30 04:00:07,068 INFO x [] - Transaction aborted", ours));
+}

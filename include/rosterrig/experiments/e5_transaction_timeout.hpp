@@ -203,7 +203,7 @@ struct job_signals {
     std::int64_t failed_checkpoints = 0;
     std::int64_t exceptions = 0;        // in the exception history
     std::vector<std::string> exception_names;  // the first few
-    std::int64_t log_warnings = 0;      // JobManager and TaskManager lines at WARN or ERROR mentioning a transaction
+    std::int64_t log_warnings = 0;      // JobManager and TaskManager lines at WARN or ERROR mentioning a transaction, not another run's
     std::vector<std::string> log_examples;     // the first few of them
 };
 BOOST_DESCRIBE_STRUCT(job_signals, (),
@@ -319,6 +319,16 @@ BOOST_DESCRIBE_STRUCT(samples, (), (runs, stuck, restarts, predictions))
 inline bool is_transaction_warning(const std::string& line) {
     const bool level = line.find(" WARN ") != std::string::npos || line.find(" ERROR ") != std::string::npos;
     return level && line.find("ransaction") != std::string::npos;
+}
+
+/// A transaction warning that belongs to the run whose transactional ids
+/// start with `prefix`: it names one of them, or names no transactional id at
+/// all. A line naming another run's id is that run's (a cancelled job's
+/// producer may go on logging into the next run).
+inline bool is_transaction_warning_of(const std::string& line, const std::string& prefix) {
+    if (!is_transaction_warning(line)) return false;
+    if (line.find(prefix) != std::string::npos) return true;
+    return line.find("ransactionalId") == std::string::npos && line.find("ransactional id") == std::string::npos;
 }
 
 // ---- analysis ----------------------------------------------------------------
