@@ -8,39 +8,15 @@
 
 #include <rosterrig/experiment/history.hpp>
 
+#include "shipped_result.hpp"
+
 #include <rosterrig/experiments/e1_restart_replay.hpp>
 
 using namespace rosterrig;
 
+using C = claims_test::claims_of<e1::definition>;
+
 namespace {
-const std::string file = std::string(ROSTERRIG_SOURCE_DIR) + "/results/e1_restart_replay.json";
-
-struct shipped {
-    result::result_envelope env;
-    e1::samples samples;
-    e1::parameters params;
-};
-const shipped& load() {
-    static const shipped s = [] {
-        shipped out;
-        out.env = result::read_result(file);
-        out.samples = result::samples_as<e1::samples>(out.env, file);
-        out.params = result::parameters_as<e1::parameters>(out.env, file);
-        return out;
-    }();
-    return s;
-}
-
-using claim = std::function<bool(const e1::samples&, const e1::parameters&)>;
-
-// Holds on the shipped samples, fails once mutated.
-void holds_and_is_mutation_checked(const claim& c, const std::function<void(e1::samples&)>& mutate) {
-    const auto& s = load();
-    REQUIRE(c(s.samples, s.params));
-    auto broken = s.samples;
-    mutate(broken);
-    REQUIRE_FALSE(c(broken, s.params));
-}
 
 bool every_configuration_ran(const e1::samples& s) {
     return s.configurations.size() == 4;
@@ -48,9 +24,9 @@ bool every_configuration_ran(const e1::samples& s) {
 }  // namespace
 
 TEST_CASE("the full run made at least thirty kills in each of the four configurations", "[claims][e1]") {
-    const auto& s = load();
+    const auto& s = C::load();
     REQUIRE_FALSE(s.params.quick);
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             if (!every_configuration_ran(x)) return false;
             for (const auto& c : x.configurations)
@@ -62,7 +38,7 @@ TEST_CASE("the full run made at least thirty kills in each of the four configura
 }
 
 TEST_CASE("every kill landed while data was still arriving", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters& p) {
             for (const auto& c : x.configurations)
                 for (const auto& k : c.kills)
@@ -74,7 +50,7 @@ TEST_CASE("every kill landed while data was still arriving", "[claims][e1]") {
 }
 
 TEST_CASE("every kill was seen by Flink as a failure and the same job restarted from a checkpoint", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             for (const auto& c : x.configurations) {
                 std::int64_t exceptions = 0;
@@ -94,7 +70,7 @@ TEST_CASE("every kill was seen by Flink as a failure and the same job restarted 
 }
 
 TEST_CASE("the checkpointing mode and interval in force are what was requested", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters& p) {
             for (const auto& c : x.configurations) {
                 const std::string want = c.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
@@ -108,7 +84,7 @@ TEST_CASE("the checkpointing mode and interval in force are what was requested",
 }
 
 TEST_CASE("every upsert table holds the expected latest row for each NPI and nothing else", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             int upserts = 0;
             for (const auto& c : x.configurations) {
@@ -124,7 +100,7 @@ TEST_CASE("every upsert table holds the expected latest row for each NPI and not
 }
 
 TEST_CASE("append tables hold every event exactly once after all the kills", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters& p) {
             for (const auto& c : x.configurations)
                 if (c.table_kind == experiment::table_kind::append &&
@@ -137,7 +113,7 @@ TEST_CASE("append tables hold every event exactly once after all the kills", "[c
 }
 
 TEST_CASE("the committed offsets really were rewound to the start of the log", "[claims][e1][offsets]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             auto* landed = e1::find_step(x.offsets, "landed");
             auto* rewound = e1::find_step(x.offsets, "rewound");
@@ -149,7 +125,7 @@ TEST_CASE("the committed offsets really were rewound to the start of the log", "
 }
 
 TEST_CASE("recovery from the checkpoint ignored the rewound offsets: nothing was replayed", "[claims][e1][offsets]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             auto* restored = e1::find_step(x.offsets, "restored_from_checkpoint");
             return restored && restored->restored_checkpoint_id >= 1 && restored->duplicate_rows == 0 &&
@@ -160,7 +136,7 @@ TEST_CASE("recovery from the checkpoint ignored the rewound offsets: nothing was
 }
 
 TEST_CASE("a fresh job that trusted the rewound offsets replayed the whole log", "[claims][e1][offsets]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             auto* fresh = e1::find_step(x.offsets, "fresh_from_group_offsets");
             return fresh && fresh->duplicate_rows == x.offsets.events && fresh->rows == 2 * x.offsets.events;
@@ -170,17 +146,8 @@ TEST_CASE("a fresh job that trusted the rewound offsets replayed the whole log",
 }
 
 TEST_CASE("the verdicts on record are the ones the code computes from the samples", "[claims][e1]") {
-    auto h = experiment::read_history<e1::definition>(file);
-    const auto judged = experiment::rejudge(h);
-    // At least one prediction per configuration and the offsets part: a
-    // recompute over zero predictions would agree with anything.
-    REQUIRE(judged.size() >= 7);
-    REQUIRE(judged.size() == h.samples.predictions.size());
-    for (std::size_t i = 0; i < judged.size(); ++i) {
-        INFO(judged[i].id);
-        CHECK(judged[i] == h.samples.predictions[i]);  // verdict, reason (with its bound) and text
-    }
-    CHECK(experiment::overall(judged) == h.envelope.verdict);
+    // At least one prediction per configuration and the offsets part.
+    auto h = C::recorded_verdicts_are_recomputed(7);
     // Mutation (data): one kill's duplicate recorded on the shipped samples
     // changes the recomputed verdict, so the comparison above can fail.
     h.samples.configurations[1].duplicate_rows = 1;
@@ -188,7 +155,7 @@ TEST_CASE("the verdicts on record are the ones the code computes from the sample
 }
 
 TEST_CASE("append tables write no delete files and upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             // Upsert tables also write position deletes, for a key updated twice
             // within one checkpoint; append tables write no delete file at all.
@@ -205,7 +172,7 @@ TEST_CASE("append tables write no delete files and upsert tables pay for idempot
 }
 
 TEST_CASE("every configuration's job was still running after its last kill when its table was read back", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             for (const auto& c : x.configurations)
                 if (c.final_job_state != "RUNNING" || c.acknowledged != c.events) return false;
@@ -216,7 +183,7 @@ TEST_CASE("every configuration's job was still running after its last kill when 
 }
 
 TEST_CASE("the restored job's checkpoints wrote its position back over the rewound offsets", "[claims][e1][offsets]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             const auto& w = x.offsets.after_restore;
             auto* restored = e1::find_step(x.offsets, "restored_from_checkpoint");
@@ -234,7 +201,7 @@ TEST_CASE("the restored job's checkpoints wrote its position back over the rewou
 }
 
 TEST_CASE("the checkpointing mode changed nothing: each table kind ended the same under both modes", "[claims][e1]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             for (const auto kind : {experiment::table_kind::append, experiment::table_kind::upsert}) {
                 std::vector<const e1::configuration_run*> runs;

@@ -7,38 +7,15 @@
 
 #include <rosterrig/experiment/history.hpp>
 
+#include "shipped_result.hpp"
+
 #include <rosterrig/experiments/e2_savepoint_restore.hpp>
 
 using namespace rosterrig;
 
+using C = claims_test::claims_of<e2::definition>;
+
 namespace {
-const std::string file = std::string(ROSTERRIG_SOURCE_DIR) + "/results/e2_savepoint_restore.json";
-
-struct shipped {
-    result::result_envelope env;
-    e2::samples samples;
-    e2::parameters params;
-};
-const shipped& load() {
-    static const shipped s = [] {
-        shipped out;
-        out.env = result::read_result(file);
-        out.samples = result::samples_as<e2::samples>(out.env, file);
-        out.params = result::parameters_as<e2::parameters>(out.env, file);
-        return out;
-    }();
-    return s;
-}
-
-using claim = std::function<bool(const e2::samples&)>;
-
-void holds_and_is_mutation_checked(const claim& c, const std::function<void(e2::samples&)>& mutate) {
-    const auto& s = load();
-    REQUIRE(c(s.samples));
-    auto broken = s.samples;
-    mutate(broken);
-    REQUIRE_FALSE(c(broken));
-}
 
 bool flinksink(const e2::restore_run& r) { return !r.v2_sink; }
 
@@ -57,9 +34,9 @@ std::size_t first_new(const e2::restore_run& r) {
 }  // namespace
 
 TEST_CASE("each variant ran at least three times in the full run", "[claims][e2]") {
-    const auto& s = load();
+    const auto& s = C::load();
     REQUIRE_FALSE(s.params.quick);
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const std::string v : {"append-flinksink", "upsert-flinksink", "append-sinkv2"})
                 if (std::count_if(x.runs.begin(), x.runs.end(), [&](const auto& r) { return r.variant == v; }) < 3)
@@ -74,7 +51,7 @@ TEST_CASE("each variant ran at least three times in the full run", "[claims][e2]
 }
 
 TEST_CASE("the savepoint really was older than the table's newest commit", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs)
                 if (r.savepoint_checkpoint_id < 1 || r.savepoint_checkpoint_id >= r.watermark_before) return false;
@@ -85,9 +62,9 @@ TEST_CASE("the savepoint really was older than the table's newest commit", "[cla
 }
 
 TEST_CASE("the sampler looked at least every half second from the restore request", "[claims][e2]") {
-    const auto period = load().params.sample_period_ms;  // what the run was asked for, not a constant here
+    const auto period = C::load().params.sample_period_ms;  // what the run was asked for, not a constant here
     REQUIRE(period <= 500);
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [period](const e2::samples& x) {
             for (const auto& r : x.runs) {
                 if (r.samples.empty() || r.samples.front().t_ms > period) return false;
@@ -111,7 +88,7 @@ TEST_CASE("the sampler looked at least every half second from the restore reques
 }
 
 TEST_CASE("with the default sink the table did not move while the restored job was healthy", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
@@ -147,7 +124,7 @@ TEST_CASE("with the default sink the table did not move while the restored job w
 }
 
 TEST_CASE("with the default sink the freeze ended at the first checkpoint above the watermark", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
@@ -166,7 +143,7 @@ TEST_CASE("with the default sink the freeze ended at the first checkpoint above 
 }
 
 TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
@@ -193,7 +170,7 @@ TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e
 }
 
 TEST_CASE("the consumer lag reached zero while the table was stale", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
@@ -211,7 +188,7 @@ TEST_CASE("the consumer lag reached zero while the table was stale", "[claims][e
 }
 
 TEST_CASE("no failed checkpoint and no job failure marked the freeze", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs) {
                 if (!flinksink(r)) continue;
@@ -229,7 +206,7 @@ TEST_CASE("no failed checkpoint and no job failure marked the freeze", "[claims]
 }
 
 TEST_CASE("nothing was lost in any append variant, and the replay duplicated rows", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs) {
                 if (r.table_kind != experiment::table_kind::append) continue;
@@ -243,7 +220,7 @@ TEST_CASE("nothing was lost in any append variant, and the replay duplicated row
 }
 
 TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             int checked = 0;
             for (const auto& r : x.runs) {
@@ -258,22 +235,15 @@ TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
 }
 
 TEST_CASE("the e2 verdicts on record are the ones the code computes from the samples", "[claims][e2]") {
-    auto h = experiment::read_history<e2::definition>(file);
-    const auto judged = experiment::rejudge(h);
-    REQUIRE(judged.size() >= 3);  // one per variant: zero predictions would agree with anything
-    REQUIRE(judged.size() == h.samples.predictions.size());
-    for (std::size_t i = 0; i < judged.size(); ++i) {
-        INFO(judged[i].id);
-        CHECK(judged[i] == h.samples.predictions[i]);  // verdict and reason
-    }
-    CHECK(experiment::overall(judged) == h.envelope.verdict);
+    // One per variant.
+    auto h = C::recorded_verdicts_are_recomputed(3);
     // Mutation (data): a seq missing from the first append run refutes its prediction.
     h.samples.runs[0].missing_runs.push_back({1, 1});
     CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
 }
 
 TEST_CASE("data written after the freeze landed once in every run", "[claims][e2]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs) {
                 if (!r.third_batch) return false;

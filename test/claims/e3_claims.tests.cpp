@@ -7,38 +7,15 @@
 #include <map>
 
 #include <rosterrig/experiment/history.hpp>
+
+#include "shipped_result.hpp"
 #include <rosterrig/experiments/e3_file_size.hpp>
 
 using namespace rosterrig;
 
+using C = claims_test::claims_of<e3::definition>;
+
 namespace {
-const std::string file = std::string(ROSTERRIG_SOURCE_DIR) + "/results/e3_file_size.json";
-
-struct shipped {
-    result::result_envelope env;
-    e3::samples samples;
-    e3::parameters params;
-};
-const shipped& load() {
-    static const shipped s = [] {
-        shipped out;
-        out.env = result::read_result(file);
-        out.samples = result::samples_as<e3::samples>(out.env, file);
-        out.params = result::parameters_as<e3::parameters>(out.env, file);
-        return out;
-    }();
-    return s;
-}
-
-using claim = std::function<bool(const e3::samples&, const e3::parameters&)>;
-
-void holds_and_is_mutation_checked(const claim& c, const std::function<void(e3::samples&)>& mutate) {
-    const auto& s = load();
-    REQUIRE(c(s.samples, s.params));
-    auto broken = s.samples;
-    mutate(broken);
-    REQUIRE_FALSE(c(broken, s.params));
-}
 
 e3::cell_run& cell(e3::samples& s, e3::cell_role role) {
     return *std::find_if(s.cells.begin(), s.cells.end(), [&](const auto& c) { return c.role == role; });
@@ -73,9 +50,9 @@ double mean_bytes(const e3::samples& s, std::int64_t interval, std::int64_t para
 }  // namespace
 
 TEST_CASE("the full run covers the grid, the 1 GB cell, the control and three baseline runs", "[claims][e3]") {
-    const auto& s = load();
+    const auto& s = C::load();
     REQUIRE_FALSE(s.params.quick);
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             for (auto i : p.intervals_ms)
                 for (auto w : p.parallelisms)
@@ -91,7 +68,7 @@ TEST_CASE("the full run covers the grid, the 1 GB cell, the control and three ba
 }
 
 TEST_CASE("every cell ran with the interval, writers and target it asked for, as the components report them", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             for (const auto& c : x.cells)
                 if (c.in_force.mode != "exactly_once" || c.in_force.interval_ms != c.interval_ms ||
@@ -104,7 +81,7 @@ TEST_CASE("every cell ran with the interval, writers and target it asked for, as
 }
 
 TEST_CASE("every cell landed the whole feed exactly once", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             for (const auto& c : x.cells)
                 if (c.events != p.events || !e3::landed_once(c)) return false;
@@ -115,7 +92,7 @@ TEST_CASE("every cell landed the whole feed exactly once", "[claims][e3]") {
 }
 
 TEST_CASE("every feed was paced to the same duration within two percent", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             for (const auto& c : x.cells) {
                 const double d = static_cast<double>(c.feed_duration_ms), want = static_cast<double>(p.feed_ms);
@@ -128,7 +105,7 @@ TEST_CASE("every feed was paced to the same duration within two percent", "[clai
 }
 
 TEST_CASE("every row was traced to the snapshot that made it visible", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             for (const auto& c : x.cells) {
                 std::int64_t visible = 0;
@@ -144,7 +121,7 @@ TEST_CASE("every row was traced to the snapshot that made it visible", "[claims]
 }
 
 TEST_CASE("files per commit track the writer subtasks, not the data, in every cell but the control", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             for (const auto& c : x.cells) {
                 if (c.role == e3::cell_role::control) continue;
@@ -163,7 +140,7 @@ TEST_CASE("files per commit track the writer subtasks, not the data, in every ce
 }
 
 TEST_CASE("the target reaches the writer: the control rolled files inside a checkpoint", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             const auto& c = *std::find_if(x.cells.begin(), x.cells.end(),
                                           [](const auto& r) { return r.role == e3::cell_role::control; });
@@ -184,7 +161,7 @@ TEST_CASE("the target reaches the writer: the control rolled files inside a chec
 }
 
 TEST_CASE("a longer interval gives fewer and larger files, at every parallelism", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             return every_interval_step(x, p, [](const e3::cell_run& a, const e3::cell_run& b) {
                 const auto aa = e3::analyze(a), bb = e3::analyze(b);
@@ -193,13 +170,13 @@ TEST_CASE("a longer interval gives fewer and larger files, at every parallelism"
         },
         // Mutation: the longest interval's files at one writer as small as a byte.
         [](e3::samples& x) {
-            const auto& p = load().params;
+            const auto& p = C::load().params;
             for (auto& f : grid(x, p.intervals_ms.back(), p.parallelisms.front()).files) f.bytes = 1;
         });
 }
 
 TEST_CASE("freshness is what larger files cost: the median wait grows with the interval", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             return every_interval_step(x, p, [](const e3::cell_run& a, const e3::cell_run& b) {
                 return e3::analyze(b).p50_ms > e3::analyze(a).p50_ms;
@@ -207,14 +184,14 @@ TEST_CASE("freshness is what larger files cost: the median wait grows with the i
         },
         // Mutation: the longest interval's histogram replaced by the shortest one's.
         [](e3::samples& x) {
-            const auto& p = load().params;
+            const auto& p = C::load().params;
             grid(x, p.intervals_ms.back(), p.parallelisms.front()).freshness =
                 grid(x, p.intervals_ms.front(), p.parallelisms.front()).freshness;
         });
 }
 
 TEST_CASE("a 1 GB target still left every file four orders of magnitude below it", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             const auto& c = *std::find_if(x.cells.begin(), x.cells.end(),
                                           [](const auto& r) { return r.role == e3::cell_role::large_target; });
@@ -228,7 +205,7 @@ TEST_CASE("a 1 GB target still left every file four orders of magnitude below it
 }
 
 TEST_CASE("the interval moves mean file size far more than the 1 GB target does", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             const auto base = e3::baseline_spread(x, p);
             if (!base) return false;
@@ -246,7 +223,7 @@ TEST_CASE("the interval moves mean file size far more than the 1 GB target does"
 }
 
 TEST_CASE("every reader table held exactly the latest row per NPI before it was timed, and every answer was right", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             if (!x.reader) return false;
             for (const auto& t : x.reader->tables)
@@ -263,7 +240,7 @@ TEST_CASE("every reader table held exactly the latest row per NPI before it was 
 }
 
 TEST_CASE("the short-interval upsert table reads through many small files and equality deletes, the append table through none", "[claims][e3]") {
-    holds_and_is_mutation_checked(
+    C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             if (!x.reader) return false;
             const auto* u = e3::find_table(*x.reader, "before", e3::upsert_name(p.reader_short_interval_ms));
@@ -276,15 +253,7 @@ TEST_CASE("the short-interval upsert table reads through many small files and eq
 }
 
 TEST_CASE("the e3 verdicts on record are the ones the code computes from the samples", "[claims][e3]") {
-    auto h = experiment::read_history<e3::definition>(file);
-    const auto judged = experiment::rejudge(h);
-    REQUIRE(judged.size() == 8);
-    REQUIRE(judged.size() == h.samples.predictions.size());
-    for (std::size_t i = 0; i < judged.size(); ++i) {
-        INFO(judged[i].id);
-        CHECK(judged[i] == h.samples.predictions[i]);
-    }
-    CHECK(experiment::overall(judged) == h.envelope.verdict);
+    auto h = C::recorded_verdicts_are_recomputed(8);
     // Mutation (data): one duplicate in the shipped samples changes the recomputed verdict.
     h.samples.cells[0].duplicate_rows = 1;
     CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
