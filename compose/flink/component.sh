@@ -298,6 +298,28 @@ flink_down() {
 
 flink_health() { _flink_jm_ok && _flink_tm_ok && _flink_gw_ok; }
 
+# flink_problems: what is wrong with a Flink that answers, one line each: a
+# TaskManager whose supervisor is gone (a killed TaskManager would not come
+# back), and no free slot (a new job would not run).
+flink_problems() {
+  rr_running flink-taskmanager-supervisor \
+    || echo "the TaskManager's supervisor is not running (pid file $(rr_pidfile flink-taskmanager-supervisor)): a killed TaskManager would not come back; read $RR_LOGS/flink-taskmanager-supervisor.log"
+  local o free total
+  o="$(rr_http "$(flink_rest)/overview")" || return 0
+  free="$(sed -n 's/.*"slots-available":\([0-9]*\).*/\1/p' <<<"$o")"
+  total="$(sed -n 's/.*"slots-total":\([0-9]*\).*/\1/p' <<<"$o")"
+  if [ "${free:-0}" = 0 ]; then
+    echo "no free slot of ${total:-0}: a new job would not run (running jobs hold them: $(flink_rest)/jobs/overview)"
+  fi
+}
+
+# flink_processes / flink_ports: the pid-file names and the ports it needs.
+flink_processes() { echo flink-jobmanager flink-taskmanager-supervisor flink-taskmanager flink-sql-gateway; }
+flink_ports() {
+  echo "$RR_FLINK_REST_PORT $RR_FLINK_RPC_PORT $RR_FLINK_BLOB_PORT $RR_FLINK_TM_RPC_PORT $RR_FLINK_TM_DATA_PORT" \
+       "$RR_FLINK_JM_METRICS_PORT $RR_FLINK_TM_METRICS_PORT $RR_SQL_GATEWAY_PORT"
+}
+
 # flink_version: what the running JobManager reports on /config.
 flink_version() {
   local c v r

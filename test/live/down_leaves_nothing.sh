@@ -1,13 +1,48 @@
 #!/usr/bin/env bash
-# Claim: after `stack down`, no process of ours is left. A process is ours when
-# its command line mentions this checkout's state directory or jar cache.
+# Claims: `stack status` fails, naming it, when the TaskManager's supervisor is
+# dead; after `stack down`, no process of ours is left (a process is ours when
+# its command line mentions this checkout's state directory or jar cache); and
+# `stack up` with a port taken by another process fails naming the port and
+# the process, before starting anything.
 set -uo pipefail
 stack="$1"
 root="$(cd "$(dirname "$stack")/.." && pwd)"
-"$stack" down
-sleep 2
+. "$root/compose/ports.env"
 state="${ROSTERRIG_STATE:-$root/.stack}"
 cache="${ROSTERRIG_CACHE:-$HOME/.cache/rosterrig}"
-left=$( (pgrep -af -- "$state"; pgrep -af -- "$cache/libs") | sort -u | grep -v -e pgrep -e down_leaves_nothing || true)
-if [ -n "$left" ]; then echo "FAIL: still running:"; echo "$left"; exit 1; fi
-echo "PASS: nothing of ours is running"
+fail() { echo "FAIL: $*"; exit 1; }
+ours() { (pgrep -af -- "$state"; pgrep -af -- "$cache/libs") | sort -u | grep -v -e pgrep -e down_leaves_nothing || true; }
+
+# 1. A dead supervisor: Flink still answers, status must not call it healthy.
+sup="$state/pids/flink-taskmanager-supervisor.pid"
+if [ -f "$sup" ] && kill -0 "$(cat "$sup")" 2>/dev/null; then
+  kill -KILL "$(cat "$sup")"   # the supervisor alone; its TaskManager JVM stays
+  sleep 1
+  out="$("$stack" status 2>&1)"; rc=$?
+  [ "$rc" = 1 ] || fail "status exited $rc with the TaskManager's supervisor dead: $out"
+  grep -q "supervisor is not running" <<<"$out" || fail "status did not name the dead supervisor: $out"
+  echo "status with a dead supervisor: exit 1, $(grep -m1 problem: <<<"$out" | cut -c1-120)"
+fi
+
+# 2. Down leaves nothing.
+"$stack" down
+sleep 2
+left="$(ours)"
+[ -z "$left" ] || { echo "FAIL: still running:"; echo "$left"; exit 1; }
+echo "down: nothing of ours is running"
+
+# 3. A taken port: up fails naming it, and nothing starts.
+python3 -c 'import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("'"$RR_HOST"'", '"$RR_TRINO_PORT"')); s.listen(1); time.sleep(300)' &
+holder=$!
+for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/$RR_HOST/$RR_TRINO_PORT") 2>/dev/null && break; sleep 0.1; done
+out="$("$stack" up 2>&1)"; rc=$?
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+[ "$rc" != 0 ] || { "$stack" down; fail "stack up succeeded with port $RR_TRINO_PORT taken"; }
+grep -q "trino needs $RR_HOST:$RR_TRINO_PORT, which another process holds" <<<"$out" || fail "up did not name the taken port: $out"
+grep -q "python3" <<<"$out" || fail "up did not name the process holding the port: $out"
+left="$(ours)"
+[ -z "$left" ] || { "$stack" down; echo "FAIL: up started processes before failing:"; echo "$left"; exit 1; }
+echo "up with port $RR_TRINO_PORT taken: exit $rc, $(grep -m1 'needs' <<<"$out" | cut -c1-160)"
+echo "PASS: a dead supervisor fails status; nothing of ours left after down; a taken port stops up before anything starts"

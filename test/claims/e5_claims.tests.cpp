@@ -1,0 +1,129 @@
+// Experiment 5's claims, asserted against the shipped results file; each claim
+// is checked to hold on the shipped samples and to fail on a named mutation.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include <rosterrig/experiment/history.hpp>
+
+#include "shipped_result.hpp"
+#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e5::definition>;
+
+namespace {
+
+// The reference pair's run with this timeout; throws when there is none.
+const e5::txn_run& pair_run(const e5::samples& x, std::int64_t timeout) {
+    for (const auto& r : x.runs)
+        if (r.part == "pair" && r.requested_timeout_ms == timeout) return r;
+    throw std::runtime_error("no pair run with a " + std::to_string(timeout) + " ms timeout");
+}
+e5::txn_run& pair_run(e5::samples& x, std::int64_t timeout) {
+    return const_cast<e5::txn_run&>(pair_run(static_cast<const e5::samples&>(x), timeout));
+}
+e5::restart_run& restore(e5::samples& x, const std::string& ending) {
+    return *std::find_if(x.restarts.begin(), x.restarts.end(), [&](const auto& r) { return r.ending == ending; });
+}
+e5::stuck_run& stuck(e5::samples& x, const std::string& ending, const std::string& partitioner) {
+    return *std::find_if(x.stuck.begin(), x.stuck.end(),
+                         [&](const auto& r) { return r.ending == ending && r.sink_partitioner == partitioner; });
+}
+}  // namespace
+
+TEST_CASE("the full e5 run covers the pair, every boundary ratio twice, both restores, the broker maximum and three stuck runs", "[claims][e5]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters& p) {
+            std::size_t boundary = 0, above = 0;
+            for (const auto& r : x.runs) boundary += r.part == "boundary", above += r.part == "above-max";
+            return boundary == p.boundary_ratios.size() * p.boundary_repeats && p.boundary_repeats >= 2 && above == 1 &&
+                   x.restarts.size() == 2 && x.stuck.size() == 3 && pair_run(x, 5000).events == pair_run(x, 300000).events;
+        },
+        // Mutation: the last boundary run missing.
+        [](e5::samples& x) {
+            x.runs.erase(std::find_if(x.runs.rbegin(), x.runs.rend(), [](const auto& r) { return r.part == "boundary"; }).base() - 1);
+        });
+}
+
+TEST_CASE("every e5 job ran at the interval it asked for, as Flink reports it", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters& p) {
+            for (const auto& r : x.runs) {
+                const auto want = r.part == "pair" ? p.pair_interval_ms : p.boundary_interval_ms;
+                if (r.interval_ms != want) return false;
+            }
+            for (const auto& r : x.restarts)
+                if (r.interval_ms != p.restart_interval_ms) return false;
+            return !x.runs.empty();
+        },
+        // Mutation: one boundary run at 60 s.
+        [](e5::samples& x) { x.runs[3].interval_ms = 60000; });
+}
+
+TEST_CASE("the two reference runs differ only in the timeout", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters&) {
+            const auto &a = pair_run(x, 5000), &b = pair_run(x, 300000);
+            return a.interval_ms == b.interval_ms && a.events == b.events && a.interval_ms == 120000 &&
+                   a.uncommitted.distinct_seq == b.uncommitted.distinct_seq;
+        },
+        // Mutation: the 300 s run at another interval.
+        [](e5::samples& x) { pair_run(x, 300000).interval_ms = 60000; });
+}
+
+TEST_CASE("the broker registered the 5 second timeout the job asked for", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters&) {
+            const auto& a = pair_run(x, 5000);
+            return a.registered_timeout_ms && *a.registered_timeout_ms == 5000;
+        },
+        // Mutation: the broker registered 300 s.
+        [](e5::samples& x) { pair_run(x, 5000).registered_timeout_ms = 300000; });
+}
+
+TEST_CASE("a 5 s timeout against a 120 s interval cost a read_committed reader every record, though all were written", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters&) {
+            const auto& a = pair_run(x, 5000);
+            return a.committed.distinct_seq == 0 && a.uncommitted.distinct_seq == a.events && a.events > 0;
+        },
+        // Mutation: count the topic at read_uncommitted.
+        [](e5::samples& x) { pair_run(x, 5000).committed = pair_run(x, 5000).uncommitted; });
+}
+
+TEST_CASE("the short timeout's transactions were aborted, not merely slow", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters&) { return e5::aborted(pair_run(x, 5000).states); },
+        // Mutation: drop the aborted states from what the broker was seen to report.
+        [](e5::samples& x) {
+            auto& st = pair_run(x, 5000).states;
+            st.erase(std::remove_if(st.begin(), st.end(),
+                                    [](const auto& s) { return s.state == "CompleteAbort" || s.state == "PrepareAbort"; }),
+                     st.end());
+        });
+}
+
+TEST_CASE("raising the timeout to 300 s delivered every record once", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x, const e5::parameters&) {
+            const auto& b = pair_run(x, 300000);
+            return e5::exactly_once(b.committed, b.events) && !e5::aborted(b.states);
+        },
+        // Mutation: one missing run in the 300 s run's committed read.
+        [](e5::samples& x) { pair_run(x, 300000).committed.missing_runs.push_back({1, 1}); });
+}
+
+TEST_CASE("the e5 verdicts on record are the ones the code computes from the samples", "[claims][e5]") {
+    auto h = C::recorded_verdicts_are_recomputed(13);
+    // Mutation (data): the 300 s run read at read_committed with one record missing changes the recomputed verdict.
+    for (auto& r : h.samples.runs)
+        if (r.requested_timeout_ms >= r.interval_ms * 3 / 2 && r.part != "above-max") r.committed.missing_runs.push_back({1, 1});
+    const auto broken = experiment::rejudge(h);
+    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e5.above-interval-delivers-once"; });
+    REQUIRE(it != broken.end());
+    CHECK(it->verdict == verdict_kind::refuted);
+}
