@@ -1,5 +1,6 @@
 #include "flink_rest.hpp"
 
+#include <algorithm>
 #include <thread>
 #include "http_client.hpp"
 
@@ -105,7 +106,9 @@ std::vector<flink_exception> flink_rest::exceptions(const std::string& id) const
     if (auto* hist = e.if_contains("exceptionHistory"); hist && hist->is_object()) {
         for (const auto& entry : hist->as_object().at("entries").as_array()) {
             const auto& o = entry.as_object();
-            out.push_back({str_at(o, "exceptionName"), str_at(o, "taskName"), int_at(o, "timestamp")});
+            const auto trace = str_at(o, "stacktrace");
+            out.push_back({str_at(o, "exceptionName"), str_at(o, "taskName"), int_at(o, "timestamp"),
+                           trace.substr(0, std::min(trace.find('\n'), std::size_t{400}))});
         }
     }
     return out;
@@ -139,6 +142,17 @@ std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id)
 
 long long flink_rest::total_slots() const {
     return int_at(http_json(where_, http_method::get, "/overview").as_object(), "slots-total");
+}
+
+long long flink_rest::free_slots() const {
+    return int_at(http_json(where_, http_method::get, "/overview").as_object(), "slots-available");
+}
+
+std::string flink_rest::newest_exception(const std::string& job_id) const {
+    const auto ex = exceptions(job_id);
+    if (ex.empty()) return "";
+    const auto newest = std::max_element(ex.begin(), ex.end(), [](const auto& a, const auto& b) { return a.timestamp_ms < b.timestamp_ms; });
+    return newest->first_line.empty() ? newest->name : newest->first_line;
 }
 
 std::pair<long long, std::string> flink_rest::writer_parallelism(const std::string& id) const {

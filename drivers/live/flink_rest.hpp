@@ -35,6 +35,7 @@ struct flink_exception {
     std::string name;
     std::string task;
     long long timestamp_ms = 0;
+    std::string first_line;  // of its stack trace: the name and the message
 };
 
 
@@ -58,6 +59,9 @@ public:
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview
     long long total_slots() const;        // GET /overview: slots-total
+    long long free_slots() const;         // GET /overview: slots-available
+    // The newest exception's first line, "" when the history is empty.
+    std::string newest_exception(const std::string& job_id) const;
     // The parallelism of the plan's vertex that writes (described with
     // "Writer" and not "Committer"), with its description; -1 if none.
     std::pair<long long, std::string> writer_parallelism(const std::string& job_id) const;

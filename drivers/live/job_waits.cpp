@@ -5,6 +5,18 @@
 
 namespace rosterrig::live {
 
+namespace {
+// The job's own account of why it does not run: its newest exception.
+std::string because(const flink_rest& flink, const std::string& job) {
+    try {
+        const auto e = flink.newest_exception(job);
+        return e.empty() ? std::string("; its exception history is empty") : "; its newest exception: " + e;
+    } catch (const std::exception&) {
+        return "";
+    }
+}
+}  // namespace
+
 void wait_all_running(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline) {
     std::string state;
     poll_until(
@@ -13,10 +25,10 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
             if (flink.all_tasks_running(job)) return true;
             state = flink.job_state(job);
             if (state == "FAILED" || state == "CANCELED" || state == "FINISHED")
-                throw live_error(flink.where(), "job " + job + " is " + state);
+                throw live_error(flink.where(), "job " + job + " is " + state + because(flink, job));
             return false;
         },
-        [&] { return "job " + job + " has tasks not RUNNING (job state " + state + ")"; });
+        [&] { return "job " + job + " has tasks not RUNNING (job state " + state + ")" + because(flink, job); });
 }
 
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
@@ -25,6 +37,15 @@ void wait_restart_after(const flink_rest& flink, const std::string& job, long lo
         flink.where(), deadline, [&] { return flink.last_restarting_ms(job) >= since_ms; },
         [&] { return "job " + job + " has not entered RESTARTING since the fault"; },
         {std::chrono::milliseconds(100)});
+}
+
+void wait_free_slots(const flink_rest& flink, long long slots) {
+    long long free = 0;
+    poll_until(flink.where(), std::chrono::seconds(15), [&] { return (free = flink.free_slots()) >= slots; }, [&] {
+        return "a job needs " + std::to_string(slots) + " free slots; Flink has " + std::to_string(free) + " of " +
+               std::to_string(flink.total_slots()) + " free (the jobs holding them: GET /jobs/overview; what a killed "
+               "run left behind: rosterrig-clean)";
+    });
 }
 
 long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,

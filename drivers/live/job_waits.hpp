@@ -19,6 +19,10 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
                         std::chrono::seconds deadline);
 
+// At least `slots` free slots, within 15 s (a cancelled job's slots come back
+// a moment after it ends); otherwise throws naming Flink and the slot counts.
+void wait_free_slots(const flink_rest& flink, long long slots);
+
 // A checkpoint with id above `above` completed; returns its id.
 long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
                                 std::chrono::seconds deadline);

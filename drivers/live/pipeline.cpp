@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include "job_waits.hpp"
 #include "progress.hpp"
 
 namespace rosterrig::live {
@@ -33,6 +34,7 @@ std::map<std::string, std::string> session_options(const experiment::pipeline_co
 }
 
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec) {
+    wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
     std::map<std::string, std::string> values{
         {"topic", spec.in_topic},
         {"out_topic", spec.out_topic},
@@ -56,6 +58,7 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
 }
 
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
+    wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
     const auto catalog = stack.catalog();
     const auto s3 = stack.s3();
     std::map<std::string, std::string> values{
