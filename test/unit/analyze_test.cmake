@@ -34,6 +34,15 @@ expect_refused(--intervals --intervals 0)
 expect_refused(--intervals --intervals 5000,-30000)
 expect_refused(--intervals --intervals 5000,x)
 expect_refused(--parallelisms --parallelisms 0)
+function(expect_refused_e5 flag)
+  execute_process(COMMAND ${E5} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(FIND "${err}" "${flag}" at)
+  if(NOT rc EQUAL 2 OR at EQUAL -1)
+    message(FATAL_ERROR "rosterrig-e5 ${ARGN}: exit ${rc}, expected 2 naming ${flag}\n${out}${err}")
+  endif()
+endfunction()
+expect_refused_e5(--pair-timeouts --pair-timeouts 0)
+expect_refused_e5(--pair-timeouts --pair-timeouts 5000,-300000)
 
 # A count of zero runs nothing: refused before a stack is asked for anything.
 # Mutation: accept 0 for --repeats (as before) and e2 starts a run that writes
