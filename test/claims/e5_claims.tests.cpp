@@ -117,6 +117,88 @@ TEST_CASE("raising the timeout to 300 s delivered every record once", "[claims][
         [](e5::samples& x) { pair_run(x, 300000).committed.missing_runs.push_back({1, 1}); });
 }
 
+TEST_CASE("the losing job did not stay quiet: its exception history filled and the committer logged that it could not commit", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            const auto& a = pair_run(x, 5000);
+            return a.signals.exceptions > 0 && a.signals.log_warnings > 0;
+        },
+        // Mutation: an empty exception history, as in the reference study's run.
+        [](e5::samples& x) { pair_run(x, 5000).signals.exceptions = 0; });
+}
+
+TEST_CASE("below the interval the broker's sweep decides: at half of it one run lost records and another none, and nothing was lost from 1.1 up", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            int half_lost = 0, half_whole = 0;
+            for (const auto& r : x.runs) {
+                if (r.part != "boundary" || !r.ratio) continue;
+                if (*r.ratio == 0.5) (r.committed.distinct_seq < r.events ? half_lost : half_whole) += 1;
+                if (*r.ratio >= 1.1 && !e5::exactly_once(r.committed, r.events)) return false;
+                if (r.uncommitted.distinct_seq != r.events) return false;  // every record was written
+            }
+            return half_lost >= 1 && half_whole >= 1;
+        },
+        // Mutation: the lossless run at half the interval missing one record too.
+        [](e5::samples& x) {
+            for (auto& r : x.runs)
+                if (r.part == "boundary" && r.ratio && *r.ratio == 0.5 && r.committed.distinct_seq == r.events) {
+                    r.committed.distinct_seq -= 1;
+                    r.committed.missing_runs.push_back({1, 1});
+                }
+        });
+}
+
+TEST_CASE("a restore after the pending transaction's timeout lost one run of records for read_committed, none twice, with the job RUNNING and no exception", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            const auto& r = *std::find_if(x.restarts.begin(), x.restarts.end(), [](const auto& y) { return y.ending == "late"; });
+            return e5::pending_age_at_restore_ms(r) > r.requested_timeout_ms && r.committed.missing_runs.size() == 1 &&
+                   r.committed.duplicate_rows == 0 && r.uncommitted.distinct_seq == r.events &&
+                   r.signals.state == "RUNNING" && r.signals.exceptions == 0 && r.signals.failed_checkpoints == 0;
+        },
+        // Mutation: read the output at read_uncommitted, where nothing is missing.
+        [](e5::samples& x) { restore(x, "late").committed = restore(x, "late").uncommitted; });
+}
+
+TEST_CASE("the same savepoint restored within the timeout lost nothing", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            const auto& r = *std::find_if(x.restarts.begin(), x.restarts.end(), [](const auto& y) { return y.ending == "prompt"; });
+            return e5::pending_age_at_restore_ms(r) < r.requested_timeout_ms && !r.pending_at_savepoint.empty() &&
+                   e5::exactly_once(r.committed, r.events);
+        },
+        // Mutation: one missing run in the prompt restore.
+        [](e5::samples& x) { restore(x, "prompt").committed.missing_runs.push_back({1, 1}); });
+}
+
+TEST_CASE("above the broker's maximum the job failed within seconds and delivered nothing", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            for (const auto& r : x.runs)
+                if (r.part == "above-max")
+                    return r.requested_timeout_ms > r.broker_max_timeout_ms && r.failed_after_ms >= 0 &&
+                           r.failed_after_ms < 30000 && r.signals.exceptions > 0 && r.committed.distinct_seq == 0;
+            return false;
+        },
+        // Mutation: the job never seen failing.
+        [](e5::samples& x) {
+            for (auto& r : x.runs)
+                if (r.part == "above-max") r.failed_after_ms = -1;
+        });
+}
+
+TEST_CASE("a graceful cancel left no transaction open: plain records written after it were visible within seconds", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            for (const auto& st : x.stuck)
+                if (st.ending == "cancel") return !st.open_at_cancel.empty() && st.all_visible_after_ms >= 0 && st.all_visible_after_ms <= 5000;
+            return false;
+        },
+        // Mutation: the plain records hidden for a minute.
+        [](e5::samples& x) { stuck(x, "cancel", "default").all_visible_after_ms = 60000; });
+}
+
 TEST_CASE("the e5 verdicts on record are the ones the code computes from the samples", "[claims][e5]") {
     auto h = C::recorded_verdicts_are_recomputed(13);
     // Mutation (data): the 300 s run read at read_committed with one record missing changes the recomputed verdict.
