@@ -199,6 +199,32 @@ TEST_CASE("a graceful cancel left no transaction open: plain records written aft
         [](e5::samples& x) { stuck(x, "cancel", "default").all_visible_after_ms = 60000; });
 }
 
+TEST_CASE("a killed writer's open transaction held back read_committed readers of the partitions it wrote for most of its timeout, and only those", "[claims][e5]") {
+    C::holds_and_is_mutation_checked(
+        [](const e5::samples& x) {
+            for (const auto& st : x.stuck) {
+                if (st.ending != "kill-then-cancel" || st.sink_partitioner != "fixed") continue;
+                bool held_any = false, free_any = false;
+                for (const auto& p : st.partitions) {
+                    if (p.held_by_open_transaction) {
+                        held_any = true;
+                        if (p.all_visible_after_ms < st.requested_timeout_ms * 8 / 10) return false;
+                    } else {
+                        free_any = true;
+                        if (p.all_visible_after_ms < 0 || p.all_visible_after_ms > 5000) return false;
+                    }
+                }
+                return held_any && free_any;
+            }
+            return false;
+        },
+        // Mutation: a partition no open transaction wrote hidden as long as the others.
+        [](e5::samples& x) {
+            for (auto& p : stuck(x, "kill-then-cancel", "fixed").partitions)
+                if (!p.held_by_open_transaction) p.all_visible_after_ms = 285000;
+        });
+}
+
 TEST_CASE("the e5 verdicts on record are the ones the code computes from the samples", "[claims][e5]") {
     auto h = C::recorded_verdicts_are_recomputed(13);
     // Mutation (data): the 300 s run read at read_committed with one record missing changes the recomputed verdict.
