@@ -16,17 +16,19 @@ txns() { kafka_tool TransactionsCommand --bootstrap-server "$RR_HOST:$RR_KAFKA_P
 
 "$e5" --quick --runs "$work" > "$work/run.log" 2>&1 &
 pid=$!
-prefix=""
+prefix=""; listing=""
 for _ in $(seq 1 240); do
   history="$(ls "$work"/*_"$pid".json 2>/dev/null | head -1)"
   [ -n "$history" ] && prefix="$(python3 -c 'import json,sys; print(next((c["name"] for c in json.load(open(sys.argv[1])).get("created") or [] if c["kind"]=="transactional-id-prefix"), ""))' "$history" 2>/dev/null)"
-  if [ -n "$prefix" ] && txns "$prefix" | grep -q Ongoing; then break; fi
+  listing=""; [ -z "$prefix" ] || listing="$(txns "$prefix")"
+  if grep -q Ongoing <<<"$listing"; then break; fi
   kill -0 "$pid" 2>/dev/null || fail "the run ended before a transaction was open (see $work/run.log)"
   sleep 0.5
 done
-txns "$prefix" | grep -q Ongoing || fail "no transaction of $prefix was open within 120 s"
-echo "open before the stop: $(txns "$prefix" | grep -c Ongoing) transaction(s) of $prefix"
-kill -TERM "$pid"; wait "$pid"; rc=$?
+grep -q Ongoing <<<"$listing" || fail "no transaction of $prefix was open within 120 s"
+kill -TERM "$pid"
+echo "open when the stop was sent: $(grep -c Ongoing <<<"$listing") transaction(s) of $prefix"
+wait "$pid"; rc=$?
 [ "$rc" = 1 ] || fail "the stopped run exited $rc, not 1 (see $work/run.log)"
 python3 - "$history" <<'PY' || fail "the history does not read failed"
 import json, sys
