@@ -60,8 +60,16 @@ rr_start() {
   echo $! > "$(rr_pidfile "$name")"
 }
 
-# rr_port_open <port>: true when something accepts on 127.0.0.1:<port>.
-rr_port_open() { (exec 3<>"/dev/tcp/$RR_HOST/$1") 2>/dev/null; }
+# rr_port_open <port>: true when something listens on 127.0.0.1:<port> (asked
+# of the kernel with ss, so a listener that never accepts cannot hang us);
+# without ss, a connect with a 2 s deadline.
+rr_port_open() {
+  if command -v ss >/dev/null 2>&1; then
+    [ -n "$(ss -ltnH "( sport = :$1 )" 2>/dev/null)" ]
+  else
+    timeout 2 bash -c "exec 3<>/dev/tcp/$RR_HOST/$1" 2>/dev/null
+  fi
+}
 
 # rr_wait <name> <seconds> <probe command...>: wait until the probe succeeds,
 # failing early if the process died; the error names the component and its log,

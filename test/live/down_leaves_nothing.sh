@@ -32,12 +32,20 @@ left="$(ours)"
 echo "down: nothing of ours is running"
 
 # 3. A taken port: up fails naming it, and nothing starts.
+# A listener that accepts and closes, for at most two minutes; its output
+# goes nowhere, so it cannot hold this test's output open.
 python3 -c 'import socket, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("'"$RR_HOST"'", '"$RR_TRINO_PORT"')); s.listen(1); time.sleep(300)' &
+s.bind(("'"$RR_HOST"'", '"$RR_TRINO_PORT"')); s.listen(64); s.settimeout(1)
+end = time.time() + 120
+while time.time() < end:
+    try:
+        s.accept()[0].close()
+    except OSError:
+        pass' > /dev/null 2>&1 &
 holder=$!
-for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/$RR_HOST/$RR_TRINO_PORT") 2>/dev/null && break; sleep 0.1; done
-out="$("$stack" up 2>&1)"; rc=$?
+for _ in $(seq 1 50); do [ -n "$(ss -ltnH "( sport = :$RR_TRINO_PORT )")" ] && break; sleep 0.1; done
+out="$(timeout 120 "$stack" up 2>&1)"; rc=$?
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 [ "$rc" != 0 ] || { "$stack" down; fail "stack up succeeded with port $RR_TRINO_PORT taken"; }
 grep -q "trino needs $RR_HOST:$RR_TRINO_PORT, which another process holds" <<<"$out" || fail "up did not name the taken port: $out"
