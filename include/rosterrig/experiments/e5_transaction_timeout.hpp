@@ -349,6 +349,12 @@ inline double committed_fraction(const txn_run& r) {
 inline bool exactly_once(const output_read& o, std::uint64_t events) {
     return o.distinct_seq == events && o.duplicate_rows == 0 && o.missing_runs.empty();
 }
+/// What was left of the open transactions' timeout when the plain records
+/// were acknowledged (may be below zero).
+inline std::int64_t rest_of_timeout_ms(const stuck_run& s) {
+    return s.requested_timeout_ms - std::max<std::int64_t>(s.open_for_ms_at_cancel, 0) - s.plain_acked_after_cancel_ms;
+}
+
 /// Plain records stayed invisible to read_committed from their write until this.
 inline std::int64_t hidden_for_ms(const stuck_run& s) {
     for (const auto& v : s.visibility)
@@ -511,8 +517,7 @@ inline rule_verdict stuck_transaction_blocks_readers(const samples& s) {
     const auto* st = stuck_ending(s, "kill-then-cancel");
     if (!st) return inconclusive("the kill-then-cancel run did not run");
     if (st->open_at_cancel.empty()) return inconclusive("no transaction was open when the job was cancelled");
-    const auto rest = st->requested_timeout_ms - std::max<std::int64_t>(st->open_for_ms_at_cancel, 0) -
-                      st->plain_acked_after_cancel_ms;
+    const auto rest = rest_of_timeout_ms(*st);
     const bool ok = hidden_for_ms(*st) >= rest * 8 / 10 && st->all_visible_after_ms >= 0 &&
                     st->all_visible_after_ms <= std::max<std::int64_t>(rest, 0) + 20000;
     return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
@@ -529,8 +534,7 @@ inline rule_verdict stuck_transaction_holds_only_its_partitions(const samples& s
     std::string why;
     bool ok = true, decided = false;
     for (const auto& st : killed) {
-        const auto rest = std::max<std::int64_t>(
-            st.requested_timeout_ms - std::max<std::int64_t>(st.open_for_ms_at_cancel, 0) - st.plain_acked_after_cancel_ms, 0);
+        const auto rest = std::max<std::int64_t>(rest_of_timeout_ms(st), 0);
         std::string one;
         bool held_any = false, free_any = false, fine = true;
         for (const auto& p : st.partitions) {
