@@ -2,6 +2,8 @@
 // when it was applied, what Flink saw, and when the job was whole again.
 #ifndef ROSTERRIG_LIVE_FAULTS_HPP
 #define ROSTERRIG_LIVE_FAULTS_HPP
+#include <chrono>
+#include <optional>
 #include <string>
 
 #include <rosterrig/experiment/fault_plan.hpp>
@@ -22,7 +24,11 @@ void await_kill_trigger(session& s, const std::string& job, long long last_resto
 
 // SIGKILLs the TaskManager (the step must be a kill_taskmanager step) and
 // waits for the heal: a new TaskManager, Flink's RESTARTING, every task RUNNING.
-experiment::kill_record kill_taskmanager(session& s, const std::string& job, const experiment::fault_step& step);
+// With `heal_or_record`, a job whose tasks are not all RUNNING within that
+// long is recorded as not healed (running_after_ms -1) instead of thrown:
+// for a run where failing to restore is an outcome.
+experiment::kill_record kill_taskmanager(session& s, const std::string& job, const experiment::fault_step& step,
+                                         std::optional<std::chrono::seconds> heal_or_record = std::nullopt);
 
 }  // namespace rosterrig::live
 

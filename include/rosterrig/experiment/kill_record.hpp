@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include <boost/describe.hpp>
+
 namespace rosterrig::experiment {
 
 /// The job's checkpoint statistics at one moment (Flink's REST API).
@@ -29,6 +31,9 @@ struct kill_record {
     std::int64_t exceptions_after = 0;    ///< entries in Flink's exception history
     bool same_job_running = false;        ///< an internal restart of the same job id
 };
+BOOST_DESCRIBE_STRUCT(kill_record, (),
+                      (pid, killed_at_ms, replacement_pid, replaced_at_ms, restarting_at_ms, running_after_ms,
+                       restored_checkpoint_id, restarts_after, exceptions_after, same_job_running))
 
 } // namespace rosterrig::experiment
 

@@ -1,0 +1,104 @@
+#include "table_store.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include "s3_client.hpp"
+
+namespace rosterrig::live {
+namespace {
+
+std::string strip(std::string s, const std::string& prefix) { return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s; }
+
+std::string with_slash(std::string s) { return s.empty() || s.back() == '/' ? s : s + "/"; }
+
+void add_column(const trino_client& trino, const std::string& sql, std::set<std::string>& out) {
+    for (const auto& row : trino.query(sql).rows)
+        if (!row.empty() && row[0].is_string()) out.insert(std::string(row[0].as_string()));
+}
+
+}  // namespace
+
+store_files list_location(const session& s, const std::string& location) {
+    namespace fs = std::filesystem;
+    store_files out;
+    if (location.rfind("s3://", 0) == 0) {
+        const auto rest = location.substr(5);
+        const auto slash = rest.find('/');
+        const auto bucket = rest.substr(0, slash);
+        const auto prefix = with_slash(slash == std::string::npos ? std::string() : rest.substr(slash + 1));
+        s3_client s3(s.stack.s3(), s.stack.get("RR_S3_REGION"), s.stack.get("RR_S3_ACCESS_KEY"), s.stack.get("RR_S3_SECRET_KEY"));
+        out.method = "S3 ListObjectsV2 and ListMultipartUploads on s3://" + bucket + "/" + prefix;
+        for (const auto& o : s3.list_objects(bucket, prefix)) out.files.push_back({strip(o.key, prefix), o.bytes});
+        out.multipart_uploads = static_cast<std::int64_t>(s3.list_multipart_uploads(bucket, prefix).size());
+        out.listed = true;
+        // Where S3FileIO keeps a file it has not uploaded yet: the TaskManager's java.io.tmpdir.
+        const fs::path tmp = fs::path(s.stack.state_dir) / "tmp" / "flink" / "taskmanager";
+        out.writer_staging_files = 0, out.writer_staging_bytes = 0;
+        std::error_code ec;
+        for (fs::recursive_directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code size_ec;
+            if (it->is_regular_file(size_ec) && it->path().filename().string().rfind("s3fileio-", 0) == 0) {
+                ++out.writer_staging_files;
+                const auto n = it->file_size(size_ec);
+                if (!size_ec) out.writer_staging_bytes += static_cast<std::int64_t>(n);
+            }
+        }
+        return out;
+    }
+    const auto root = fs::path(strip(strip(location, "file://"), "file:"));
+    out.method = "a walk of " + root.string();
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) return out;
+    out.listed = true;
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code size_ec;
+        if (!it->is_regular_file(size_ec)) continue;
+        const auto n = it->file_size(size_ec);
+        out.files.push_back({fs::relative(it->path(), root).string(), size_ec ? 0 : static_cast<std::int64_t>(n)});
+    }
+    if (ec) throw live_error("walking " + root.string() + ": " + ec.message());
+    return out;
+}
+
+std::set<std::string> referenced_paths(const trino_client& trino, const std::string& ns, const std::string& table) {
+    const std::string t = "iceberg." + ns + ".\"" + table;
+    std::set<std::string> out;
+    add_column(trino, "SELECT DISTINCT data_file.file_path FROM " + t + "$all_entries\"", out);
+    add_column(trino, "SELECT DISTINCT path FROM " + t + "$all_manifests\"", out);
+    add_column(trino, "SELECT manifest_list FROM " + t + "$snapshots\"", out);
+    add_column(trino, "SELECT file FROM " + t + "$metadata_log_entries\"", out);
+    return out;
+}
+
+experiment::store_listing listing_of(const store_files& f, const std::string& location, const std::set<std::string>& referenced) {
+    auto l = experiment::classify(f.files, location, referenced);
+    // Trino and the catalog write file:/// where the walk sees /: one spelling.
+    if (location.rfind("file:", 0) == 0) {
+        std::set<std::string> plain;
+        for (const auto& r : referenced) plain.insert(strip(strip(r, "file://"), "file:"));
+        l = experiment::classify(f.files, strip(strip(location, "file://"), "file:"), plain);
+    }
+    l.method = f.method, l.location_listed = f.listed;
+    l.multipart_uploads = f.multipart_uploads;
+    l.writer_staging_files = f.writer_staging_files, l.writer_staging_bytes = f.writer_staging_bytes;
+    return l;
+}
+
+missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table, const std::string& location) {
+    const auto listing = list_location(s, location);
+    std::set<std::string> present;
+    for (const auto& f : listing.files) present.insert(f.relative);
+    const auto root = with_slash(location.rfind("file:", 0) == 0 ? strip(strip(location, "file://"), "file:") : location);
+    missing_files out;
+    const auto rows = s.trino.query("SELECT file_path, record_count FROM iceberg." + ns + ".\"" + table + "$files\"").rows;
+    for (const auto& row : rows) {
+        ++out.referenced;
+        auto path = std::string(row.at(0).as_string());
+        if (location.rfind("file:", 0) == 0) path = strip(strip(path, "file://"), "file:");
+        if (!present.count(strip(path, root))) ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
+    }
+    return out;
+}
+
+}  // namespace rosterrig::live
