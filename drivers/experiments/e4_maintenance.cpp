@@ -47,6 +47,10 @@ void wait_table(session& s, const pipeline_spec& p, seconds deadline, const std:
 // The feed has been acknowledged, the job has had its checkpoints; a job that
 // cannot get there (failing to restore, say) is recorded as it is.
 void settle(session& s, const pipeline_spec& p, const std::string& job, int parts, std::int64_t interval_ms, const std::string& label) {
+    if (!s.flink.all_tasks_running(job)) {
+        progress(label + ": the job is " + s.flink.job_state(job) + " with tasks not running; reading the table as it is");
+        return;
+    }
     try {
         wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, seconds(interval_ms * 3 / 1000 + 90));
     } catch (const live_error& e) {
@@ -77,7 +81,8 @@ void run_expire(session& s, const e4::parameters& params, const e4::run_plan& pl
                    [&] { return snapshots(s, p) >= params.expire_after_snapshots; });
     } else {
         // Right after one of the job's commits, so optimize and expire land before its next.
-        wait_table(s, p, deadline, "a first commit", [&] { return snapshots(s, p) >= 1; });
+        wait_table(s, p, deadline, std::to_string(params.expire_after_snapshots - 2) + " snapshots",
+                   [&] { return snapshots(s, p) >= params.expire_after_snapshots - 2; });
         const auto n = snapshots(s, p);
         wait_table(s, p, deadline, "the next commit", [&] { return snapshots(s, p) > n; });
         run.compaction = run_procedure(s, p, run.job_id, "optimize", t0);
@@ -87,7 +92,7 @@ void run_expire(session& s, const e4::parameters& params, const e4::run_plan& pl
              std::to_string(run.expire.snapshots_before) + " -> " + std::to_string(run.expire.snapshots_after) +
              ", job's watermark " + (run.expire.after_has_job_watermark ? "kept" : "gone"));
     run.exceptions_before_kill = static_cast<std::int64_t>(s.flink.exceptions(run.job_id).size());
-    run.kill = kill_taskmanager(s, run.job_id, faults.of(plan.name()).at(0), seconds(90));
+    run.kill = kill_taskmanager(s, run.job_id, faults.of(plan.name()).at(0), seconds(60));
     feed.finish();
     settle(s, p, run.job_id, parts, run.interval_ms, run.name);
     finish_run(s, p, spec, "append", run);

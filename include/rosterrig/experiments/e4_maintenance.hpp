@@ -53,14 +53,16 @@ struct parameters {
     std::vector<std::string> expire_stores{"s3", "local"};
     std::vector<std::string> orphan_stores{"s3", "local"};  // part 3 runs on the object store
     std::uint64_t repeats = 3;
-    std::int64_t feed_ms = 40000;  // parts 1 and 3: the feed's duration
+    std::int64_t feed_ms = 50000;  // parts 1 and 3: the feed's duration
     // Part 1: expire_snapshots, then a kill.
     std::vector<std::string> expire_variants{"plain", "after-compaction"};
     std::int64_t expire_interval_ms = 5000;
     std::int64_t expire_after_snapshots = 5;  // the plain expire waits for this many snapshots
     // The after-compaction variant needs its optimize and expire and the kill
-    // to fit between two of the job's commits: a longer interval.
-    std::int64_t expire_compaction_interval_ms = 20000;
+    // to fit between two of the job's commits: a longer interval. It waits
+    // for expire_after_snapshots - 2 snapshots and then the job's next commit,
+    // so its expire, after the optimize, also starts from that many.
+    std::int64_t expire_compaction_interval_ms = 10000;
     // Part 2: remove_orphan_files with records in flight.
     std::int64_t orphan_interval_ms = 30000;
     std::uint64_t orphan_in_flight_events = 4000;  // fed right after a commit; the rest first, committed
@@ -88,7 +90,7 @@ struct parameters {
         p.feed_ms = 12000;
         p.expire_stores = {"s3"};
         p.expire_variants = {"plain"};
-        p.expire_after_snapshots = 3;
+        p.expire_after_snapshots = 4;
         p.orphan_interval_ms = 12000;
         p.orphan_in_flight_events = 500;
         p.orphan_call_after_ms = 4000;
@@ -169,6 +171,7 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
                " task slots and the TaskManager has " + std::to_string(slots);
     for (auto i : {p.expire_interval_ms, p.expire_compaction_interval_ms, p.orphan_interval_ms, p.compaction_interval_ms})
         if (i <= 0) return "a checkpoint interval of " + std::to_string(i) + " ms cannot run";
+    if (p.expire_after_snapshots < 4) return std::string("the expire needs at least 4 snapshots before it to show anything");
     if (p.orphan_call_after_ms >= p.orphan_interval_ms)
         return "the orphan call (" + std::to_string(p.orphan_call_after_ms) + " ms after a checkpoint) must come inside the interval (" +
                std::to_string(p.orphan_interval_ms) + " ms)";
