@@ -9,9 +9,7 @@
 // Part B: one topic, two upsert jobs (a short and a long interval), an append
 // copy of the short one's content, all checked, timed, optimized, timed again.
 // Everything else is in include/rosterrig/experiments/e3_file_size.hpp.
-#include <algorithm>
 #include <chrono>
-#include <map>
 #include <tuple>
 
 #include <rosterrig/check/expected_state.hpp>
@@ -22,7 +20,6 @@
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
 #include "observe_table.hpp"
-#include "poll.hpp"
 #include "reader_cost.hpp"
 #include "runner.hpp"
 
@@ -32,84 +29,47 @@ using history = history_writer<e3::definition>;
 
 namespace {
 
-// The settings in force, each asked of the component that holds it.
-e3::settings_in_force settings_of(session& s, flink_sql_writer& writer, const std::string& job, const pipeline_spec& p) {
-    const auto w = writer.in_force(job, p);  // throws unless Flink runs the requested mode and interval
-    e3::settings_in_force in;
-    in.mode = w.mode;
-    in.interval_ms = w.interval_ms;
-    std::tie(in.writer_parallelism, in.writer_vertex) = s.flink.writer_parallelism(job);
-    const auto props = s.catalog.load(p.ns, p.table).properties;
-    if (auto it = props.find("write.target-file-size-bytes"); it != props.end()) in.target_file_size_bytes = std::stoll(it->second);
-    return in;
+// The paced feed, its progress line saying how far the table has got.
+produce_report feed(session& s, const std::string& label, const pipeline_spec& p, const std::vector<kafka_record>& records,
+                    double rate) {
+    return feed_with_progress(s.stack.kafka(), p.topic, records, rate, [&](long long acknowledged, long long total) {
+        return label + ": " + std::to_string(acknowledged) + " of " + std::to_string(total) +
+               " records acknowledged, table at " + std::to_string(committed_records(s.catalog, p.ns, p.table)) + " records";
+    });
 }
 
-// Feeds the records at the cell's pace, with a progress line every 10 s.
-produce_report feed(session& s, const std::string& label, const std::string& topic, const pipeline_spec& p,
-                    const std::vector<kafka_record>& records, double rate) {
-    feeder f(s.stack.kafka(), topic, records, rate);
-    poll_until(s.stack.kafka(), std::chrono::seconds(static_cast<long>(records.size() / std::max(rate, 1.0)) + 120),
-               [&] { return f.acknowledged() >= f.total(); },
-               [&] {
-                   const auto cur = s.catalog.load(p.ns, p.table).current();
-                   return label + ": " + std::to_string(f.acknowledged()) + " of " + std::to_string(f.total()) +
-                          " records acknowledged, table at " + std::to_string(cur ? cur->summary_int("total-records", 0) : 0) +
-                          " records";
-               },
-               {std::chrono::milliseconds(500), std::chrono::seconds(10)});
-    return f.finish();
-}
-
-// Waits until the table's newest snapshot counts `events` records.
-void await_all_committed(session& s, const pipeline_spec& p, std::uint64_t events, std::int64_t interval_ms) {
-    poll_until(s.stack.catalog(), std::chrono::seconds(interval_ms / 1000 + 180), [&] {
-        const auto cur = s.catalog.load(p.ns, p.table).current();
-        return cur && cur->summary_int("total-records", 0) >= static_cast<long long>(events);
-    }, [&] { return "table " + p.table + " does not yet count " + std::to_string(events) + " records"; },
-       {std::chrono::milliseconds(500), std::chrono::seconds(15)});
+// A snapshot as the catalog lists it; the rows first visible in it are counted by e3::record_snapshots.
+e3::snapshot_entry entry_of(const iceberg_snapshot& snap) {
+    return {snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"), snap.summary_text("flink.job-id"),
+            snap.summary_int("added-data-files", 0), snap.summary_int("added-records", 0), 0};
 }
 
 void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const std::vector<kafka_record>& records,
               const roster_spec& spec, history& h) {
-    const std::string label = "e3[" + c.name + "]";
+    const std::string label = e3::label_of(c);
     pipeline_scope scope(s);
     auto p = s.pipeline(c.name, e3::pipeline_of(params, c));
     if (c.target_bytes) p.table_properties["write.target-file-size-bytes"] = std::to_string(*c.target_bytes);
-    e3::cell_run run;
-    run.cell = c.name, run.role = c.role, run.repeat = c.repeat, run.interval_ms = c.interval_ms,
-    run.parallelism = c.parallelism, run.target_bytes = c.target_bytes, run.events = params.events;
+    auto run = e3::planned_run(params, c);
     run.job_id = scope.launch(p, static_cast<int>(params.partitions));
-    run.in_force = settings_of(s, scope.writer, run.job_id, p);
-    progress(label + ": job " + run.job_id + " runs " + run.in_force.mode + " every " +
-             std::to_string(run.in_force.interval_ms) + " ms with " + std::to_string(run.in_force.writer_parallelism) +
-             " writers; target " + (run.in_force.target_file_size_bytes ? std::to_string(*run.in_force.target_file_size_bytes) + " B" : std::string("not set")));
+    // Each setting asked of the component that holds it; in_force throws unless Flink runs the requested mode and interval.
+    const auto writer = scope.writer.in_force(run.job_id, p);
+    const auto writer_vertex = s.flink.writer_parallelism(run.job_id);
+    run.in_force = e3::settings_from(writer, writer_vertex, s.catalog.load(p.ns, p.table).properties);
+    progress(label + ": " + e3::settings_text(run));
 
     run.feed_started_ms = now_ms();
-    const auto report = feed(s, label, p.topic, p, records, params.feed_rate());
-    std::map<long long, long long> acks;
-    long long first_ack = -1, last_ack = -1;
-    for (const auto& [seq, at] : report.acked_at) {
-        acks[seq] = at;
-        first_ack = first_ack < 0 ? at : std::min(first_ack, at);
-        last_ack = std::max(last_ack, at);
-    }
-    run.feed_duration_ms = last_ack - first_ack;
-    await_all_committed(s, p, params.events, c.interval_ms);
+    const auto acks = e3::acknowledgements_of(feed(s, label, p, records, params.feed_rate()).acked_at);
+    run.feed_duration_ms = acks.feed_duration_ms;
+    wait_table_counts(s.catalog, p.ns, p.table, static_cast<long long>(params.events),
+                      std::chrono::seconds(c.interval_ms / 1000 + 180));
     scope.writer.stop(run.job_id);
 
-    const auto table = s.catalog.load(p.ns, p.table);
-    std::map<long long, long long> commit_ms;
-    std::map<long long, std::int64_t> first_visible;
+    std::vector<e3::snapshot_entry> snapshots;
+    for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) snapshots.push_back(entry_of(snap));
     const auto rows = seq_first_snapshots(s.trino, p.ns, p.table);
-    for (const auto& [seq, snap] : rows) ++first_visible[snap];
-    for (const auto& snap : table.snapshots) {
-        commit_ms[snap.snapshot_id] = snap.timestamp_ms;
-        run.snapshots.push_back({snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"),
-                                 snap.summary_text("flink.job-id"), snap.summary_int("added-data-files", 0),
-                                 snap.summary_int("added-records", 0), first_visible[snap.snapshot_id]});
-    }
+    e3::record_snapshots(run, std::move(snapshots), rows, acks.at_ms, params.freshness_bucket_ms);
     run.files = read_file_entries(s.trino, p.ns, p.table);
-    run.freshness = experiment::freshness_of(rows, commit_ms, acks, params.freshness_bucket_ms, run.rows_unmapped);
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
     progress(label + ": " + e3::describe(run));
@@ -130,7 +90,7 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
     wait_all_running(s.flink, job_long, std::chrono::seconds(120));
     scope.writer.in_force(job_short, ps), scope.writer.in_force(job_long, pl);
     progress("e3[reader]: jobs " + job_short + " (" + short_name + ") and " + job_long + " (" + long_name + ") running");
-    feed(s, "e3[reader]", ps.topic, ps, records, params.feed_rate());
+    feed(s, "e3[reader]", ps, records, params.feed_rate());
     wait_until_drained(s.flink, s.admin, job_short, ps.group, ps.topic, parts,
                        std::chrono::seconds(params.reader_short_interval_ms * 3 / 1000 + 120));
     wait_until_drained(s.flink, s.admin, job_long, pl.group, pl.topic, parts,
@@ -180,7 +140,7 @@ int main(int argc, char** argv) {
                 if (!h.read([&](const e3::samples& x) { return e3::find_cell(x, c.name) != nullptr; }))
                     run_cell(s, params, c, records, spec, h);
                 else
-                    progress("e3[" + c.name + "]: recorded before the resume; kept");
+                    progress(e3::label_of(c) + ": recorded before the resume; kept");
             if (!h.read([](const e3::samples& x) { return x.reader.has_value(); })) run_reader(s, params, records, events, spec, h);
         });
 }

@@ -1,8 +1,12 @@
 #include "feeder.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include <rosterrig/generate/json_lines.hpp>
+
+#include "poll.hpp"
 
 namespace rosterrig::live {
 
@@ -40,6 +44,16 @@ produce_report feeder::finish() {
         throw live_error(broker_, "only " + std::to_string(report_.acknowledged) + " of " + std::to_string(total()) +
                                       " records acknowledged on " + topic_ + ": " + report_.first_error);
     return report_;
+}
+
+produce_report feed_with_progress(const component_address& broker, const std::string& topic,
+                                  const std::vector<kafka_record>& records, double rate,
+                                  const std::function<std::string(long long acknowledged, long long total)>& progress_text) {
+    feeder f(broker, topic, records, rate);
+    poll_until(broker, std::chrono::seconds(static_cast<long>(records.size() / std::max(rate, 1.0)) + 120),
+               [&] { return f.acknowledged() >= f.total(); }, [&] { return progress_text(f.acknowledged(), f.total()); },
+               {std::chrono::milliseconds(500), std::chrono::seconds(10)});
+    return f.finish();
 }
 
 }  // namespace rosterrig::live

@@ -39,6 +39,7 @@ public:
     iceberg_table_state load(const std::string& ns, const std::string& table) const;
     void drop_table(const std::string& ns, const std::string& table, bool purge = true) const;
     void create_namespace(const std::string& ns) const;  // idempotent
+    const component_address& where() const { return where_; }
 
 private:
     component_address where_;

@@ -31,6 +31,14 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
         [&] { return "job " + job + " has tasks not RUNNING (job state " + state + ")" + because(flink, job); });
 }
 
+void wait_job_failed(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline,
+                     const std::string& about) {
+    poll_until(flink.where(), deadline, [&] {
+        const auto st = flink.job_state(job);
+        return st == "FAILED" || st == "RESTARTING" || !flink.exceptions(job).empty();
+    }, [&] { return "job " + job + about + " has not failed"; });
+}
+
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
                         std::chrono::seconds deadline) {
     poll_until(
@@ -64,6 +72,19 @@ long long wait_checkpoint_above(const flink_rest& flink, const std::string& job,
         });
 }
 
+long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n, std::chrono::seconds each) {
+    long long id = flink.checkpoints(job).latest_completed_id;
+    for (long long i = 0; i < n; ++i) id = wait_checkpoint_above(flink, job, id, each);
+    return id;
+}
+
+std::int64_t require_checkpoint_interval(const flink_rest& flink, const std::string& job, std::int64_t want) {
+    const auto got = flink.checkpoint_config(job).interval_ms;
+    if (got != want)
+        throw live_error(flink.where(), "job " + job + " runs every " + std::to_string(got) + " ms, not the requested " + std::to_string(want));
+    return got;
+}
+
 void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
                         const std::string& topic, int partitions, std::chrono::seconds deadline,
                         int extra_checkpoints) {
@@ -76,10 +97,9 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
         },
         [&] { return "job " + job + " is " + std::to_string(lag) + " records behind on " + topic; },
         {std::chrono::milliseconds(500), std::chrono::seconds(5)});
-    long long id = flink.checkpoints(job).latest_completed_id;
     // Each further checkpoint may take a whole interval: the caller's deadline, not a fixed 120 s
     // (a 120 s interval missed a fixed 120 s wait).
-    for (int i = 0; i < extra_checkpoints; ++i) id = wait_checkpoint_above(flink, job, id, deadline);
+    wait_more_checkpoints(flink, job, extra_checkpoints, deadline);
     // The Iceberg commit runs in notifyCheckpointComplete, just after the
     // JobManager marks the checkpoint complete.
     std::this_thread::sleep_for(std::chrono::seconds(1));

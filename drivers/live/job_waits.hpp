@@ -1,8 +1,10 @@
 // Waiting for a Flink job to reach a state an experiment needs, each through
-// poll_until so every timeout names Flink, the job and what it last reported.
+// poll_until so every timeout names Flink, the job and what it last reported;
+// and checking it runs at the interval asked for.
 #ifndef ROSTERRIG_LIVE_JOB_WAITS_HPP
 #define ROSTERRIG_LIVE_JOB_WAITS_HPP
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +17,11 @@ namespace rosterrig::live {
 // Every task of the job RUNNING; throws at once if the job FAILED or ended.
 void wait_all_running(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline);
 
+// The job FAILED, is RESTARTING or has an exception in its history: it has
+// failed at least once. `about` follows the job's id in the timeout message.
+void wait_job_failed(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline,
+                     const std::string& about = "");
+
 // The job entered RESTARTING at or after since_ms (epoch ms): the failure was seen.
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
                         std::chrono::seconds deadline);
@@ -26,6 +33,13 @@ void wait_free_slots(const flink_rest& flink, long long slots);
 // A checkpoint with id above `above` completed; returns its id.
 long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
                                 std::chrono::seconds deadline);
+
+// `n` more checkpoints complete after the newest one now, each within
+// `each` (a checkpoint may take a whole interval); returns the last one's id.
+long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n, std::chrono::seconds each);
+
+// The job's checkpoint interval (Flink's checkpoint config); throws unless it is `want`.
+std::int64_t require_checkpoint_interval(const flink_rest& flink, const std::string& job, std::int64_t want);
 
 // The group's lag on the topic is zero, then `extra_checkpoints` more
 // checkpoints complete so the commit that carried the last records has landed.

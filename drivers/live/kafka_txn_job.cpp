@@ -14,12 +14,16 @@
 
 namespace rosterrig::live {
 
-txn_scope::txn_scope(session& s, const std::string& label) : created(s.stack, s.on_created), s_(s) {
+txn_scope::txn_scope(session& s, const std::string& label, const txn_job_settings& settings)
+    : created(s.stack, s.on_created), s_(s) {
     const auto p = s.pipeline(label, {});
     spec.in_topic = p.topic;
     spec.group = p.group;
     spec.out_topic = p.topic + "_out";
     spec.transactional_id_prefix = p.topic + "_tx";
+    spec.transaction_timeout_ms = settings.transaction_timeout_ms;
+    spec.config.checkpoint_interval_ms = settings.checkpoint_interval_ms;
+    spec.config.parallelism = settings.parallelism;
 }
 
 txn_scope::~txn_scope() {
@@ -157,6 +161,53 @@ long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
         return pid > 0 && pid != old_pid && process_alive(pid) && s.flink.registered_taskmanagers() >= 1;
     }, [&] { return std::string("no TaskManager registered again after the SIGKILL"); });
     return at;
+}
+
+killed_after_savepoint savepoint_then_kill(session& s, const std::string& job) {
+    killed_after_savepoint k;
+    k.triggered_at_ms = now_ms();
+    k.savepoint = take_savepoint(s.flink, job, "file://" + s.stack.data_dir() + "/flink/savepoints", [&] {
+        k.savepoint_at_ms = now_ms();
+        kill_taskmanager_then_cancel(s, job);
+    });
+    return k;
+}
+
+void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms, const std::string& label) {
+    try {
+        wait_more_checkpoints(s.flink, job, n, std::chrono::seconds(interval_ms / 1000 * 2 + 60));
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what() + "; reading what was committed");
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(11));
+}
+
+std::optional<std::int64_t> registered_timeout(session& s, const std::vector<e5::transaction_state>& sampled) {
+    for (const auto& x : sampled) try {
+            const auto d = describe_transaction(s.stack, x.transactional_id);
+            if (d.timeout_ms > 0) return d.timeout_ms;
+        } catch (const live_error&) {
+        }
+    return std::nullopt;
+}
+
+std::vector<std::string> wait_for_open_transactions(session& s, const std::string& prefix, std::chrono::seconds deadline) {
+    return poll_until(s.stack.kafka(), deadline, [&]() -> std::optional<std::vector<std::string>> {
+        std::vector<std::string> ongoing;
+        for (const auto& t : list_transactions(s.stack, prefix))
+            if (t.state == "Ongoing") ongoing.push_back(t.id);
+        return ongoing.empty() ? std::nullopt : std::optional(ongoing);
+    }, [&] { return "no transaction of " + prefix + " is open"; }, {std::chrono::milliseconds(1000)});
+}
+
+std::vector<e5::transaction_description> describe_ongoing(session& s, const std::string& prefix) {
+    std::vector<e5::transaction_description> out;
+    for (const auto& t : list_transactions(s.stack, prefix)) {
+        if (t.state != "Ongoing") continue;
+        const auto d = describe_transaction(s.stack, t.id);
+        out.push_back({t.id, d.start_ms, d.timeout_ms});
+    }
+    return out;
 }
 
 }  // namespace rosterrig::live

@@ -16,6 +16,7 @@
 
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 
+#include "job_waits.hpp"
 #include "kafka_reader.hpp"
 #include "periodic.hpp"
 #include "pipeline.hpp"
@@ -23,12 +24,19 @@
 
 namespace rosterrig::live {
 
+// What the job is asked to run with.
+struct txn_job_settings {
+    long long transaction_timeout_ms = 0;
+    std::int64_t checkpoint_interval_ms = 0;
+    std::int64_t parallelism = 0;
+};
+
 // One run's two topics, its jobs and its transactional-id prefix. On
 // destruction: every job cancelled, every transaction the prefix left open
 // aborted (the broker is asked which), the topics deleted.
 class txn_scope {
 public:
-    txn_scope(session& s, const std::string& label);
+    txn_scope(session& s, const std::string& label, const txn_job_settings& settings);
     ~txn_scope();
     txn_scope(const txn_scope&) = delete;
     txn_scope& operator=(const txn_scope&) = delete;
@@ -87,8 +95,35 @@ open_transactions describe_open(session& s, const std::vector<std::string>& ids)
 // Returns when the job was CANCELED (epoch ms).
 long long kill_taskmanager_then_cancel(session& s, const std::string& job);
 
+// A savepoint of `job` into the stack's savepoint directory, the TaskManager
+// SIGKILLed and the job cancelled the moment it completes (a checkpoint after
+// it would commit the savepoint's transaction); when it was triggered and when
+// it completed (epoch ms).
+struct killed_after_savepoint {
+    savepoint_taken savepoint;
+    long long triggered_at_ms = 0;
+    long long savepoint_at_ms = 0;
+};
+killed_after_savepoint savepoint_then_kill(session& s, const std::string& job);
+
 // Cancels `job` gracefully; returns when it was CANCELED (epoch ms).
 long long cancel(session& s, const std::string& job);
+
+// `n` more checkpoints, then 11 s for the broker's abort sweep (every 10 s) to
+// act on what timed out. A job failing over may not complete them: what it
+// did is recorded, not waited for forever (a progress line under `label`).
+void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms, const std::string& label);
+
+// The timeout the broker registered, for the first of the sampled ids it
+// describes with one; none when it describes none.
+std::optional<std::int64_t> registered_timeout(session& s, const std::vector<e5::transaction_state>& sampled);
+
+// The ids of `prefix` the broker lists Ongoing, once there is one (a
+// transaction is open once the sink has written into it); throws naming Kafka.
+std::vector<std::string> wait_for_open_transactions(session& s, const std::string& prefix, std::chrono::seconds deadline);
+
+// Every id of `prefix` the broker lists Ongoing, as it describes it.
+std::vector<e5::transaction_description> describe_ongoing(session& s, const std::string& prefix);
 
 }  // namespace rosterrig::live
 

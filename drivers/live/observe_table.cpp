@@ -2,6 +2,8 @@
 
 #include <rosterrig/generate/roster_event.hpp>
 
+#include "poll.hpp"
+
 namespace rosterrig::live {
 
 namespace json = boost::json;
@@ -83,6 +85,20 @@ experiment::table_observation observe_table(const trino_client& trino, const std
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
     return trino.scalar("SELECT count(*) FROM " + qualified(ns, table));
+}
+
+long long committed_records(const iceberg_catalog& catalog, const std::string& ns, const std::string& table) {
+    const auto cur = catalog.load(ns, table).current();
+    return cur ? cur->summary_int("total-records", 0) : 0;
+}
+
+void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long records,
+                       std::chrono::seconds deadline) {
+    poll_until(catalog.where(), deadline, [&] {
+        const auto cur = catalog.load(ns, table).current();
+        return cur && cur->summary_int("total-records", 0) >= records;
+    }, [&] { return "table " + table + " does not yet count " + std::to_string(records) + " records"; },
+       {std::chrono::milliseconds(500), std::chrono::seconds(15)});
 }
 
 }  // namespace rosterrig::live

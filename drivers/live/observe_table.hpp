@@ -1,9 +1,12 @@
 // The one way every experiment (and the smoke test) observes a table: rows
 // read back through Trino only (an Iceberg commit that only the engine that
 // wrote it can read is not an Iceberg commit), file counts from Iceberg's
-// metadata tables, both checked against the model by the library.
+// metadata tables, both checked against the model by the library; and, to
+// know when a feed has landed, the record count the catalog's newest snapshot
+// reports.
 #ifndef ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #define ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +15,7 @@
 #include <rosterrig/experiment/table_observation.hpp>
 #include <rosterrig/generate/roster_spec.hpp>
 
+#include "iceberg_catalog.hpp"
 #include "trino_client.hpp"
 
 namespace rosterrig::live {
@@ -39,6 +43,15 @@ experiment::table_observation observe_table(const trino_client& trino, const std
 
 // Rows a reader sees now (count(*)).
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table);
+
+// The records the table's newest snapshot counts (its summary's
+// total-records), 0 before the first commit.
+long long committed_records(const iceberg_catalog& catalog, const std::string& ns, const std::string& table);
+
+// Waits until the table's newest snapshot counts at least `records` records
+// (the writer has committed the whole feed); throws naming the catalog.
+void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long records,
+                       std::chrono::seconds deadline);
 
 }  // namespace rosterrig::live
 

@@ -1,5 +1,7 @@
 // Experiment 3's measurement logic on hand-built samples: the freshness
 // histogram, the cells a run takes, the usage check, and the rules.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <rosterrig/cli/arg_parser.hpp>
@@ -162,4 +164,60 @@ TEST_CASE("reader timings count only on tables checked exact with right answers"
     s.reader->tables[0].exact = true;
     s.reader->timings[0].answer_right = false;
     CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("the feed duration runs from the first to the last acknowledgement", "[e3]") {
+    // Acknowledgements arrive out of order across partitions.
+    const auto acks = e3::acknowledgements_of({{1, 5000}, {3, 4000}, {2, 9000}, {4, 7000}});
+    // Mutation: take the duration from the first and last pair as listed (7000 - 5000) and this fails.
+    CHECK(acks.feed_duration_ms == 5000);
+    CHECK(acks.at_ms.at(3) == 4000);
+    CHECK(acks.at_ms.size() == 4);
+    CHECK(e3::acknowledgements_of({}).feed_duration_ms == 0);
+}
+
+TEST_CASE("a snapshot counts the rows whose data file it added and each row's freshness ends at its commit",
+          "[e3][freshness]") {
+    e3::cell_run run;
+    std::vector<e3::snapshot_entry> snaps{{10, 6000, "append", "job", 1, 2, 0}, {11, 9000, "append", "job", 1, 1, 0}};
+    // seq 1 and 2 landed in snapshot 10, seq 3 in 11, seq 4's file is not in the metadata.
+    e3::record_snapshots(run, snaps, {{1, 10}, {2, 10}, {3, 11}, {4, -1}}, {{1, 5000}, {2, 5500}, {3, 5000}, {4, 5000}}, 100);
+    REQUIRE(run.snapshots.size() == 2);
+    // Mutation: count the rows by seq instead of by their snapshot (++first_visible[seq]) and this fails.
+    CHECK(run.snapshots[0].rows_first_visible == 2);
+    CHECK(run.snapshots[1].rows_first_visible == 1);
+    CHECK(run.rows_unmapped == 1);
+    CHECK(run.freshness.records == 3);
+    CHECK(run.freshness.min_ms == 500);   // seq 2: 6000 - 5500
+    CHECK(run.freshness.max_ms == 4000);  // seq 3: 9000 - 5000
+}
+
+TEST_CASE("a cell's settings in force take the target file size from the table's properties", "[e3]") {
+    experiment::writer_settings w;
+    w.mode = "EXACTLY_ONCE", w.interval_ms = 5000;
+    const auto in = e3::settings_from(w, {2, "IcebergStreamWriter"}, {{"write.target-file-size-bytes", "1024"}});
+    CHECK(in.mode == "EXACTLY_ONCE");
+    CHECK(in.interval_ms == 5000);
+    CHECK(in.writer_parallelism == 2);
+    CHECK(in.writer_vertex == "IcebergStreamWriter");
+    // Mutation: read another property (write.target-file-size) and the target is reported as not set.
+    REQUIRE(in.target_file_size_bytes.has_value());
+    CHECK(*in.target_file_size_bytes == 1024);
+    CHECK_FALSE(e3::settings_from(w, {2, "w"}, {{"write.format.default", "parquet"}}).target_file_size_bytes.has_value());
+}
+
+TEST_CASE("a cell's record starts from what the cell asks for and the feed's size", "[e3]") {
+    const auto p = e3::parameters::full();
+    const auto cs = e3::cells(p);
+    const auto it = std::find_if(cs.begin(), cs.end(), [](const e3::cell& c) { return c.role == e3::cell_role::control; });
+    REQUIRE(it != cs.end());
+    const auto run = e3::planned_run(p, *it);
+    CHECK(run.cell == it->name);
+    CHECK(run.role == e3::cell_role::control);
+    CHECK(run.interval_ms == p.control_interval_ms);
+    CHECK(run.parallelism == p.control_parallelism);
+    // Mutation: leave the requested target out of the record and this fails.
+    CHECK(run.target_bytes == std::optional<std::int64_t>(p.control_target_bytes));
+    CHECK(run.events == p.events);
+    CHECK(e3::label_of(*it) == "e3[" + it->name + "]");
 }

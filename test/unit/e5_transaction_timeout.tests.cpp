@@ -190,3 +190,64 @@ TEST_CASE("a transaction warning naming another run's id is not counted for this
     CHECK(e5::is_transaction_warning_of(anonymous, ours));
     CHECK_FALSE(e5::is_transaction_warning_of("2026-11-30 04:00:07,068 INFO x [] - Transaction aborted", ours));
 }
+
+TEST_CASE("only a partition an open transaction wrote is marked held and each counts its own plain records", "[e5]") {
+    const std::map<std::uint64_t, int> plain{{101, 0}, {102, 2}, {103, 2}, {104, 3}};
+    const auto parts = e5::partitions_before_wait(4, {2}, plain);
+    REQUIRE(parts.size() == 4);
+    // Mutation: mark every partition held (held_by_open_transaction = true for all) and this fails.
+    CHECK_FALSE(parts[0].held_by_open_transaction);
+    CHECK(parts[2].held_by_open_transaction);
+    CHECK(parts[0].plain_records == 1);
+    CHECK(parts[1].plain_records == 0);
+    CHECK(parts[2].plain_records == 2);
+    CHECK(parts[3].all_visible_after_ms == -1);
+}
+
+TEST_CASE("a partition counts as visible at the first read that shows every plain record written to it", "[e5]") {
+    const std::map<std::uint64_t, int> plain{{101, 0}, {102, 1}, {103, 1}};
+    e5::stuck_run st;
+    st.plain_records = 3;
+    st.partitions = e5::partitions_before_wait(2, {1}, plain);
+    // Partition 0's record and one of partition 1's are visible; seq 7 is the job's, not a plain record.
+    CHECK_FALSE(e5::note_committed_read(st, plain, {7, 101, 102}, 2000));
+    CHECK(st.partitions[0].all_visible_after_ms == 2000);
+    // Mutation: mark a partition visible once any of its records is (`> 0` for `>= plain_records`) and this fails.
+    CHECK(st.partitions[1].all_visible_after_ms == -1);
+    CHECK(st.all_visible_after_ms == -1);
+    CHECK(e5::note_committed_read(st, plain, {7, 101, 102, 103}, 4000));
+    CHECK(st.partitions[0].all_visible_after_ms == 2000);  // the first time it showed them, not the last
+    CHECK(st.partitions[1].all_visible_after_ms == 4000);
+    CHECK(st.all_visible_after_ms == 4000);
+    REQUIRE(st.visibility.size() == 2);
+    CHECK(st.visibility[0].visible == 2);
+    CHECK(st.visibility[1].visible == 3);
+}
+
+TEST_CASE("only a transaction begun before the savepoint was triggered is pending at the savepoint", "[e5]") {
+    e5::restart_run r;
+    // Begun at 1000 (before the trigger at 5000), at 6000 (after it), and one with no open transaction.
+    e5::note_pending_at_savepoint(r, {{"tx-0-1", 1000, 60000}, {"tx-1-2", 6000, 60000}, {"tx-1-1", -1, 60000}}, 5000, 8000);
+    // Mutation: drop the `start_ms >= triggered_at` test and tx-1-2 counts as pending.
+    CHECK(r.pending_at_savepoint == std::vector<std::string>{"tx-0-1"});
+    CHECK(r.pending_open_for_ms_at_savepoint == 7000);  // 8000 - 1000
+    CHECK(r.registered_timeout_ms == std::optional<std::int64_t>(60000));
+}
+
+TEST_CASE("a run's record starts from what its plan asked for and the broker's maximum", "[e5]") {
+    const auto p = e5::parameters::full();
+    const auto plan = e5::above_max_plan(p, 900000);
+    CHECK(plan.timeout_ms == 900000 + p.above_max_by_ms);
+    CHECK(plan.interval_ms == p.boundary_interval_ms);
+    const auto run = e5::planned_run(plan, p, 900000);
+    CHECK(run.part == "above-max");
+    // Mutation: leave the requested timeout out of the record (0) and this fails.
+    CHECK(run.requested_timeout_ms == plan.timeout_ms);
+    CHECK(run.broker_max_timeout_ms == 900000);
+    CHECK(run.events == p.events);
+    CHECK(e5::planned_restart(p, "late").requested_timeout_ms == p.restart_timeout_ms);
+    const auto st = e5::planned_stuck(p, "cancel", "fixed", 500);
+    CHECK(st.sink_partitioner == "fixed");
+    CHECK(st.plain_records == 500);
+    CHECK(st.requested_timeout_ms == p.stuck_timeout_ms);
+}

@@ -21,12 +21,15 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <boost/describe.hpp>
 
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/freshness.hpp"
+#include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"
@@ -409,6 +412,80 @@ inline std::string describe(const cell_run& r) {
            std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B, freshness p50 <= " + std::to_string(a.p50_ms) +
            " ms; " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicates, " +
            std::to_string(r.missing_runs.size()) + " missing runs";
+}
+
+// ---- a cell's record, from what the stack reported --------------------------------
+
+/// The progress log's name for a cell.
+inline std::string label_of(const cell& c) { return "e3[" + c.name + "]"; }
+
+/// A cell's record before it runs: what the cell asks for and the feed's size.
+inline cell_run planned_run(const parameters& p, const cell& c) {
+    cell_run run;
+    run.cell = c.name, run.role = c.role, run.repeat = c.repeat, run.interval_ms = c.interval_ms,
+    run.parallelism = c.parallelism, run.target_bytes = c.target_bytes, run.events = p.events;
+    return run;
+}
+
+/// The settings in force: mode and interval as the writer reports them
+/// (Flink's checkpoint config), the writer vertex's parallelism and
+/// description from the job plan, and the target file size from the table's
+/// properties in the catalog (none: not set).
+inline settings_in_force settings_from(const experiment::writer_settings& writer,
+                                       const std::pair<long long, std::string>& writer_vertex,
+                                       const std::map<std::string, std::string>& table_properties) {
+    settings_in_force in;
+    in.mode = writer.mode;
+    in.interval_ms = writer.interval_ms;
+    std::tie(in.writer_parallelism, in.writer_vertex) = writer_vertex;
+    if (auto it = table_properties.find("write.target-file-size-bytes"); it != table_properties.end())
+        in.target_file_size_bytes = std::stoll(it->second);
+    return in;
+}
+
+/// The settings in force as the stack reported them, for the progress log.
+inline std::string settings_text(const cell_run& r) {
+    const auto& in = r.in_force;
+    return "job " + r.job_id + " runs " + in.mode + " every " + std::to_string(in.interval_ms) + " ms with " +
+           std::to_string(in.writer_parallelism) + " writers; target " +
+           (in.target_file_size_bytes ? std::to_string(*in.target_file_size_bytes) + " B" : std::string("not set"));
+}
+
+/// The producer's acknowledgements: each seq's (epoch ms), and how long the
+/// feed took from the first to the last of them (0 without any).
+struct acknowledgements {
+    std::map<long long, long long> at_ms;
+    std::int64_t feed_duration_ms = 0;
+};
+/// From the producer's (seq, acknowledged at) pairs, in the order they came.
+inline acknowledgements acknowledgements_of(const std::vector<std::pair<long long, long long>>& acked_at) {
+    acknowledgements out;
+    long long first = -1, last = -1;
+    for (const auto& [seq, at] : acked_at) {
+        out.at_ms[seq] = at;
+        first = first < 0 ? at : std::min(first, at);
+        last = std::max(last, at);
+    }
+    out.feed_duration_ms = last - first;
+    return out;
+}
+
+/// Records the table's snapshots (as the catalog lists them), each with the
+/// rows a reader sees whose data file it added, and every row's freshness:
+/// `rows` holds (seq, adding snapshot, -1 when the metadata does not list its
+/// file), `ack_ms` each seq's acknowledgement.
+inline void record_snapshots(cell_run& run, std::vector<snapshot_entry> snapshots,
+                             const std::vector<std::pair<long long, long long>>& rows,
+                             const std::map<long long, long long>& ack_ms, std::int64_t bucket_ms) {
+    std::map<long long, std::int64_t> first_visible;
+    for (const auto& [seq, snap] : rows) ++first_visible[snap];
+    std::map<long long, long long> commit_ms;
+    for (auto& snap : snapshots) {
+        commit_ms[snap.snapshot_id] = snap.timestamp_ms;
+        snap.rows_first_visible = first_visible[snap.snapshot_id];
+    }
+    run.snapshots = std::move(snapshots);
+    run.freshness = experiment::freshness_of(rows, commit_ms, ack_ms, bucket_ms, run.rows_unmapped);
 }
 
 // ---- verdict rules -------------------------------------------------------------

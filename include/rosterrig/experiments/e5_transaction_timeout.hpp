@@ -110,6 +110,8 @@ struct parameters {
         s.partitions = partitions;
         return s;
     }
+    /// Records per second that spread the feed over feed_ms.
+    double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(feed_ms); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms,
@@ -139,6 +141,12 @@ inline std::vector<run_plan> runs_of(const parameters& p) {
                            p.boundary_interval_ms, t, r, ratio});
         }
     return out;
+}
+
+/// The run above the broker's maximum (part 4): the boundary's interval, a
+/// timeout `above_max_by_ms` over the maximum the broker reports.
+inline run_plan above_max_plan(const parameters& p, std::int64_t broker_max_ms) {
+    return {"above-max", "above the broker's maximum", p.boundary_interval_ms, broker_max_ms + p.above_max_by_ms, 1, std::nullopt};
 }
 
 /// Why the parameters cannot run (naming the flag), or nothing.
@@ -331,6 +339,110 @@ inline bool is_transaction_warning_of(const std::string& line, const std::string
     return line.find("ransactionalId") == std::string::npos && line.find("ransactional id") == std::string::npos;
 }
 
+// ---- a run's record, from what the stack reported ----------------------------
+
+/// Progress-log names of the runs.
+inline std::string label_of(const run_plan& plan) { return "e5[" + plan.name + "]"; }
+inline std::string restart_label(const std::string& ending) { return "e5[restart, " + ending + "]"; }
+inline std::string stuck_label(const std::string& ending, const std::string& partitioner) {
+    return "e5[stuck, " + ending + ", " + partitioner + " partitioner]";
+}
+
+/// A run's record before it runs: what its plan asks for, the broker's
+/// maximum and the feed's size.
+inline txn_run planned_run(const run_plan& plan, const parameters& p, std::int64_t broker_max_ms) {
+    txn_run run;
+    run.part = plan.part, run.name = plan.name, run.repeat = plan.repeat, run.ratio = plan.ratio;
+    run.requested_timeout_ms = plan.timeout_ms;
+    run.broker_max_timeout_ms = broker_max_ms;
+    run.events = p.events;
+    return run;
+}
+inline restart_run planned_restart(const parameters& p, const std::string& ending) {
+    restart_run r;
+    r.ending = ending;
+    r.requested_timeout_ms = p.restart_timeout_ms;
+    r.events = p.events;
+    return r;
+}
+inline stuck_run planned_stuck(const parameters& p, const std::string& ending, const std::string& partitioner,
+                               std::uint64_t plain_records) {
+    stuck_run st;
+    st.ending = ending;
+    st.sink_partitioner = partitioner;
+    st.requested_timeout_ms = p.stuck_timeout_ms;
+    st.plain_records = plain_records;
+    return st;
+}
+
+/// A transaction as the broker describes it.
+struct transaction_description {
+    std::string id;
+    std::int64_t start_ms = -1;    // CurrentTransactionStartTimeMs (epoch ms; -1: none open)
+    std::int64_t timeout_ms = -1;  // TransactionTimeoutMs
+};
+
+/// Of the transactions still Ongoing after the kill (`ongoing`), those begun
+/// before the savepoint was triggered are pending (the writer's next
+/// transactions begin after its barrier): their ids, the oldest one's age
+/// when the savepoint completed, and the timeout the broker registered.
+inline void note_pending_at_savepoint(restart_run& r, const std::vector<transaction_description>& ongoing,
+                                      std::int64_t triggered_at_ms, std::int64_t savepoint_at_ms) {
+    for (const auto& d : ongoing) {
+        if (d.timeout_ms > 0) r.registered_timeout_ms = d.timeout_ms;
+        if (d.start_ms <= 0 || d.start_ms >= triggered_at_ms) continue;
+        r.pending_at_savepoint.push_back(d.id);
+        r.pending_open_for_ms_at_savepoint = std::max<std::int64_t>(r.pending_open_for_ms_at_savepoint, savepoint_at_ms - d.start_ms);
+    }
+}
+
+/// A stuck run's output partitions before its wait: whether an open
+/// transaction wrote to each (`written_by_open`, from the broker) and how many
+/// plain records went to it (`plain_partition_of`: seq -> partition).
+inline std::vector<partition_wait> partitions_before_wait(int partitions, const std::vector<int>& written_by_open,
+                                                          const std::map<std::uint64_t, int>& plain_partition_of) {
+    std::vector<partition_wait> out;
+    for (int p = 0; p < partitions; ++p) out.push_back({p, false, 0, -1});
+    for (int p : written_by_open) out.at(static_cast<std::size_t>(p)).held_by_open_transaction = true;
+    for (const auto& [seq, p] : plain_partition_of) ++out.at(static_cast<std::size_t>(p)).plain_records;
+    return out;
+}
+
+/// One read of the output at read_committed, `t_ms` after the plain records
+/// were acknowledged: how many plain records it showed, the partitions that
+/// now show all of theirs for the first time, and whether every plain record
+/// is visible. True once they all are.
+inline bool note_committed_read(stuck_run& st, const std::map<std::uint64_t, int>& plain_partition_of,
+                                const std::vector<std::uint64_t>& seqs_read, std::int64_t t_ms) {
+    std::vector<std::uint64_t> per(st.partitions.size(), 0);
+    std::int64_t visible = 0;
+    for (auto seq : seqs_read)
+        if (auto it = plain_partition_of.find(seq); it != plain_partition_of.end()) ++visible, ++per[static_cast<std::size_t>(it->second)];
+    for (auto& pw : st.partitions)
+        if (pw.all_visible_after_ms < 0 && per[static_cast<std::size_t>(pw.partition)] >= pw.plain_records) pw.all_visible_after_ms = t_ms;
+    st.visibility.push_back({t_ms, visible});
+    if (visible >= static_cast<std::int64_t>(st.plain_records)) st.all_visible_after_ms = t_ms;
+    return st.all_visible_after_ms >= 0;
+}
+
+// Progress lines.
+inline std::string started_text(const std::string& job, const run_plan& plan) {
+    return "job " + job + ", timeout " + std::to_string(plan.timeout_ms) + " ms, interval " + std::to_string(plan.interval_ms) + " ms";
+}
+inline std::string savepoint_text(const restart_run& r) {
+    return "savepoint " + std::to_string(r.savepoint_id) + ", TaskManager killed, job cancelled; " +
+           std::to_string(r.pending_at_savepoint.size()) + " transaction(s) begun before the savepoint still open, the oldest for " +
+           std::to_string(r.pending_open_for_ms_at_savepoint) + " ms at the savepoint";
+}
+inline std::string restored_text(const restart_run& r) {
+    return "restored as job " + r.restored_job_id + ", running " + std::to_string(r.savepoint_to_restored_running_ms) +
+           " ms after the savepoint";
+}
+inline std::string cancelled_text(const stuck_run& st) {
+    return "job cancelled with " + std::to_string(st.open_at_cancel.size()) + " transaction(s) open; writing " +
+           std::to_string(st.plain_records) + " plain records";
+}
+
 // ---- analysis ----------------------------------------------------------------
 
 inline std::set<std::string> states_seen(const std::vector<transaction_state>& xs) {
@@ -360,6 +472,10 @@ inline std::int64_t hidden_for_ms(const stuck_run& s) {
     for (const auto& v : s.visibility)
         if (v.visible > 0) return v.t_ms;
     return s.visibility.empty() ? -1 : s.visibility.back().t_ms;
+}
+inline std::string hidden_text(const stuck_run& st) {
+    return "plain records hidden for " + std::to_string(hidden_for_ms(st)) + " ms, all visible after " +
+           std::to_string(st.all_visible_after_ms) + " ms";
 }
 
 // ---- verdict rules -------------------------------------------------------------
