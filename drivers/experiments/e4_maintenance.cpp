@@ -15,6 +15,7 @@
 #include "feeder.hpp"
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
+#include "observe_table.hpp"
 #include "poll.hpp"
 #include "runner.hpp"
 #include "table_maintenance.hpp"
@@ -32,12 +33,8 @@ namespace {
 const std::string expire_call = "expire_snapshots(retention_threshold => '0s')";
 const std::string orphan_call = "remove_orphan_files(retention_threshold => '0s')";
 
-// The table's snapshots, or the newest one's total-records, from the catalog.
+// The table's snapshots, from the catalog.
 long long snapshots(session& s, const pipeline_spec& p) { return static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size()); }
-long long committed_records(session& s, const pipeline_spec& p) {
-    const auto cur = s.catalog.load(p.ns, p.table).current();
-    return cur ? cur->summary_int("total-records", 0) : 0;
-}
 
 void wait_table(session& s, const pipeline_spec& p, seconds deadline, const std::string& what, const std::function<bool()>& done) {
     poll_until(s.stack.catalog(), deadline, done, [&] { return "table " + p.table + ": waiting for " + what; },
@@ -113,13 +110,13 @@ void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& p
     const long long t0 = now_ms();
     const auto first = static_cast<long long>(params.events - params.orphan_in_flight_events);
     feeder(s.stack.kafka(), p.topic, {records.begin(), records.begin() + first}, 0).finish();
-    wait_table(s, p, seconds(run.interval_ms * 3 / 1000 + 60), "the first batch committed", [&] { return committed_records(s, p) >= first; });
+    wait_table_counts(s.catalog, p.ns, p.table, first, seconds(run.interval_ms * 3 / 1000 + 60));
     const long long committed_at = now_ms();
     feeder(s.stack.kafka(), p.topic, {records.begin() + first, records.end()}, 0).finish();
     std::this_thread::sleep_for(std::chrono::milliseconds(std::max<long long>(0, committed_at + params.orphan_call_after_ms - now_ms())));
     const auto location = s.catalog.load(p.ns, p.table).location;
     run.acknowledged_at_call = params.events;
-    run.committed_records_at_call = committed_records(s, p);
+    run.committed_records_at_call = committed_records(s.catalog, p.ns, p.table);
     run.in_flight_records = static_cast<std::int64_t>(params.events) - run.committed_records_at_call;
     run.call_after_checkpoint_ms = now_ms() - committed_at;
     run.before = listing_of(list_location(s, location), location, referenced_paths(s.trino, p.ns, p.table));
