@@ -33,26 +33,14 @@ namespace {
 const std::string expire_call = "expire_snapshots(retention_threshold => '0s')";
 const std::string orphan_call = "remove_orphan_files(retention_threshold => '0s')";
 
-// The table's snapshots, from the catalog.
-long long snapshots(session& s, const pipeline_spec& p) { return static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size()); }
+long long snapshots(session& s, const pipeline_spec& p) { return snapshot_count(s.catalog, p.ns, p.table); }
 
 void wait_table(session& s, const pipeline_spec& p, seconds deadline, const std::string& what, const std::function<bool()>& done) {
-    poll_until(s.stack.catalog(), deadline, done, [&] { return "table " + p.table + ": waiting for " + what; },
-               {std::chrono::milliseconds(200), seconds(10)});
+    wait_table_until(s.catalog, p.table, deadline, what, done);
 }
 
-// The feed has been acknowledged, the job has had its checkpoints; a job that
-// cannot get there (failing to restore, say) is recorded as it is.
 void settle(session& s, const pipeline_spec& p, const std::string& job, int parts, std::int64_t interval_ms, const std::string& label) {
-    if (!s.flink.all_tasks_running(job)) {
-        progress(label + ": the job is " + s.flink.job_state(job) + " with tasks not running; reading the table as it is");
-        return;
-    }
-    try {
-        wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, seconds(interval_ms * 3 / 1000 + 90));
-    } catch (const live_error& e) {
-        progress(label + ": " + e.what() + "; reading the table as it is");
-    }
+    drain_if_healthy(s.flink, s.admin, job, p.group, p.topic, parts, seconds(interval_ms * 3 / 1000 + 90), label);
 }
 
 template <class Run>

@@ -105,6 +105,19 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
     std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+void drain_if_healthy(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
+                      const std::string& topic, int partitions, std::chrono::seconds deadline, const std::string& label) {
+    if (!flink.all_tasks_running(job)) {
+        progress(label + ": the job is " + flink.job_state(job) + " with tasks not running; reading the table as it is");
+        return;
+    }
+    try {
+        wait_until_drained(flink, admin, job, group, topic, partitions, deadline);
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what() + "; reading the table as it is");
+    }
+}
+
 savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, const std::string& target_dir,
                                const std::function<void()>& right_after) {
     savepoint_taken t;

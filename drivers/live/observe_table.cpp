@@ -101,4 +101,14 @@ void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, co
        {std::chrono::milliseconds(500), std::chrono::seconds(15)});
 }
 
+long long snapshot_count(const iceberg_catalog& catalog, const std::string& ns, const std::string& table) {
+    return static_cast<long long>(catalog.load(ns, table).snapshots.size());
+}
+
+void wait_table_until(const iceberg_catalog& catalog, const std::string& table, std::chrono::seconds deadline,
+                      const std::string& what, const std::function<bool()>& done) {
+    poll_until(catalog.where(), deadline, done, [&] { return "table " + table + ": waiting for " + what; },
+               {std::chrono::milliseconds(200), std::chrono::seconds(10)});
+}
+
 }  // namespace rosterrig::live

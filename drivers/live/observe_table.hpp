@@ -7,6 +7,7 @@
 #ifndef ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #define ROSTERRIG_LIVE_OBSERVE_TABLE_HPP
 #include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,14 @@ long long committed_records(const iceberg_catalog& catalog, const std::string& n
 // (the writer has committed the whole feed); throws naming the catalog.
 void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long records,
                        std::chrono::seconds deadline);
+
+// How many snapshots the catalog lists for the table.
+long long snapshot_count(const iceberg_catalog& catalog, const std::string& ns, const std::string& table);
+
+// Polls the catalog every 200 ms until `done` says yes; throws naming the
+// catalog and `what` the table was waited for.
+void wait_table_until(const iceberg_catalog& catalog, const std::string& table, std::chrono::seconds deadline,
+                      const std::string& what, const std::function<bool()>& done);
 
 }  // namespace rosterrig::live
 

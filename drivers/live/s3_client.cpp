@@ -69,7 +69,10 @@ std::vector<s3_object> s3_client::list_objects(const std::string& bucket, const 
         if (!token.empty()) q.emplace_back("continuation-token", token);
         const auto body = get("/" + bucket, q);
         for (const auto& c : all_of(body, "Contents"))
-            out.push_back({unescape(first_of(c, "Key")), std::stoll("0" + first_of(c, "Size"))});
+        {
+            const auto size = first_of(c, "Size");
+            out.push_back({unescape(first_of(c, "Key")), size.empty() ? 0 : std::stoll(size)});
+        }
         if (first_of(body, "IsTruncated") != "true") return out;
         token = unescape(first_of(body, "NextContinuationToken"));
         if (token.empty()) throw live_error(where_, "a truncated listing of s3://" + bucket + "/" + prefix + " gave no continuation token");
