@@ -1,5 +1,7 @@
 #include "leftover_cleanup.hpp"
 
+#include "table_store.hpp"
+
 #include <fstream>
 #include <map>
 #include <set>
@@ -45,7 +47,8 @@ std::string remove_one(const stack_config& stack, const result::created_resource
         const auto dot = c.name.find('.');
         if (dot == std::string::npos) throw live_error(stack.catalog(), "recorded table " + c.name + " has no namespace");
         iceberg_catalog(stack.catalog()).drop_table(c.name.substr(0, dot), c.name.substr(dot + 1), true);
-        return "table " + c.name + ": dropped with purge";
+        const auto n = remove_table_files(stack, c.name.substr(0, dot), c.name.substr(dot + 1));
+        return "table " + c.name + ": dropped with purge" + (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
     }
     if (c.kind == "topic") {
         kafka_admin(stack.kafka()).delete_topic(c.name);

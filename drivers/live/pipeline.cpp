@@ -1,5 +1,7 @@
 #include "pipeline.hpp"
 
+#include "table_store.hpp"
+
 #include <rosterrig/engine/flink_sql_text.hpp>
 
 #include <fstream>
@@ -112,6 +114,8 @@ void created_resources::cleanup() {
     for (const auto& [ns, t] : tables_) {
         try {
             catalog.drop_table(ns, t, true);
+            if (const auto n = remove_table_files(stack_, ns, t); n > 0)
+                progress("cleanup: table " + ns + "." + t + ": removed " + std::to_string(n) + " files the catalog's purge left");
         } catch (const std::exception& e) {
             progress("cleanup: table " + ns + "." + t + ": " + e.what());
         }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "http_client.hpp"
 #include "live_error.hpp"
 
 namespace rosterrig::live {
@@ -31,10 +32,15 @@ public:
     // Every multipart upload initiated and neither completed nor aborted under `prefix`.
     std::vector<s3_upload> list_multipart_uploads(const std::string& bucket, const std::string& prefix) const;
 
+    // Deletes one object (S3 answers 204 whether or not it existed).
+    void delete_object(const std::string& bucket, const std::string& key) const;
+
     const component_address& where() const { return where_; }
 
 private:
     std::string get(const std::string& path, const std::vector<std::pair<std::string, std::string>>& query) const;
+    http_response signed_call(http_method method, const std::string& path,
+                              const std::vector<std::pair<std::string, std::string>>& query) const;
 
     component_address where_;
     std::string region_, access_key_, secret_key_;

@@ -17,9 +17,13 @@ void add_column(const trino_client& trino, const std::string& sql, std::set<std:
         if (!row.empty() && row[0].is_string()) out.insert(std::string(row[0].as_string()));
 }
 
+s3_client s3_client_of(const stack_config& stack) {
+    return s3_client(stack.s3(), stack.get("RR_S3_REGION"), stack.get("RR_S3_ACCESS_KEY"), stack.get("RR_S3_SECRET_KEY"));
+}
+
 }  // namespace
 
-store_files list_location(const session& s, const std::string& location) {
+store_files list_location(const stack_config& stack, const std::string& location) {
     namespace fs = std::filesystem;
     store_files out;
     if (location.rfind("s3://", 0) == 0) {
@@ -27,13 +31,13 @@ store_files list_location(const session& s, const std::string& location) {
         const auto slash = rest.find('/');
         const auto bucket = rest.substr(0, slash);
         const auto prefix = with_slash(slash == std::string::npos ? std::string() : rest.substr(slash + 1));
-        s3_client s3(s.stack.s3(), s.stack.get("RR_S3_REGION"), s.stack.get("RR_S3_ACCESS_KEY"), s.stack.get("RR_S3_SECRET_KEY"));
+        const auto s3 = s3_client_of(stack);
         out.method = "S3 ListObjectsV2 and ListMultipartUploads on s3://" + bucket + "/" + prefix;
         for (const auto& o : s3.list_objects(bucket, prefix)) out.files.push_back({strip(o.key, prefix), o.bytes});
         out.multipart_uploads = static_cast<std::int64_t>(s3.list_multipart_uploads(bucket, prefix).size());
         out.listed = true;
         // Where S3FileIO keeps a file it has not uploaded yet: the TaskManager's java.io.tmpdir.
-        const fs::path tmp = fs::path(s.stack.state_dir) / "tmp" / "flink" / "taskmanager";
+        const fs::path tmp = fs::path(stack.state_dir) / "tmp" / "flink" / "taskmanager";
         out.writer_staging_files = 0, out.writer_staging_bytes = 0;
         std::error_code ec;
         for (fs::recursive_directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
@@ -99,6 +103,30 @@ missing_files referenced_but_missing(const session& s, const std::string& ns, co
         if (!present.count(strip(path, root))) ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
     }
     return out;
+}
+
+std::int64_t remove_table_files(const stack_config& stack, const std::string& ns, const std::string& table) {
+    namespace fs = std::filesystem;
+    if (ns.empty() || table.empty() || ns.find('/') != std::string::npos || table.find('/') != std::string::npos ||
+        ns.find("..") != std::string::npos || table.find("..") != std::string::npos)
+        throw live_error("refusing to remove the files of table '" + ns + "." + table + "': not a plain name");
+    std::int64_t removed = 0;
+    const auto bucket = stack.get("RR_S3_BUCKET");
+    const auto prefix = "warehouse/" + ns + "/" + table + "/";
+    const auto s3 = s3_client_of(stack);
+    for (const auto& o : s3.list_objects(bucket, prefix)) {
+        s3.delete_object(bucket, o.key);
+        ++removed;
+    }
+    const fs::path dir = fs::path(stack.data_dir()) / "warehouse" / ns / table;
+    std::error_code ec;
+    if (fs::exists(dir, ec)) {
+        for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_regular_file(ec)) ++removed;
+        fs::remove_all(dir, ec);
+        if (ec) throw live_error("removing " + dir.string() + ": " + ec.message());
+    }
+    return removed;
 }
 
 }  // namespace rosterrig::live

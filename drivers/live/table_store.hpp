@@ -24,7 +24,15 @@ struct store_files {
 };
 
 // Lists everything under `location` (s3://bucket/… or file:///…).
-store_files list_location(const session& s, const std::string& location);
+store_files list_location(const stack_config& stack, const std::string& location);
+inline store_files list_location(const session& s, const std::string& location) { return list_location(s.stack, location); }
+
+// Removes every file left under the location of a table a run created, in
+// either warehouse mode: the catalog's purge deletes only the files its
+// metadata reaches, and a job's files written after the drop, or no longer
+// referenced (an expired snapshot's, a deleted in-flight file's), stay. Only
+// <warehouse>/<ns>/<table> is touched. Returns how many files it removed.
+std::int64_t remove_table_files(const stack_config& stack, const std::string& ns, const std::string& table);
 
 // Every file the table's metadata references, as full paths: every
 // snapshot's data and delete files, manifests and manifest lists, and the
