@@ -60,6 +60,16 @@ e4::procedure_call run_procedure(session& s, const pipeline_spec& p, const std::
     return c;
 }
 
+e4::trino_settings trino_min_retentions(const trino_client& trino) {
+    e4::trino_settings out;
+    for (const auto& row : trino.query("SHOW SESSION LIKE 'iceberg.%_min_retention'").rows) {
+        const std::string name(row.at(0).as_string()), value(row.at(1).as_string());
+        if (name == "iceberg.expire_snapshots_min_retention") out.expire_snapshots_min_retention = value;
+        if (name == "iceberg.remove_orphan_files_min_retention") out.remove_orphan_files_min_retention = value;
+    }
+    return out;
+}
+
 e4::job_health job_health_of(session& s, const std::string& job) {
     e4::job_health h;
     h.state = s.flink.job_state(job);

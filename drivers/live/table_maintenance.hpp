@@ -4,11 +4,18 @@
 // reported, and the table read back and checked against the seed.
 #ifndef ROSTERRIG_LIVE_TABLE_MAINTENANCE_HPP
 #define ROSTERRIG_LIVE_TABLE_MAINTENANCE_HPP
+#include <chrono>
+#include <functional>
 #include <string>
 
 #include <rosterrig/experiments/e4_maintenance.hpp>
 
+#include "flink_sql_writer.hpp"
+#include "job_waits.hpp"
+#include "observe_table.hpp"
 #include "pipeline.hpp"
+#include "process_fault.hpp"
+#include "progress.hpp"
 #include "session.hpp"
 
 namespace rosterrig::live {
@@ -18,6 +25,10 @@ namespace rosterrig::live {
 e4::procedure_call run_procedure(session& s, const pipeline_spec& p, const std::string& job, const std::string& execute,
                                  long long t0_ms);
 
+// Trino's minimum retentions for expire_snapshots and remove_orphan_files,
+// as its session reports them (SHOW SESSION).
+e4::trino_settings trino_min_retentions(const trino_client& trino);
+
 // State, restarts, exceptions and checkpoint counts, as Flink reports them.
 e4::job_health job_health_of(session& s, const std::string& job);
 
@@ -25,6 +36,45 @@ e4::job_health job_health_of(session& s, const std::string& job);
 // that fails is recorded with Trino's message. The current snapshot's files
 // are checked against the store's own listing.
 e4::table_check check_table(session& s, const pipeline_spec& p, const roster_spec& spec, const std::string& kind);
+
+// One run's topic, table and exactly-once job, all dropped when it ends,
+// with the moments every part waits for and what every part records last.
+struct job_on_table {
+    job_on_table(session& s_, const e4::parameters& params, const e4::run_plan& plan, const std::string& table_property = {},
+                 const std::string& value = {})
+        : s(s_), scope(s_), p(s_.pipeline(plan.part + "_" + plan.store + "_" + plan.variant, e4::pipeline_of(params, plan))),
+          parts(static_cast<int>(params.partitions)) {
+        if (!table_property.empty()) p.table_properties[table_property] = value;
+        job = scope.launch(p, parts);
+        interval_ms = scope.writer.in_force(job, p).interval_ms;  // throws unless Flink runs the requested interval
+        t0 = now_ms();
+    }
+    long long snapshots() const { return snapshot_count(s.catalog, p.ns, p.table); }
+    void wait_for(std::chrono::seconds deadline, const std::string& what, const std::function<bool()>& done) const {
+        wait_table_until(s.catalog, p.table, deadline, what, done);
+    }
+    void wait_next_commit(std::chrono::seconds deadline) const {
+        const auto n = snapshots();
+        wait_for(deadline, "the job's next commit", [&] { return snapshots() > n; });
+    }
+    e4::procedure_call call(const std::string& execute) { return run_procedure(s, p, job, execute, t0); }
+    // The job drained (unless it is broken), then its report and the table checked against the seed.
+    template <class Run>
+    void finish(Run& run, const roster_spec& spec, const std::string& kind) {
+        drain_if_healthy(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(interval_ms * 3 / 1000 + 90), run.name);
+        run.health = job_health_of(s, job);
+        run.table = check_table(s, p, spec, kind);
+        progress(run.name + ": " + e4::health_text(run.health) + "; " + e4::table_text(run.table));
+    }
+
+    session& s;
+    pipeline_scope scope;
+    pipeline_spec p;
+    int parts;
+    std::string job;
+    std::int64_t interval_ms = 0;
+    long long t0 = 0;
+};
 
 }  // namespace rosterrig::live
 

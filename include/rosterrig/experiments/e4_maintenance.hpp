@@ -473,6 +473,11 @@ inline rule_verdict expire_after_compaction_breaks_the_restart(const samples& s)
         "no after-compaction expire run");
 }
 
+inline std::string expire_text(const procedure_call& c) {
+    return "expire " + (c.ok ? std::string("ok") : c.error) + ", snapshots " + std::to_string(c.snapshots_before) + " -> " +
+           std::to_string(c.snapshots_after) + ", job's watermark " + (c.after_has_job_watermark ? "kept" : "gone");
+}
+
 inline std::string listing_text(const store_listing& l) {
     return std::to_string(l.data_files) + " data files listed (" + std::to_string(l.data_unreferenced) + " unreferenced), " +
            (l.multipart_uploads >= 0 ? std::to_string(l.multipart_uploads) + " open multipart uploads, " : std::string()) +

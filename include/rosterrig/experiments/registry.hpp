@@ -13,6 +13,7 @@
 #include "rosterrig/experiments/e1_restart_replay.hpp"
 #include "rosterrig/experiments/e2_savepoint_restore.hpp"
 #include "rosterrig/experiments/e3_file_size.hpp"
+#include "rosterrig/experiments/e4_maintenance.hpp"
 #include "rosterrig/experiments/e5_transaction_timeout.hpp"
 
 namespace rosterrig::experiments {
@@ -46,7 +47,8 @@ entry entry_for() {
 }
 
 inline std::vector<entry> registry() {
-    return {entry_for<e1::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e5::definition>()};
+    return {entry_for<e1::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
+            entry_for<e5::definition>()};
 }
 
 } // namespace rosterrig::experiments
