@@ -30,11 +30,12 @@ std::string remove_one(const stack_config& stack, const result::created_resource
         std::string state;
         for (const auto& [id, st] : flink.jobs())
             if (id == c.name) state = st;
-        if (state.empty()) return "job " + c.name + ": not known to Flink (gone)";
-        if (state == "CANCELED" || state == "FINISHED" || state == "FAILED") return "job " + c.name + ": already " + state;
+        auto checkpoints = [&] { return remove_job_checkpoints(stack, c.name) ? ", its checkpoints removed" : ""; };
+        if (state.empty()) return "job " + c.name + ": not known to Flink (gone)" + checkpoints();
+        if (state == "CANCELED" || state == "FINISHED" || state == "FAILED") return "job " + c.name + ": already " + state + checkpoints();
         flink.cancel(c.name);
         flink.wait_for_state(c.name, {"CANCELED", "FAILED", "FINISHED"}, std::chrono::seconds(60));
-        return "job " + c.name + ": cancelled (was " + state + ")";
+        return "job " + c.name + ": cancelled (was " + state + ")" + checkpoints();
     }
     if (c.kind == "transactional-id-prefix") {
         std::vector<std::string> open;

@@ -4,6 +4,8 @@
 
 #include <rosterrig/engine/flink_sql_text.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -94,6 +96,19 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     return jobs.front();
 }
 
+bool remove_job_checkpoints(const stack_config& stack, const std::string& job) {
+    const bool flink_id = job.size() == 32 && std::all_of(job.begin(), job.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    });
+    if (!flink_id) throw live_error("refusing to remove checkpoints of '" + job + "': not a Flink job id");
+    const auto dir = std::filesystem::path(stack.data_dir()) / "flink" / "checkpoints" / job;
+    std::error_code ec;
+    if (!std::filesystem::exists(dir, ec)) return false;
+    std::filesystem::remove_all(dir, ec);
+    if (ec) throw live_error("removing " + dir.string() + ": " + ec.message());
+    return true;
+}
+
 created_resources::~created_resources() { cleanup(); }
 
 void created_resources::cleanup() {
@@ -105,6 +120,7 @@ void created_resources::cleanup() {
                 flink.cancel(*it);
                 flink.wait_for_state(*it, {"CANCELED", "FINISHED", "FAILED"}, std::chrono::seconds(60));
             }
+            remove_job_checkpoints(stack_, *it);  // once the job has ended, not before
         } catch (const std::exception& e) {
             progress("cleanup: job " + *it + ": " + e.what());
         }

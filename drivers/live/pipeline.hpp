@@ -87,6 +87,12 @@ private:
     std::vector<std::string> jobs_;
 };
 
+// Removes the checkpoint directory Flink kept for a job the run created
+// (externalized checkpoints are retained on cancellation): only
+// <data>/flink/checkpoints/<job id>, and only for an id Flink could have
+// given. Returns whether there was one.
+bool remove_job_checkpoints(const stack_config& stack, const std::string& job);
+
 // Reads a file of the source tree's sql/ directory.
 std::string read_sql(const stack_config& stack, const std::string& name);
 
