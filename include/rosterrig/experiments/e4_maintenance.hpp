@@ -488,7 +488,7 @@ inline std::string listing_text(const store_listing& l) {
 
 inline std::string orphan_text(const orphan_run& r) {
     return std::to_string(r.in_flight_records) + " records in flight at the call (" +
-           std::to_string(r.call_after_checkpoint_ms) + " ms after the job's last commit); before: " + listing_text(r.before) +
+           std::to_string(r.call_after_checkpoint_ms) + " ms after a checkpoint); before: " + listing_text(r.before) +
            "; deleted " + std::to_string(r.deleted_data_files.size()) + " data files";
 }
 
@@ -731,8 +731,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
                    r.expire.current_operation_after + ", " + (r.expire.current_writer_after == r.job_id ? std::string("the job") : std::string("another writer")),
                    std::to_string(r.compaction ? r.compaction->watermark_before : r.expire.watermark_before) + " → " +
                        (r.expire.after_has_job_watermark ? std::to_string(r.expire.watermark_after) : std::string("gone")),
-                   std::string(r.kill.same_job_running ? "same job restored" : "no restore") + " from checkpoint " +
-                       std::to_string(r.kill.restored_checkpoint_id),
+                   r.kill.same_job_running
+                       ? "the same job restored from checkpoint " + std::to_string(r.kill.restored_checkpoint_id)
+                       : "tasks never all running again; restoring checkpoint " + std::to_string(r.kill.restored_checkpoint_id),
                    health_text(r.health), table_text(r.table)});
         o += t.render() + "\n";
     }
