@@ -14,6 +14,7 @@ endfunction()
 expect_exit(0 ${E1} --analyze ${SOURCE}/results/e1_restart_replay.json)
 expect_exit(1 ${E2} --analyze ${SOURCE}/results/e2_savepoint_restore.json)
 expect_exit(1 ${E5} --analyze ${SOURCE}/results/e5_transaction_timeout.json)  # two predictions refuted
+expect_exit(1 ${E4} --analyze ${SOURCE}/results/e4_maintenance.json)  # two predictions refuted
 file(MAKE_DIRECTORY ${WORK})
 file(WRITE ${WORK}/malformed.json "{\"experiment\": \"e1_restart_replay\", ")
 expect_exit(2 ${E1} --analyze ${WORK}/malformed.json)
@@ -39,6 +40,7 @@ expect_refused(--intervals --intervals 5000,-30000)
 expect_refused(--intervals --intervals 5000,x)
 expect_refused(--parallelisms --parallelisms 0)
 expect_refused_by(${E5} --pair-timeouts --pair-timeouts 0)
+expect_refused_by(${E4} --repeats --repeats 0)
 expect_refused_by(${E5} --pair-timeouts --pair-timeouts 5000,-300000)
 
 # A count of zero runs nothing: refused before a stack is asked for anything.

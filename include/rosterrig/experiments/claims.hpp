@@ -182,6 +182,8 @@ inline std::vector<experiment::claim> claims() {
          "one optimize call failed", false},
         {"optimize against a live upsert writer never resurrected a superseded row",
          "optimize against a live upsert writer never resurrected a superseded row", e4, "one stale row", false},
+        {"Two e4 predictions stay recorded as refuted: with the default row group no local in-flight file existed to delete, and no optimize call against the live upsert writer failed",
+         "the two refuted e4 predictions stay recorded as refuted", e4, "flip the upsert-conflict verdict to held", false},
         {"The e4 verdicts on record are the ones the code computes from the samples",
          "the e4 verdicts on record are the ones the code computes from the samples", e4,
          "a duplicate in one plain expire run's table changes the recomputed verdict", false},

@@ -1,0 +1,280 @@
+// Experiment 4's claims, asserted against the shipped results file; each claim
+// is checked to hold on the shipped samples and to fail on a named mutation.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include <rosterrig/experiment/history.hpp>
+
+#include "shipped_result.hpp"
+#include <rosterrig/experiments/e4_maintenance.hpp>
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e4::definition>;
+
+namespace {
+template <class Run>
+std::vector<const Run*> of(const std::vector<Run>& runs, const std::function<bool(const Run&)>& keep) {
+    std::vector<const Run*> out;
+    for (const auto& r : runs)
+        if (keep(r)) out.push_back(&r);
+    return out;
+}
+template <class Run>
+Run& first(std::vector<Run>& runs, const std::function<bool(const Run&)>& keep) {
+    return *std::find_if(runs.begin(), runs.end(), keep);
+}
+const auto plain = [](const e4::expire_run& r) { return r.variant == "plain"; };
+const auto after_compaction = [](const e4::expire_run& r) { return r.variant == "after-compaction"; };
+bool orphan_in(const e4::orphan_run& r, const std::string& store, const std::string& variant) {
+    return r.store == store && r.variant == variant;
+}
+}  // namespace
+
+TEST_CASE("the full e4 run covers every procedure in both stores at least three times", "[claims][e4]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x, const e4::parameters& p) {
+            if (p.repeats < 3) return false;
+            for (const auto& plan : e4::runs_of(p))
+                if (!e4::recorded(x, plan.name())) return false;
+            for (const auto& store : {"s3", "local"}) {
+                if (of<e4::expire_run>(x.expires, [&](const auto& r) { return r.store == store; }).size() < 6) return false;
+                if (of<e4::orphan_run>(x.orphans, [&](const auto& r) { return r.store == store; }).size() < 6) return false;
+            }
+            return of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; }).size() >= 3 &&
+                   of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; }).size() >= 3;
+        },
+        // Mutation: the last local orphan run missing.
+        [](e4::samples& x) {
+            x.orphans.erase(std::find_if(x.orphans.rbegin(), x.orphans.rend(), [](const auto& r) { return r.store == "local"; }).base() - 1);
+        });
+}
+
+TEST_CASE("Trino's minimum retentions were zero as its session reported them", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            return x.trino.expire_snapshots_min_retention == "0.00s" && x.trino.remove_orphan_files_min_retention == "0.00s";
+        },
+        // Mutation: Trino's default of seven days in force.
+        [](e4::samples& x) { x.trino.remove_orphan_files_min_retention = "7.00d"; });
+}
+
+TEST_CASE("every e4 job ran at the interval it asked for, as Flink reports it", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x, const e4::parameters& p) {
+            for (const auto& r : x.expires)
+                if (r.interval_ms != e4::interval_of(p, {"expire", r.store, r.variant, r.repeat})) return false;
+            for (const auto& r : x.orphans)
+                if (r.interval_ms != p.orphan_interval_ms) return false;
+            for (const auto& r : x.compactions)
+                if (r.interval_ms != p.compaction_interval_ms) return false;
+            return !x.expires.empty() && !x.orphans.empty() && !x.compactions.empty();
+        },
+        // Mutation: one orphan run at 60 s.
+        [](e4::samples& x) { x.orphans.front().interval_ms = 60000; });
+}
+
+TEST_CASE("expire_snapshots really expired something in every run", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            for (const auto& r : x.expires)
+                if (!r.expire.ok || r.expire.snapshots_before < 4 || r.expire.snapshots_after > 2) return false;
+            return !x.expires.empty();
+        },
+        // Mutation: five snapshots left after one expiry.
+        [](e4::samples& x) { x.expires.front().expire.snapshots_after = 5; });
+}
+
+TEST_CASE("with the job's commit newest the watermark survived the expiry in both stores", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::expire_run>(x.expires, plain);
+            for (const auto* r : runs)
+                if (r->expire.current_writer_after != r->job_id || r->expire.watermark_after < r->expire.watermark_before ||
+                    r->expire.watermark_before < 0)
+                    return false;
+            return runs.size() >= 6;
+        },
+        // Mutation: move the watermark back across the expiry.
+        [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).expire.watermark_after -= 1; });
+}
+
+TEST_CASE("with the job's commit newest the kill after the expiry lost nothing and duplicated nothing", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            for (const auto* r : of<e4::expire_run>(x.expires, plain))
+                if (!r->kill.same_job_running || !e4::exactly_once(r->table) || r->health.state != "RUNNING") return false;
+            return true;
+        },
+        // Mutation: one missing run in one table.
+        [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).table.missing_runs.push_back({1, 1}); });
+}
+
+TEST_CASE("after another writer's commit the expiry left no snapshot carrying the job's watermark", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::expire_run>(x.expires, after_compaction);
+            for (const auto* r : runs)
+                if (!r->compaction || !r->compaction->ok || r->expire.after_has_job_watermark || r->expire.current_writer_after == r->job_id)
+                    return false;
+            return runs.size() >= 6;
+        },
+        // Mutation: the job's snapshot kept by the expiry.
+        [](e4::samples& x) { first<e4::expire_run>(x.expires, after_compaction).expire.after_has_job_watermark = true; });
+}
+
+TEST_CASE("after another writer's commit and the expiry the killed job never came back: each restore failed on a file the committer had deleted", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            for (const auto* r : of<e4::expire_run>(x.expires, after_compaction)) {
+                const bool not_found = std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
+                                                   [](const std::string& e) { return e.find("NotFoundException") != std::string::npos; });
+                if (r->kill.same_job_running || r->health.state == "RUNNING" || !not_found || e4::exactly_once(r->table)) return false;
+            }
+            return true;
+        },
+        // Mutation: one job running again after the kill.
+        [](e4::samples& x) {
+            auto& r = first<e4::expire_run>(x.expires, after_compaction);
+            r.kill.same_job_running = true, r.health.state = "RUNNING";
+        });
+}
+
+TEST_CASE("the store listing actually saw the table's location before concluding", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            for (const auto& r : x.orphans)
+                if (!r.before.location_listed || r.before.data_files < 1 || !r.after.location_listed) return false;
+            return !x.orphans.empty();
+        },
+        // Mutation: a listing that saw nothing.
+        [](e4::samples& x) { x.orphans.front().before = {}; });
+}
+
+TEST_CASE("on the object store remove_orphan_files had no unreferenced object and no open upload to take", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; });
+            for (const auto* r : runs)
+                if (r->in_flight_records <= 0 || r->before.data_unreferenced != 0 || r->before.multipart_uploads != 0 ||
+                    !r->deleted_data_files.empty())
+                    return false;
+            return runs.size() >= 6;
+        },
+        // Mutation: record one unreferenced object.
+        [](e4::samples& x) { first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).before.data_unreferenced = 1; });
+}
+
+TEST_CASE("on the object store the in-flight records still arrived, once", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            for (const auto* r : of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }))
+                if (!e4::exactly_once(r->table) || r->table.referenced_missing != 0) return false;
+            return true;
+        },
+        // Mutation: one missing run.
+        [](e4::samples& x) { first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).table.missing_runs.push_back({1, 1}); });
+}
+
+TEST_CASE("with the default row group the in-flight records were in no file in either store", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.variant == "default-row-group"; });
+            for (const auto* r : runs)
+                if (r->in_flight_records <= 0 || r->before.data_unreferenced != 0 || r->before.writer_staging_files > 0 ||
+                    !e4::exactly_once(r->table))
+                    return false;
+            return runs.size() >= 6;
+        },
+        // Mutation: a staging file on the TaskManager's disk.
+        [](e4::samples& x) {
+            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "default-row-group"); }).before.writer_staging_files = 1;
+        });
+}
+
+TEST_CASE("with a small row group the object store's in-flight file was a staging file on the TaskManager's disk, not an object", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); });
+            for (const auto* r : runs)
+                if (r->before.writer_staging_files < 1 || r->before.data_unreferenced != 0 || !r->row_group_bytes) return false;
+            return runs.size() >= 3;
+        },
+        // Mutation: no staging file seen.
+        [](e4::samples& x) {
+            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); }).before.writer_staging_files = 0;
+        });
+}
+
+TEST_CASE("with a small row group on a local filesystem the call deleted the in-flight files and the table lost their records while the job noticed nothing", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); });
+            for (const auto* r : runs)
+                if (r->deleted_data_files.empty() || r->table.referenced_missing < 1 || r->table.records_in_missing_files < 1 ||
+                    r->health.state != "RUNNING" || r->health.exceptions != 0)
+                    return false;
+            return runs.size() >= 3;
+        },
+        // Mutation: every referenced file found.
+        [](e4::samples& x) {
+            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); }).table.referenced_missing = 0;
+        });
+}
+
+TEST_CASE("optimize against a live append writer committed every time and the table kept every event once", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; });
+            for (const auto* r : runs) {
+                if (!e4::exactly_once(r->table) || r->health.exceptions != 0) return false;
+                for (const auto& c : r->calls)
+                    if (!c.ok) return false;
+            }
+            return runs.size() >= 3;
+        },
+        // Mutation: one optimize call failed.
+        [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; }).calls.front().ok = false; });
+}
+
+TEST_CASE("optimize against a live upsert writer never resurrected a superseded row", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; });
+            for (const auto* r : runs)
+                if (!e4::upsert_exact(r->table)) return false;
+            return runs.size() >= 3;
+        },
+        // Mutation: one stale row.
+        [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; }).table.stale_rows = 1; });
+}
+
+TEST_CASE("the e4 verdicts on record are the ones the code computes from the samples", "[claims][e4]") {
+    auto h = C::recorded_verdicts_are_recomputed(15);
+    // Mutation (data): a duplicate in one plain expire run's table changes the recomputed verdict.
+    first<e4::expire_run>(h.samples.expires, plain).table.duplicate_rows = 1;
+    const auto broken = experiment::rejudge(h);
+    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e4.expire-then-kill-lands-once"; });
+    REQUIRE(it != broken.end());
+    CHECK(it->verdict == verdict_kind::refuted);
+}
+
+TEST_CASE("the two refuted e4 predictions stay recorded as refuted", "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            int refuted = 0;
+            for (const auto& p : x.predictions)
+                if ((p.id == "e4.orphans-local-deletes-in-flight-files" || p.id == "e4.compaction-upsert-conflicts") &&
+                    p.verdict == verdict_kind::refuted)
+                    ++refuted;
+            return refuted == 2;
+        },
+        // Mutation: flip the upsert-conflict verdict to held.
+        [](e4::samples& x) {
+            for (auto& p : x.predictions)
+                if (p.id == "e4.compaction-upsert-conflicts") p.verdict = verdict_kind::held;
+        });
+}
