@@ -64,14 +64,7 @@ struct parameters {
         p.offsets_events = 1000;
         return p;
     }
-    roster_spec feed() const {
-        roster_spec s;
-        s.seed = seed;
-        s.events = events;
-        s.providers = providers;
-        s.partitions = partitions;
-        return s;
-    }
+    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     /// Part 2's feed: its own seed, about six records per provider.
     roster_spec offsets_feed() const {
         roster_spec s;

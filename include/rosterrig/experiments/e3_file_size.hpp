@@ -96,14 +96,7 @@ struct parameters {
         p.query_rounds = 3;
         return p;
     }
-    roster_spec feed() const {
-        roster_spec s;
-        s.seed = seed;
-        s.events = events;
-        s.providers = providers;
-        s.partitions = partitions;
-        return s;
-    }
+    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(feed_ms); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),

@@ -99,14 +99,7 @@ struct parameters {
         p.compactions_per_run = 2;
         return p;
     }
-    roster_spec feed() const {
-        roster_spec s;
-        s.seed = seed;
-        s.events = events;
-        s.providers = providers;
-        s.partitions = partitions;
-        return s;
-    }
+    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(std::max<std::int64_t>(feed_ms, 1)); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),

@@ -102,14 +102,7 @@ struct parameters {
         p.restart_endings = {"late"};
         return p;
     }
-    roster_spec feed() const {
-        roster_spec s;
-        s.seed = seed;
-        s.events = events;
-        s.providers = providers;
-        s.partitions = partitions;
-        return s;
-    }
+    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     /// Records per second that spread the feed over feed_ms.
     double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(feed_ms); }
 };

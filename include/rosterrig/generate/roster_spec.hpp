@@ -24,6 +24,16 @@ struct roster_spec {
     friend bool operator==(const roster_spec&, const roster_spec&) = default;
 };
 
+/// The feed an experiment's parameters name: seed, events, providers, partitions.
+inline roster_spec roster_feed(std::uint64_t seed, std::uint64_t events, std::uint64_t providers, std::uint32_t partitions) {
+    roster_spec s;
+    s.seed = seed;
+    s.events = events;
+    s.providers = providers;
+    s.partitions = partitions;
+    return s;
+}
+
 /// Upper bound on providers: the NPI space we draw from has 2e8 identifiers.
 inline constexpr std::uint64_t max_providers = 100'000'000;
 
