@@ -10,6 +10,9 @@ namespace {
 
 std::string strip(std::string s, const std::string& prefix) { return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s; }
 
+// A file:/// or file:/ path as the local filesystem spells it; any other location unchanged.
+std::string local_path(const std::string& location) { return strip(strip(location, "file://"), "file:"); }
+
 std::string with_slash(std::string s) { return s.empty() || s.back() == '/' ? s : s + "/"; }
 
 void add_column(const trino_client& trino, const std::string& sql, std::set<std::string>& out) {
@@ -50,7 +53,7 @@ store_files list_location(const stack_config& stack, const std::string& location
         }
         return out;
     }
-    const auto root = fs::path(strip(strip(location, "file://"), "file:"));
+    const auto root = fs::path(local_path(location));
     out.method = "a walk of " + root.string();
     std::error_code ec;
     if (!fs::is_directory(root, ec)) return out;
@@ -76,13 +79,10 @@ std::set<std::string> referenced_paths(const trino_client& trino, const std::str
 }
 
 experiment::store_listing listing_of(const store_files& f, const std::string& location, const std::set<std::string>& referenced) {
-    auto l = experiment::classify(f.files, location, referenced);
     // Trino and the catalog write file:/// where the walk sees /: one spelling.
-    if (location.rfind("file:", 0) == 0) {
-        std::set<std::string> plain;
-        for (const auto& r : referenced) plain.insert(strip(strip(r, "file://"), "file:"));
-        l = experiment::classify(f.files, strip(strip(location, "file://"), "file:"), plain);
-    }
+    std::set<std::string> refs;
+    for (const auto& r : referenced) refs.insert(local_path(r));
+    auto l = experiment::classify(f.files, local_path(location), refs);
     l.method = f.method, l.location_listed = f.listed;
     l.multipart_uploads = f.multipart_uploads;
     l.writer_staging_files = f.writer_staging_files, l.writer_staging_bytes = f.writer_staging_bytes;
@@ -93,14 +93,12 @@ missing_files referenced_but_missing(const session& s, const std::string& ns, co
     const auto listing = list_location(s, location);
     std::set<std::string> present;
     for (const auto& f : listing.files) present.insert(f.relative);
-    const auto root = with_slash(location.rfind("file:", 0) == 0 ? strip(strip(location, "file://"), "file:") : location);
+    const auto root = with_slash(local_path(location));
     missing_files out;
     const auto rows = s.trino.query("SELECT file_path, record_count FROM iceberg." + ns + ".\"" + table + "$files\"").rows;
     for (const auto& row : rows) {
         ++out.referenced;
-        auto path = std::string(row.at(0).as_string());
-        if (location.rfind("file:", 0) == 0) path = strip(strip(path, "file://"), "file:");
-        if (!present.count(strip(path, root))) ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
+        if (!present.count(strip(local_path(std::string(row.at(0).as_string())), root))) ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
     }
     return out;
 }

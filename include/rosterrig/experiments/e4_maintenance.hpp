@@ -372,6 +372,10 @@ std::vector<Run> where(const std::vector<Run>& runs, Keep keep) {
     return out;
 }
 
+inline std::vector<expire_run> expires_of(const samples& s, const std::string& variant) {
+    return where(s.expires, [&](const expire_run& r) { return r.variant == variant; });
+}
+
 inline std::string table_text(const table_check& t) {
     if (!t.scan_ok) return "full scan failed (" + t.scan_error.substr(0, 160) + ")" +
                            (t.referenced_missing > 0 ? ", " + std::to_string(t.referenced_missing) + " referenced files missing holding " +
@@ -409,7 +413,7 @@ inline rule_verdict expire_really_expires(const samples& s) {
 
 inline rule_verdict expire_keeps_the_watermark(const samples& s) {
     return experiment::for_each_of(
-        where(s.expires, [](const expire_run& r) { return r.variant == "plain"; }), run_name,
+        expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
             const std::string why = "watermark " + std::to_string(r.expire.watermark_before) + " -> " +
                                     std::to_string(r.expire.watermark_after) + ", newest snapshot's writer " +
@@ -423,7 +427,7 @@ inline rule_verdict expire_keeps_the_watermark(const samples& s) {
 
 inline rule_verdict expire_then_kill_lands_once(const samples& s) {
     return experiment::for_each_of(
-        where(s.expires, [](const expire_run& r) { return r.variant == "plain"; }), run_name,
+        expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
             const std::string why = std::string(r.kill.same_job_running ? "the same job restored" : "the job did not restore") +
                                     " from checkpoint " + std::to_string(r.kill.restored_checkpoint_id) + "; " + table_text(r.table);
@@ -436,7 +440,7 @@ inline bool compaction_committed(const expire_run& r) { return r.compaction && r
 
 inline rule_verdict expire_after_compaction_loses_the_watermark(const samples& s) {
     return experiment::for_each_of(
-        where(s.expires, [](const expire_run& r) { return r.variant == "after-compaction"; }), run_name,
+        expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
             if (!compaction_committed(r))
                 return inconclusive("the optimize did not commit" + (r.compaction ? ": " + r.compaction->error : std::string()));
@@ -453,7 +457,7 @@ inline rule_verdict expire_after_compaction_loses_the_watermark(const samples& s
 
 inline rule_verdict expire_after_compaction_breaks_the_restart(const samples& s) {
     return experiment::for_each_of(
-        where(s.expires, [](const expire_run& r) { return r.variant == "after-compaction"; }), run_name,
+        expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
             const std::string why = health_text(r.health) + " (" + std::to_string(r.health.exceptions - r.exceptions_before_kill) +
                                     " exceptions after the kill); " + table_text(r.table);
