@@ -131,8 +131,7 @@ void run_stuck(session& s, const e5::parameters& params, const std::string& endi
     transaction_sampler states(s, scope.spec.transactional_id_prefix, t0);
     wait_all_running(s.flink, st.job_id, seconds(120));
     st.interval_ms = s.flink.checkpoint_config(st.job_id).interval_ms;
-    feeder(s.stack.kafka(), scope.spec.in_topic, records, 0).finish();
-    st.open_at_cancel = wait_for_open_transactions(s, scope.spec.transactional_id_prefix, seconds(90));
+    st.open_at_cancel = feed_into_open_transaction(s, st.job_id, scope.spec.in_topic, records, scope.spec.transactional_id_prefix, seconds(180));
     const auto open = describe_open(s, st.open_at_cancel);
     st.registered_timeout_ms = open.registered_timeout_ms;
     const long long cancelled_at = ending == "kill-then-cancel" ? kill_taskmanager_then_cancel(s, st.job_id) : cancel(s, st.job_id);

@@ -18,6 +18,7 @@
 #include "run_lock.hpp"
 #include "session.hpp"
 #include "stack_versions.hpp"
+#include "table_store.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;
@@ -85,7 +86,14 @@ int main(int argc, char** argv) {
         const auto check = observe_table(trino, p.ns, p.table, spec).by_seq;
         progress("smoke: " + std::to_string(check.rows) + " rows, " + std::to_string(check.duplicate_rows) +
                  " duplicates, " + std::to_string(check.missing_runs.size()) + " missing runs");
+        const auto location = s.catalog.load(p.ns, p.table).location;
         scope.created.cleanup();
+        // Nothing of the run may stay: no file under the dropped table's
+        // location (listed from the store itself), no checkpoint or savepoint folder.
+        json::array left_behind;
+        for (const auto& f : list_location(s, location).files) left_behind.push_back(json::value(location + "/" + f.relative));
+        for (const auto& dir : job_folders(stack, job)) left_behind.push_back(json::value(dir));
+        progress("smoke: after clean-up, " + std::to_string(left_behind.size()) + " files or folders of the run remain");
 
         json::object versions_json;
         for (const auto& [k, v] : versions) versions_json[k] = v;
@@ -103,7 +111,8 @@ int main(int argc, char** argv) {
             {"distinct_seq", check.distinct_seq},
             {"duplicate_rows", check.duplicate_rows},
             {"missing_runs", missing},
-            {"passed", check.matches() && check.rows == spec.events},
+            {"left_behind", left_behind},
+            {"passed", check.matches() && check.rows == spec.events && left_behind.empty()},
             {"started_at_ms", started},
             {"finished_at_ms", now_ms()},
         };

@@ -53,10 +53,17 @@ std::string flink_rest::job_name(const std::string& id) const {
 }
 
 long long flink_rest::restarts(const std::string& id) const {
-    auto m = http_json(where_, http_method::get, "/jobs/" + id + "/metrics?get=numRestarts");
-    for (const auto& e : m.as_array())
-        if (str_at(e.as_object(), "id") == "numRestarts") return int_of(e.at("value"));
-    return -1;  // the metric fetcher has not seen the job yet
+    // The REST server answers from its metric fetcher's cache, which knows a
+    // job only after its next fetch (every second here, see
+    // compose/flink/component.sh): ask again for a few seconds before saying
+    // "not reported" (-1).
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+        auto m = http_json(where_, http_method::get, "/jobs/" + id + "/metrics?get=numRestarts");
+        for (const auto& e : m.as_array())
+            if (str_at(e.as_object(), "id") == "numRestarts") return int_of(e.at("value"));
+    }
+    return -1;
 }
 
 flink_checkpoint_counts flink_rest::checkpoints(const std::string& id) const {

@@ -48,7 +48,7 @@ public:
     std::string job_state(const std::string& job_id) const;
     std::string job_name(const std::string& job_id) const;
     // numRestarts metric (per failed region, refreshed by the metric fetcher);
-    // -1 while the fetcher has not reported the job yet.
+    // -1 if the fetcher has not reported the job within a few seconds.
     long long restarts(const std::string& job_id) const;
     // When the job last entered RESTARTING (epoch ms, 0 if never): the prompt
     // sign that a failure was seen, unlike the metric, which refreshes late.

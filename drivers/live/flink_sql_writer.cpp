@@ -19,7 +19,7 @@ void flink_sql_writer::stop(const std::string& job) {
 }
 
 savepoint_taken flink_sql_writer::savepoint(const std::string& job) {
-    return take_savepoint(s_.flink, job, "file://" + s_.stack.data_dir() + "/flink/savepoints");
+    return take_savepoint(s_.flink, job, savepoint_dir_of(s_.stack, job));
 }
 
 writer_in_force flink_sql_writer::in_force(const std::string& job, const pipeline_spec& spec) {

@@ -25,7 +25,7 @@ private:
 // dropped when the scope ends, however it ends.
 class pipeline_scope {
 public:
-    explicit pipeline_scope(session& s) : created(s.stack, s.on_created), writer(s, created), s_(s) {}
+    explicit pipeline_scope(session& s) : created(s.stack, s.on_created, s.keep_tables), writer(s, created), s_(s) {}
     // Creates the topic and the table, submits the job, waits until it runs.
     std::string launch(const pipeline_spec& p, int partitions);
 

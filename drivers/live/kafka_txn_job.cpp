@@ -6,6 +6,7 @@
 
 #include <rosterrig/check/append_check.hpp>
 
+#include "feeder.hpp"
 #include "job_waits.hpp"
 #include "kafka_transactions.hpp"
 #include "poll.hpp"
@@ -166,7 +167,7 @@ long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
 killed_after_savepoint savepoint_then_kill(session& s, const std::string& job) {
     killed_after_savepoint k;
     k.triggered_at_ms = now_ms();
-    k.savepoint = take_savepoint(s.flink, job, "file://" + s.stack.data_dir() + "/flink/savepoints", [&] {
+    k.savepoint = take_savepoint(s.flink, job, savepoint_dir_of(s.stack, job), [&] {
         k.savepoint_at_ms = now_ms();
         kill_taskmanager_then_cancel(s, job);
     });
@@ -191,13 +192,36 @@ std::optional<std::int64_t> registered_timeout(session& s, const std::vector<e5:
     return std::nullopt;
 }
 
-std::vector<std::string> wait_for_open_transactions(session& s, const std::string& prefix, std::chrono::seconds deadline) {
-    return poll_until(s.stack.kafka(), deadline, [&]() -> std::optional<std::vector<std::string>> {
-        std::vector<std::string> ongoing;
+std::vector<std::string> feed_into_open_transaction(session& s, const std::string& job, const std::string& topic,
+                                                    const std::vector<kafka_record>& records, const std::string& prefix,
+                                                    std::chrono::seconds deadline) {
+    const auto split = records.begin() + static_cast<std::ptrdiff_t>(records.size() - records.size() / 10);
+    const long long completed_before = s.flink.checkpoints(job).completed;
+    feeder(s.stack.kafka(), topic, {records.begin(), split}, 0).finish();
+    bool tail_fed = split == records.end();
+    auto feed_tail = [&] {
+        feeder(s.stack.kafka(), topic, {split, records.end()}, 0).finish();
+        tail_fed = true;
+    };
+    auto ongoing = [&] {
+        std::vector<std::string> ids;
         for (const auto& t : list_transactions(s.stack, prefix))
-            if (t.state == "Ongoing") ongoing.push_back(t.id);
-        return ongoing.empty() ? std::nullopt : std::optional(ongoing);
-    }, [&] { return "no transaction of " + prefix + " is open"; }, {std::chrono::milliseconds(1000)});
+            if (t.state == "Ongoing") ids.push_back(t.id);
+        return ids;
+    };
+    auto open = poll_until(s.stack.kafka(), deadline, [&]() -> std::optional<std::vector<std::string>> {
+        auto ids = ongoing();
+        if (!ids.empty()) return ids;
+        if (!tail_fed && s.flink.checkpoints(job).completed > completed_before) feed_tail();  // the head was committed
+        return std::nullopt;
+    }, [&] {
+        return "no transaction of " + prefix + " is open (" + std::to_string(s.flink.checkpoints(job).completed - completed_before) +
+               " checkpoints completed since the feed began; tail " + (tail_fed ? "fed" : "held") + ")";
+    }, {std::chrono::milliseconds(1000)});
+    if (tail_fed) return open;
+    feed_tail();  // joins the open transaction, or opens the next
+    auto now_open = ongoing();
+    return now_open.empty() ? open : now_open;
 }
 
 std::vector<e5::transaction_description> describe_ongoing(session& s, const std::string& prefix) {

@@ -17,6 +17,7 @@
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 
 #include "job_waits.hpp"
+#include "kafka_producer.hpp"
 #include "kafka_reader.hpp"
 #include "periodic.hpp"
 #include "pipeline.hpp"
@@ -118,9 +119,17 @@ void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int6
 // describes with one; none when it describes none.
 std::optional<std::int64_t> registered_timeout(session& s, const std::vector<e5::transaction_state>& sampled);
 
-// The ids of `prefix` the broker lists Ongoing, once there is one (a
-// transaction is open once the sink has written into it); throws naming Kafka.
-std::vector<std::string> wait_for_open_transactions(session& s, const std::string& prefix, std::chrono::seconds deadline);
+// Feeds `records` into `topic` so that some of them sit in a transaction of
+// `job`'s sink that is still open, and returns the ids of `prefix` the broker
+// lists Ongoing then; throws naming Kafka when there is none by `deadline`.
+// Flink fires a job's first checkpoint after a random delay within the
+// interval, which can commit the whole feed before the broker is asked: so
+// the last tenth is held back and produced only once the head is seen open
+// or a checkpoint has completed since the feed began (the next is an
+// interval away).
+std::vector<std::string> feed_into_open_transaction(session& s, const std::string& job, const std::string& topic,
+                                                    const std::vector<kafka_record>& records, const std::string& prefix,
+                                                    std::chrono::seconds deadline);
 
 // Every id of `prefix` the broker lists Ongoing, as it describes it.
 std::vector<e5::transaction_description> describe_ongoing(session& s, const std::string& prefix);

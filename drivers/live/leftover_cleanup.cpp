@@ -30,7 +30,7 @@ std::string remove_one(const stack_config& stack, const result::created_resource
         std::string state;
         for (const auto& [id, st] : flink.jobs())
             if (id == c.name) state = st;
-        auto checkpoints = [&] { return remove_job_checkpoints(stack, c.name) ? ", its checkpoints removed" : ""; };
+        auto checkpoints = [&] { return remove_job_folders(stack, c.name) > 0 ? ", its checkpoint and savepoint folders removed" : ""; };
         if (state.empty()) return "job " + c.name + ": not known to Flink (gone)" + checkpoints();
         if (state == "CANCELED" || state == "FINISHED" || state == "FAILED") return "job " + c.name + ": already " + state + checkpoints();
         flink.cancel(c.name);
@@ -50,6 +50,10 @@ std::string remove_one(const stack_config& stack, const result::created_resource
         iceberg_catalog(stack.catalog()).drop_table(c.name.substr(0, dot), c.name.substr(dot + 1), true);
         const auto n = remove_table_files(stack, c.name.substr(0, dot), c.name.substr(dot + 1));
         return "table " + c.name + ": dropped with purge" + (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
+    }
+    if (c.kind == "consumer-group") {  // fails while a dead run's member still runs: it stops on its own, clean again then
+        kafka_admin(stack.kafka()).delete_group(c.name);
+        return "consumer group " + c.name + ": deleted";
     }
     if (c.kind == "topic") {
         kafka_admin(stack.kafka()).delete_topic(c.name);

@@ -187,6 +187,9 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         else
             p.option(extra[i].name, lists[i], extra[i].metavar, extra[i].help);
     }
+    bool keep_tables = false;
+    if constexpr (has_warehouse)
+        p.flag("--keep-tables", keep_tables, "leave the run's tables in the catalog to inspect (printed at the end); jobs and topics still go");
     p.option("--out", out, "FILE", "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
     p.option("--runs", runs_dir, "DIR", "where the run's history goes (default: runs/" + std::string(E::id) + "/)");
     if constexpr (is_resumable<E>())
@@ -349,6 +352,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     try {
         session s(stack, E::tag);
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
+        s.keep_tables = keep_tables;
         body(s, params, plan, history);
     } catch (const std::exception& e) {
         history.fail(e.what());

@@ -33,6 +33,8 @@ public:
     // Told of every topic, table and job before it is created (the runner
     // writes them into the run's history).
     created_resources::recorder on_created;
+    // --keep-tables: a run's tables outlive it, for the user to inspect.
+    bool keep_tables = false;
 
     // The supervised TaskManager, as a fault target.
     component_address taskmanager() const;
