@@ -1,5 +1,6 @@
 # Kafka 4.3.1, one KRaft node (broker + controller). Sourced after compose/lib.sh.
-# Defines kafka_fetch, kafka_up, kafka_down, kafka_health, kafka_version, kafka_tool.
+# Defines kafka_fetch, kafka_up, kafka_down, kafka_health, kafka_version, kafka_tool,
+# kafka_member.
 
 KAFKA_HEAP="${RR_KAFKA_HEAP:-768m}"
 KAFKA_CONF_DIR="$RR_STATE/conf/kafka"
@@ -56,6 +57,28 @@ appender.err.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = WARN
 rootLogger.appenderRef.err.ref = ERR
 EOF
+  _kafka_write_member_log_config
+}
+
+# kafka_member's log config: the client's WARN and ERROR lines on stderr, exactly one
+# line per event (CR/LF in the message escaped, an exception reduced to its first
+# line), with the logger name, so a caller can count them. Written to a temporary file
+# and renamed, so members starting together never read a half-written file.
+_kafka_write_member_log_config() {
+  local f="$KAFKA_CONF_DIR/log4j2-member.properties"
+  mkdir -p "$KAFKA_CONF_DIR"
+  cat > "$f.$$" <<'EOF'
+status = warn
+appender.err.type = Console
+appender.err.name = ERR
+appender.err.target = SYSTEM_ERR
+appender.err.layout.type = PatternLayout
+appender.err.layout.alwaysWriteExceptions = false
+appender.err.layout.pattern = [%d] %p %enc{%m}{CRLF} (%c)%notEmpty{ [%enc{%ex{short}}{CRLF}]}%n
+rootLogger.level = WARN
+rootLogger.appenderRef.err.ref = ERR
+EOF
+  mv -f "$f.$$" "$f"
 }
 
 # Real protocol probe without a JVM: send an ApiVersions v0 request
@@ -126,6 +149,16 @@ kafka_tool() {
   "$RR_JAVA17/bin/java" -Xmx256m -Djava.awt.headless=true \
     -Dlog4j2.configurationFile="$KAFKA_CONF_DIR/log4j2-tools.properties" \
     -cp "$(kafka_cp)" "$cls" "$@"
+}
+
+# kafka_member args...: one consumer-group member of the poll-interval trap experiment
+# (compose/kafka/PollTrapMember.java, run in Java's source-file mode on our jars); its
+# events go to --log as JSON lines, the client's WARN/ERROR lines to stderr.
+kafka_member() {
+  _kafka_write_member_log_config
+  "$RR_JAVA17/bin/java" -Xmx256m -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$KAFKA_CONF_DIR/log4j2-member.properties" \
+    -cp "$(kafka_cp)" "$RR_COMPOSE/kafka/PollTrapMember.java" "$@"
 }
 
 # The broker's own word: the "Kafka version: X" line its AppInfoParser printed at

@@ -85,6 +85,21 @@ void kafka_admin::delete_topic(const std::string& topic) {
     }
 }
 
+void kafka_admin::delete_group(const std::string& group) {
+    rd_kafka_DeleteGroup_t* dg = rd_kafka_DeleteGroup_new(group.c_str());
+    queue_ptr q(rd_kafka_queue_new(handle_));
+    auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_DELETEGROUPS);
+    rd_kafka_DeleteGroups(handle_, &dg, 1, opts.get(), q.get());
+    rd_kafka_DeleteGroup_destroy(dg);
+    auto ev = wait_result(broker_, q.get(), "delete group " + group);
+    size_t n = 0;
+    const rd_kafka_group_result_t** res = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev.get()), &n);
+    for (size_t i = 0; i < n; ++i)
+        if (const rd_kafka_error_t* e = rd_kafka_group_result_error(res[i]);
+            e && rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
+            throw live_error(broker_, "delete group " + group + ": " + rd_kafka_error_string(e));
+}
+
 std::map<int, long long> kafka_admin::committed_offsets(const std::string& group, const std::string& topic, int partitions) {
     list_ptr parts(rd_kafka_topic_partition_list_new(partitions));
     for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(parts.get(), topic.c_str(), p);

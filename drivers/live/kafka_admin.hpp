@@ -21,6 +21,7 @@ public:
 
     void create_topic(const std::string& topic, int partitions);
     void delete_topic(const std::string& topic);  // absent is fine
+    void delete_group(const std::string& group);  // absent is fine; a group with members is an error
 
     // partition -> committed offset (-1 when the group has none for it).
     std::map<int, long long> committed_offsets(const std::string& group, const std::string& topic, int partitions);

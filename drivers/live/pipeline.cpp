@@ -96,17 +96,40 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     return jobs.front();
 }
 
-bool remove_job_checkpoints(const stack_config& stack, const std::string& job) {
+namespace {
+void require_flink_job_id(const std::string& job) {
     const bool flink_id = job.size() == 32 && std::all_of(job.begin(), job.end(), [](char c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
     });
-    if (!flink_id) throw live_error("refusing to remove checkpoints of '" + job + "': not a Flink job id");
-    const auto dir = std::filesystem::path(stack.data_dir()) / "flink" / "checkpoints" / job;
-    std::error_code ec;
-    if (!std::filesystem::exists(dir, ec)) return false;
-    std::filesystem::remove_all(dir, ec);
-    if (ec) throw live_error("removing " + dir.string() + ": " + ec.message());
-    return true;
+    if (!flink_id) throw live_error("refusing to name folders of '" + job + "': not a Flink job id");
+}
+}  // namespace
+
+std::string savepoint_dir_of(const stack_config& stack, const std::string& job) {
+    require_flink_job_id(job);
+    return "file://" + stack.data_dir() + "/flink/savepoints/" + job;
+}
+
+std::vector<std::string> job_folders(const stack_config& stack, const std::string& job) {
+    require_flink_job_id(job);
+    std::vector<std::string> out;
+    for (const char* kind : {"checkpoints", "savepoints"}) {
+        const auto dir = std::filesystem::path(stack.data_dir()) / "flink" / kind / job;
+        std::error_code ec;
+        if (std::filesystem::exists(dir, ec)) out.push_back(dir.string());
+    }
+    return out;
+}
+
+int remove_job_folders(const stack_config& stack, const std::string& job) {
+    int removed = 0;
+    for (const auto& dir : job_folders(stack, job)) {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+        if (ec) throw live_error("removing " + dir + ": " + ec.message());
+        ++removed;
+    }
+    return removed;
 }
 
 created_resources::~created_resources() { cleanup(); }
@@ -120,7 +143,7 @@ void created_resources::cleanup() {
                 flink.cancel(*it);
                 flink.wait_for_state(*it, {"CANCELED", "FINISHED", "FAILED"}, std::chrono::seconds(60));
             }
-            remove_job_checkpoints(stack_, *it);  // once the job has ended, not before
+            remove_job_folders(stack_, *it);  // once the job has ended, not before
         } catch (const std::exception& e) {
             progress("cleanup: job " + *it + ": " + e.what());
         }
@@ -129,6 +152,11 @@ void created_resources::cleanup() {
     iceberg_catalog catalog(stack_.catalog());
     for (const auto& [ns, t] : tables_) {
         try {
+            if (keep_tables_) {
+                progress("kept table " + ns + "." + t + " at " + catalog.load(ns, t).location +
+                         " (--keep-tables; drop it with Trino: DROP TABLE iceberg." + ns + "." + t + ")");
+                continue;
+            }
             catalog.drop_table(ns, t, true);
             if (const auto n = remove_table_files(stack_, ns, t); n > 0)
                 progress("cleanup: table " + ns + "." + t + ": removed " + std::to_string(n) + " files the catalog's purge left");
@@ -137,15 +165,17 @@ void created_resources::cleanup() {
         }
     }
     tables_.clear();
-    if (!topics_.empty()) {
+    if (!topics_.empty() || !groups_.empty()) {
         try {
             kafka_admin admin(stack_.kafka());
+            for (const auto& g : groups_) admin.delete_group(g);
             for (const auto& t : topics_) admin.delete_topic(t);
         } catch (const std::exception& e) {
             progress(std::string("cleanup: topics: ") + e.what());
         }
     }
     topics_.clear();
+    groups_.clear();
 }
 
 }  // namespace rosterrig::live

@@ -59,8 +59,10 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
 class created_resources {
 public:
     using recorder = std::function<void(const std::string& kind, const std::string& name)>;
-    explicit created_resources(const stack_config& stack, recorder on_record = {})
-        : stack_(stack), on_record_(std::move(on_record)) {}
+    // `keep_tables`: cleanup() leaves the tables (and their files) for the
+    // user to inspect and says where they are; jobs and topics still go.
+    explicit created_resources(const stack_config& stack, recorder on_record = {}, bool keep_tables = false)
+        : stack_(stack), on_record_(std::move(on_record)), keep_tables_(keep_tables) {}
     ~created_resources();
     void topic(const std::string& name) {
         note("topic", name);
@@ -74,6 +76,10 @@ public:
         note("job", id);
         jobs_.push_back(id);
     }
+    void group(const std::string& name) {
+        note("consumer-group", name);
+        groups_.push_back(name);
+    }
     void cleanup();  // logs, never throws
 
 private:
@@ -82,16 +88,25 @@ private:
     }
     const stack_config& stack_;
     recorder on_record_;
+    bool keep_tables_ = false;
     std::vector<std::string> topics_;
     std::vector<std::pair<std::string, std::string>> tables_;
     std::vector<std::string> jobs_;
+    std::vector<std::string> groups_;
 };
 
-// Removes the checkpoint directory Flink kept for a job the run created
-// (externalized checkpoints are retained on cancellation): only
-// <data>/flink/checkpoints/<job id>, and only for an id Flink could have
-// given. Returns whether there was one.
-bool remove_job_checkpoints(const stack_config& stack, const std::string& job);
+// Where a job's savepoints go: a folder of their own per job
+// (<data>/flink/savepoints/<job id>), so clean-up can remove exactly the
+// savepoints of the jobs a run recorded.
+std::string savepoint_dir_of(const stack_config& stack, const std::string& job);
+
+// Removes the folders Flink kept for a job the run created (externalized
+// checkpoints are retained on cancellation; savepoints always are): only
+// <data>/flink/checkpoints/<job id> and <data>/flink/savepoints/<job id>, and
+// only for an id Flink could have given. Returns how many there were.
+int remove_job_folders(const stack_config& stack, const std::string& job);
+// Those of the two folders that exist.
+std::vector<std::string> job_folders(const stack_config& stack, const std::string& job);
 
 // Reads a file of the source tree's sql/ directory.
 std::string read_sql(const stack_config& stack, const std::string& name);

@@ -43,13 +43,14 @@ inline long long pid_in_history_name(const std::string& path) {
 }
 
 /// The order things are undone in: jobs first (they hold the rest), then the
-/// transactions they left open, then tables and topics.
+/// transactions they left open, then tables, consumer groups and topics.
 inline int undo_rank(const std::string& kind) {
     if (kind == "job") return 0;
     if (kind == "transactional-id-prefix") return 1;
     if (kind == "table") return 2;
-    if (kind == "topic") return 3;
-    return 4;
+    if (kind == "consumer-group") return 3;
+    if (kind == "topic") return 4;
+    return 5;
 }
 
 /// Everything to remove: each resource recorded by a run still marked
