@@ -75,10 +75,13 @@ public:
         if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
             log_.write("assigned", {{"partitions", partition_numbers(ps)}});
             c->assign(ps);
+            c->resume(ps);  // librdkafka keeps a partition's pause across a rebalance: one paused before is ours to read again
         } else {
             const bool lost = c->assignment_lost();
-            // Pause mode: the batch in progress is finished and committed
-            // while the partitions are still ours, or the next owner repeats it.
+            // Pause mode: the batch in progress stops after its current
+            // record and what it processed is committed while the partitions
+            // are still ours (the rest is the next owner's to read); waiting
+            // for the whole batch here would exceed the poll interval.
             if (!lost && before_revoke) before_revoke();
             log_.write(lost ? "lost" : "revoked", {{"partitions", partition_numbers(ps)}});
             c->unassign();
@@ -109,19 +112,31 @@ private:
 
 struct batch {
     std::vector<std::unique_ptr<RdKafka::Message>> records;
-    std::map<int, long long> next_offsets;  // partition -> last processed offset + 1
+    std::map<int, long long> next_offsets;  // partition -> last processed offset + 1 (what a commit may claim)
 };
 
-void process(const batch& b, long long latency_ms, event_log& log) {
+// Processes the batch, record by record, unless told to stop (its partitions
+// are being taken away): what it did not process stays uncommitted.
+void process(batch& b, long long latency_ms, event_log& log, const std::atomic<bool>& stop) {
     for (const auto& m : b.records) {
+        if (stop.load()) return;
         std::this_thread::sleep_for(std::chrono::milliseconds(latency_ms));
         log.write("record", {{"partition", m->partition()}, {"offset", m->offset()}, {"seq", seq_of(*m)}});
+        b.next_offsets[m->partition()] = m->offset() + 1;
     }
+}
+
+long long processed_in(const batch& b) {
+    long long n = 0;
+    for (const auto& m : b.records)
+        if (auto it = b.next_offsets.find(m->partition()); it != b.next_offsets.end() && m->offset() < it->second) ++n;
+    return n;
 }
 
 void commit(RdKafka::KafkaConsumer& c, const std::string& topic, const batch& b, event_log& log) {
     std::vector<RdKafka::TopicPartition*> offsets;
     json::object shown;
+    if (b.next_offsets.empty()) return;  // nothing processed, nothing to claim
     for (const auto& [p, o] : b.next_offsets) {
         offsets.push_back(RdKafka::TopicPartition::create(topic, p, o));
         shown[std::to_string(p)] = o;
@@ -203,10 +218,7 @@ int main(int argc, char** argv) {
         std::vector<std::unique_ptr<RdKafka::Message>> pending;  // arrived while a batch was in progress
         auto take_batch = [&]() {
             batch b;
-            for (auto& m : pending) {
-                b.next_offsets[m->partition()] = m->offset() + 1;
-                b.records.push_back(std::move(m));
-            }
+            for (auto& m : pending) b.records.push_back(std::move(m));
             pending.clear();
             while (static_cast<long long>(b.records.size()) < batch_size) {
                 std::unique_ptr<RdKafka::Message> m(c->consume(b.records.empty() ? 100 : 0));
@@ -215,18 +227,26 @@ int main(int argc, char** argv) {
                     log.write("error", {{"where", "poll"}, {"error", RdKafka::err2str(m->err()) + ": " + m->errstr()}});
                     break;
                 }
-                b.next_offsets[m->partition()] = m->offset() + 1;
                 b.records.push_back(std::move(m));
             }
             return b;
         };
+        std::atomic<bool> stop_batch{false};
         auto finish_in_flight = [&] {
             if (!worker.valid()) return;
             worker.get();
+            stop_batch = false;
             commit(*c, topic, current, log);
         };
-        rebalances.before_revoke = finish_in_flight;
-        while (now_ms() < stop_at) {
+        if (mode == "pause")
+            rebalances.before_revoke = [&] {
+                if (!worker.valid()) return;
+                stop_batch = true;
+                finish_in_flight();
+            };
+        // A batch in progress at the end is finished, polling on in pause
+        // mode (a wait without polls would exceed the interval itself).
+        while (now_ms() < stop_at || worker.valid()) {
             if (mode == "pause" && worker.valid()) {
                 // Keep polling (with everything paused) so the group sees a
                 // live member; the worker does the slow part.
@@ -245,19 +265,20 @@ int main(int argc, char** argv) {
                 RdKafka::TopicPartition::destroy(assigned);
                 continue;
             }
+            if (now_ms() >= stop_at) break;
             current = take_batch();
             if (current.records.empty()) continue;
             const long long started = now_ms();
             if (mode == "pause") {
                 pause_all();
                 worker = std::async(std::launch::async, [&, started] {
-                    process(current, latency_ms, log);
-                    log.write("batch", {{"records", current.records.size()}, {"took_ms", now_ms() - started}});
+                    process(current, latency_ms, log, stop_batch);
+                    log.write("batch", {{"records", processed_in(current)}, {"took_ms", now_ms() - started}});
                 });
                 continue;
             }
-            process(current, latency_ms, log);
-            log.write("batch", {{"records", current.records.size()}, {"took_ms", now_ms() - started}});
+            process(current, latency_ms, log, stop_batch);
+            log.write("batch", {{"records", processed_in(current)}, {"took_ms", now_ms() - started}});
             commit(*c, topic, current, log);
         }
         finish_in_flight();
