@@ -57,12 +57,18 @@ private:
     std::string buffer_;
 };
 
+// The roster flags as one: an empty feed checks nothing (and would "match").
+void validate_flags(const rosterrig::roster_spec& spec) {
+    if (spec.events == 0) throw usage_error("--events: expected at least 1, got 0");
+    rosterrig::validate(spec);
+}
+
 int cmd_generate(int argc, char** argv) {
     rosterrig::roster_spec spec;
     arg_parser p{"rosterrig generate", "Writes the roster feed (one JSON object per line, seq order) to stdout."};
     rosterrig::cli::add_roster_flags(p, spec);
     if (!p.parse(argc, argv, 2)) return exit_match;
-    rosterrig::validate(spec);
+    validate_flags(spec);
     line_sink out;
     rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) { out.add(e); });
     out.flush();
@@ -78,7 +84,7 @@ int cmd_expect(int argc, char** argv) {
     p.choice("--mode", mode, {"append", "upsert"}, "which table", rosterrig::cli::required);
     rosterrig::cli::add_roster_flags(p, spec);
     if (!p.parse(argc, argv, 2)) return exit_match;
-    rosterrig::validate(spec);
+    validate_flags(spec);
     line_sink out;
     if (mode == "append") {
         rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) { out.add(e); });
@@ -113,7 +119,7 @@ int cmd_check(int argc, char** argv) {
     rosterrig::cli::add_roster_flags(p, spec);
     p.option("--rows", rows_path, "FILE", "rows to check, - for stdin", rosterrig::cli::required);
     if (!p.parse(argc, argv, 2)) return exit_match;
-    rosterrig::validate(spec);
+    validate_flags(spec);
 
     std::ifstream file;
     std::istream* in = &std::cin;

@@ -48,3 +48,16 @@ expect_refused_by(${E5} --pair-timeouts --pair-timeouts 5000,-300000)
 # a results file of inconclusive verdicts over the committed one.
 expect_exit(2 ${E2} --repeats 0)
 expect_exit(2 ${E1} --kills 0)
+
+# The inputs issue 17 lists, each refused naming its flag before anything is
+# created: an empty or negative feed, a seed below 0, --flag=value spelled
+# with an equals sign (accepted, and still checked), a batch or latency of 0.
+expect_refused_by(${SMOKE} --events --events 0)
+expect_refused_by(${SMOKE} --events --events -1)
+expect_refused_by(${SMOKE} --seed --seed -3)
+expect_refused_by(${E2} --seed --seed -3)
+expect_refused_by(${E1} --kills --kills=0)
+expect_refused_by(${E6} --batch --batch 0)
+expect_refused_by(${E6} --batch --batch=0)
+expect_refused_by(${E6} --latency --latency 0)
+expect_refused_by(${E6} --latency --latency -400)

@@ -84,6 +84,11 @@ file(WRITE ${WORK}/malformed.jsonl "${row10}\n{\"seq\": 2, \"npi\": \n")
 rr(2 m.json m.err check --mode append ${small} --rows ${WORK}/malformed.jsonl)
 expect_contains(m.err "line 2")
 
+# an empty feed checks nothing: --events 0 is refused, naming the flag
+# (mutation: drop validate_flags' events check and check says "matches":true, exit 0)
+rr(2 e0.json e0.err check --mode append --seed 1 --events 0 --rows ${WORK}/malformed.jsonl)
+expect_contains(e0.err "--events: expected at least 1")
+
 # an unknown flag exits 2 with the usage on stderr
 rr(2 u.out u.err generate --seed 1 --colour blue)
 expect_contains(u.err "unknown flag --colour")
