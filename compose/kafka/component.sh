@@ -47,38 +47,38 @@ rootLogger.appenderRef.out.ref = OUT
 logger.state.name = state.change.logger
 logger.state.level = WARN
 EOF
-  cat > "$KAFKA_CONF_DIR/log4j2-tools.properties" <<'EOF'
-status = warn
-appender.err.type = Console
-appender.err.name = ERR
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = ERR
-EOF
+  _kafka_write_stderr_log_config log4j2-tools.properties '[%d] %p %m (%c)%n'
   _kafka_write_member_log_config
+}
+
+# A log4j2 config printing WARN and above to stderr with the given layout:
+# _kafka_write_stderr_log_config <file name> <pattern> [extra layout line].
+# Written to a temporary file and renamed, so JVMs starting together never read
+# a half-written file.
+_kafka_write_stderr_log_config() {
+  local f="$KAFKA_CONF_DIR/$1"
+  mkdir -p "$KAFKA_CONF_DIR"
+  {
+    echo "status = warn"
+    echo "appender.err.type = Console"
+    echo "appender.err.name = ERR"
+    echo "appender.err.target = SYSTEM_ERR"
+    echo "appender.err.layout.type = PatternLayout"
+    [ -z "${3:-}" ] || echo "$3"
+    echo "appender.err.layout.pattern = $2"
+    echo "rootLogger.level = WARN"
+    echo "rootLogger.appenderRef.err.ref = ERR"
+  } > "$f.$$"
+  mv -f "$f.$$" "$f"
 }
 
 # kafka_member's log config: the client's WARN and ERROR lines on stderr, exactly one
 # line per event (CR/LF in the message escaped, an exception reduced to its first
-# line), with the logger name, so a caller can count them. Written to a temporary file
-# and renamed, so members starting together never read a half-written file.
+# line), with the logger name, so a caller can count them.
 _kafka_write_member_log_config() {
-  local f="$KAFKA_CONF_DIR/log4j2-member.properties"
-  mkdir -p "$KAFKA_CONF_DIR"
-  cat > "$f.$$" <<'EOF'
-status = warn
-appender.err.type = Console
-appender.err.name = ERR
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.alwaysWriteExceptions = false
-appender.err.layout.pattern = [%d] %p %enc{%m}{CRLF} (%c)%notEmpty{ [%enc{%ex{short}}{CRLF}]}%n
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = ERR
-EOF
-  mv -f "$f.$$" "$f"
+  _kafka_write_stderr_log_config log4j2-member.properties \
+    '[%d] %p %enc{%m}{CRLF} (%c)%notEmpty{ [%enc{%ex{short}}{CRLF}]}%n' \
+    'appender.err.layout.alwaysWriteExceptions = false'
 }
 
 # Real protocol probe without a JVM: send an ApiVersions v0 request

@@ -66,11 +66,8 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
         feeder(s.stack.kafka(), scope.spec.in_topic, records, params.feed_rate()).finish();
         let_it_commit(s, run.job_id, params.commit_wait_checkpoints, plan.interval_ms, label);
     }
-    run.states = states.stop();
+    read_outcome(s, run, states, scope.spec.out_topic, parts, run.job_id, scope.spec.transactional_id_prefix, params.events, logs);
     run.registered_timeout_ms = registered_timeout(s, run.states);
-    run.committed = read_back(s, scope.spec.out_topic, parts, isolation::read_committed, params.events);
-    run.uncommitted = read_back(s, scope.spec.out_topic, parts, isolation::read_uncommitted, params.events);
-    run.signals = signals_of(s, run.job_id, scope.spec.transactional_id_prefix, logs);
     progress(label + ": " + e5::read_text(run));
     h.record([&](e5::samples& x) { x.runs.push_back(std::move(run)); });
 }
@@ -108,10 +105,7 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     progress(label + ": " + e5::restored_text(r));
     feed.finish();
     let_it_commit(s, r.restored_job_id, params.commit_wait_checkpoints, params.restart_interval_ms, label);
-    r.states = states.stop();
-    r.committed = read_back(s, scope.spec.out_topic, parts, isolation::read_committed, params.events);
-    r.uncommitted = read_back(s, scope.spec.out_topic, parts, isolation::read_uncommitted, params.events);
-    r.signals = signals_of(s, r.restored_job_id, scope.spec.transactional_id_prefix, logs);
+    read_outcome(s, r, states, scope.spec.out_topic, parts, r.restored_job_id, scope.spec.transactional_id_prefix, params.events, logs);
     progress(label + ": " + e5::restart_text(r));
     h.record([&](e5::samples& x) { x.restarts.push_back(std::move(r)); });
 }

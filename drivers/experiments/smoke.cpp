@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
     args.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
     args.option("--events", spec.events, "N", "events to land (default 1000)");
     args.option("--seed", spec.seed, "S", "the feed's seed (default 7)");
+    bool keep_tables = false;
+    args.flag("--keep-tables", keep_tables, "leave the table in the catalog to inspect (printed at the end)");
     args.option("--out", out_file, "FILE", "write the result JSON here too");
     try {
         if (!args.parse(argc, argv)) return 0;
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
         versions["trino"] = trino.version();
 
         session s(stack, "smoke");
+        s.keep_tables = keep_tables;
         pipeline_scope scope(s);
         experiment::pipeline_config config;
         config.store = *experiment::parse_name<experiment::warehouse>(warehouse);
@@ -91,7 +94,8 @@ int main(int argc, char** argv) {
         // Nothing of the run may stay: no file under the dropped table's
         // location (listed from the store itself), no checkpoint or savepoint folder.
         json::array left_behind;
-        for (const auto& f : list_location(s, location).files) left_behind.push_back(json::value(location + "/" + f.relative));
+        if (!keep_tables)
+            for (const auto& f : list_location(s, location).files) left_behind.push_back(json::value(location + "/" + f.relative));
         for (const auto& dir : job_folders(stack, job)) left_behind.push_back(json::value(dir));
         progress("smoke: after clean-up, " + std::to_string(left_behind.size()) + " files or folders of the run remain");
 

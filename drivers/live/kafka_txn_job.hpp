@@ -81,6 +81,18 @@ e5::job_signals signals_of(session& s, const std::string& job, const std::string
 // `topic` read to its end at `level`, every seq checked against a feed of `events`.
 e5::output_read read_back(session& s, const std::string& topic, int partitions, isolation level, std::uint64_t events);
 
+// What a run ends with, once its job has had time to commit: the broker's
+// transaction states (the sampler stopped), the output read at read_committed
+// and read_uncommitted, and what an operator sees of `job`.
+template <class Run>
+void read_outcome(session& s, Run& r, transaction_sampler& states, const std::string& out_topic, int partitions,
+                  const std::string& job, const std::string& prefix, std::uint64_t events, const log_marks& logs) {
+    r.states = states.stop();
+    r.committed = read_back(s, out_topic, partitions, isolation::read_committed, events);
+    r.uncommitted = read_back(s, out_topic, partitions, isolation::read_uncommitted, events);
+    r.signals = signals_of(s, job, prefix, logs);
+}
+
 // The smallest CurrentTransactionStartTimeMs among `ids` as the broker
 // describes them (epoch ms, -1 if none is open), and the timeout registered.
 struct open_transactions {

@@ -15,6 +15,7 @@ expect_exit(0 ${E1} --analyze ${SOURCE}/results/e1_restart_replay.json)
 expect_exit(1 ${E2} --analyze ${SOURCE}/results/e2_savepoint_restore.json)
 expect_exit(1 ${E5} --analyze ${SOURCE}/results/e5_transaction_timeout.json)  # two predictions refuted
 expect_exit(1 ${E4} --analyze ${SOURCE}/results/e4_maintenance.json)  # two predictions refuted
+expect_exit(1 ${E6} --analyze ${SOURCE}/results/e6_poll_interval.json)  # the seed's silent livelock refuted
 file(MAKE_DIRECTORY ${WORK})
 file(WRITE ${WORK}/malformed.json "{\"experiment\": \"e1_restart_replay\", ")
 expect_exit(2 ${E1} --analyze ${WORK}/malformed.json)

@@ -440,6 +440,9 @@ inline std::string timeline_svg(const samples& s, const std::string& client) {
         plot.add_series(std::move(committed));
         plot.add_series(std::move(lag));
     }
+    if (!s.runs.empty() && s.runs.front().run_ms > 0)
+        plot.add_reference({report::orientation::vertical, report::axis::left, static_cast<double>(s.runs.front().run_ms) / 1000,
+                            "members take no new batch"});
     return plot.render();
 }
 

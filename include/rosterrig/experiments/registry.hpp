@@ -15,6 +15,7 @@
 #include "rosterrig/experiments/e3_file_size.hpp"
 #include "rosterrig/experiments/e4_maintenance.hpp"
 #include "rosterrig/experiments/e5_transaction_timeout.hpp"
+#include "rosterrig/experiments/e6_poll_interval.hpp"
 
 namespace rosterrig::experiments {
 
@@ -48,7 +49,7 @@ entry entry_for() {
 
 inline std::vector<entry> registry() {
     return {entry_for<e1::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
-            entry_for<e5::definition>()};
+            entry_for<e5::definition>(), entry_for<e6::definition>()};
 }
 
 } // namespace rosterrig::experiments

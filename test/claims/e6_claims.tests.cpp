@@ -1,0 +1,158 @@
+// Experiment 6's claims, asserted against the shipped results file; each claim
+// is checked to hold on the shipped samples and to fail on a named mutation.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include <rosterrig/experiment/history.hpp>
+
+#include "shipped_result.hpp"
+#include <rosterrig/experiments/e6_poll_interval.hpp>
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e6::definition>;
+
+namespace {
+e6::consumer_run& run_named(e6::samples& x, const std::string& name) {
+    for (auto& r : x.runs)
+        if (r.run == name) return r;
+    throw std::runtime_error("no run " + name);
+}
+bool every_run_of(const e6::samples& x, const std::string& scenario, const std::function<bool(const e6::consumer_run&)>& ok) {
+    const auto rs = e6::runs_of(x, scenario);
+    return !rs.empty() && std::all_of(rs.begin(), rs.end(), [&](const e6::consumer_run* r) { return ok(*r); });
+}
+}  // namespace
+
+TEST_CASE("the full e6 run covers each client and protocol in each of the five scenarios", "[claims][e6]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            std::set<std::string> seen;
+            for (const auto& r : x.runs) seen.insert(r.run);
+            const auto all = e6::parameters::all_runs();
+            return seen == std::set<std::string>(all.begin(), all.end()) && x.runs.size() == seen.size();
+        },
+        // Mutation: the last run missing.
+        [](e6::samples& x) { x.runs.pop_back(); });
+}
+
+TEST_CASE("every member started with the settings its run asked for, and every member exited cleanly", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters& p) {
+            for (const auto& r : x.runs) {
+                if (r.exit_codes.size() != p.members || r.clients.size() != p.members) return false;
+                for (auto code : r.exit_codes)
+                    if (code != 0) return false;
+                for (const auto& c : r.clients)  // "client protocol mode version", as the member logged it
+                    if (c.rfind(r.settings.client + " " + r.settings.protocol + " " + r.settings.mode + " ", 0) != 0) return false;
+            }
+            return true;
+        },
+        // Mutation: a member of a fix-pause run that logged plain mode.
+        [](e6::samples& x) { run_named(x, "java/classic/fix-pause").clients[0] = "java classic plain kafka-clients"; });
+}
+
+TEST_CASE("a healthy group of every client processed each record once and committed to the end of the topic", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            return every_run_of(x, "healthy", [](const e6::consumer_run& r) {
+                const auto a = e6::accounting(r);
+                return a.processed == r.events && a.distinct_records == r.events && a.commits_failed == 0 &&
+                       e6::committed_at_end(r) == r.events && e6::lag_at_end(r) == 0;
+            });
+        },
+        // Mutation: one record processed a second time.
+        [](e6::samples& x) {
+            auto& r = run_named(x, "java/consumer/healthy");
+            auto it = std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; });
+            r.log.push_back(*it);
+        });
+}
+
+TEST_CASE("under the degraded latency no group made progress while its members ran", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            return every_run_of(x, "degraded", [](const e6::consumer_run& r) {
+                return e6::livelocked(r) && e6::accounting(r).processed_more_than_once > 0;
+            });
+        },
+        // Mutation: the livelocked run's committed offsets advance in one sample.
+        [](e6::samples& x) { run_named(x, "cpp/classic/degraded").offsets[5].committed = 50; });
+}
+
+TEST_CASE("under the degraded latency every batch ended in a commit, and the commits failed", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            return every_run_of(x, "degraded", [](const e6::consumer_run& r) {
+                const auto a = e6::accounting(r);
+                // Plain mode commits after each batch: a commit missing from
+                // the log shows as a batch without its answer.
+                return a.batches > 0 && a.commits_ok + a.commits_failed == a.batches && a.commits_failed >= a.batches - 1;
+            });
+        },
+        // Mutation: a failed commit dropped from a member's log.
+        [](e6::samples& x) {
+            auto& log = run_named(x, "java/classic/degraded").log;
+            log.erase(std::find_if(log.begin(), log.end(), [](const auto& e) { return e.kind == "commit" && !e.ok; }));
+        });
+}
+
+TEST_CASE("librdkafka handed the application the exceeded interval from poll, and the Java client's poll never threw", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            for (const auto* r : e6::runs_of(x, "degraded")) {
+                const auto a = e6::accounting(*r);
+                if (r->settings.client == "cpp" ? a.poll_errors == 0 : a.poll_errors != 0) return false;
+                if (r->client_poll_warnings == 0) return false;
+            }
+            return !e6::runs_of(x, "degraded").empty();
+        },
+        // Mutation: the C++ member's poll errors dropped from its log.
+        [](e6::samples& x) {
+            std::erase_if(run_named(x, "cpp/classic/degraded").log, [](const auto& e) { return e.kind == "error"; });
+        });
+}
+
+TEST_CASE("the seed's 'no exception' did not hold: every degraded application was handed its failed commits", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            return every_run_of(x, "degraded", [](const e6::consumer_run& r) { return e6::accounting(r).commits_failed > 0; });
+        },
+        // Mutation: the failed commits reported to the application as successes.
+        [](e6::samples& x) {
+            for (auto& e : run_named(x, "java/consumer/degraded").log)
+                if (e.kind == "commit") e.ok = true;
+        });
+}
+
+TEST_CASE("each fix processed every record at most once, lost no commit and moved the committed offsets", "[claims][e6]") {
+    C::holds_and_is_mutation_checked(
+        [](const e6::samples& x, const e6::parameters&) {
+            for (const auto* scenario : {"fix-interval", "fix-batch", "fix-pause"})
+                if (!every_run_of(x, scenario, [](const e6::consumer_run& r) {
+                        const auto a = e6::accounting(r);
+                        return a.processed_more_than_once == 0 && a.commits_failed == 0 && e6::committed_during_run(r) > 0;
+                    }))
+                    return false;
+            return true;
+        },
+        // Mutation: one record of the pause fix processed twice.
+        [](e6::samples& x) {
+            auto& r = run_named(x, "cpp/classic/fix-pause");
+            r.log.push_back(*std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; }));
+        });
+}
+
+TEST_CASE("the e6 verdicts on record are the ones the code computes from the samples", "[claims][e6]") {
+    auto h = C::recorded_verdicts_are_recomputed(9);
+    // Mutation (data): a healthy run one record short of the end changes the recomputed verdict.
+    for (auto& r : h.samples.runs)
+        if (r.settings.scenario == "healthy") r.offsets.back().committed -= 1;
+    const auto broken = experiment::rejudge(h);
+    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e6.healthy-progresses-once"; });
+    REQUIRE(it != broken.end());
+    CHECK(it->verdict == verdict_kind::refuted);
+}
