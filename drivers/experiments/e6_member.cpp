@@ -212,10 +212,10 @@ int main(int argc, char** argv) {
         const long long stop_at = now_ms() + run_ms;
         std::future<void> worker;  // pause mode: the batch in progress
         batch current;
+        std::vector<std::unique_ptr<RdKafka::Message>> pending;  // arrived while a batch was in progress
         // librdkafka hands the application up to --batch records per poll the
         // way Java's max.poll.records does: a consume() loop that stops at B
         // records or when nothing more is waiting.
-        std::vector<std::unique_ptr<RdKafka::Message>> pending;  // arrived while a batch was in progress
         auto take_batch = [&]() {
             batch b;
             for (auto& m : pending) b.records.push_back(std::move(m));
@@ -240,6 +240,7 @@ int main(int argc, char** argv) {
         };
         if (mode == "pause")
             rebalances.before_revoke = [&] {
+                pending.clear();  // records of partitions no longer ours: the next owner reads them
                 if (!worker.valid()) return;
                 stop_batch = true;
                 finish_in_flight();
