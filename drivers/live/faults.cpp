@@ -1,9 +1,11 @@
 #include "faults.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "job_waits.hpp"
+#include "periodic.hpp"
 #include "progress.hpp"
 
 namespace rosterrig::live {
@@ -29,6 +31,19 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     if (step.kind != experiment::fault_kind::kill_taskmanager)
         throw live_error("fault step " + std::to_string(step.index) + " is not a TaskManager kill");
     experiment::kill_record r;
+    // The new TaskManager's registration, as the JobManager lists it, polled
+    // through the whole recovery: a bound within the poll's 100 ms.
+    const auto before = s.flink.taskmanager_ids();
+    std::atomic<long long> registered_at{0};
+    const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
+    periodic registration(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long) {
+        if (registered_at.load() != 0) return;
+        try {
+            for (const auto& id : own.taskmanager_ids())
+                if (std::find(before.begin(), before.end(), id) == before.end()) registered_at = now_ms();
+        } catch (const std::exception&) {  // the JobManager busy recovering: ask again next tick
+        }
+    });
     const auto k = kill_and_await_restart(s.taskmanager(), s.taskmanager_pid_file(), std::chrono::seconds(60));
     r.pid = k.pid, r.killed_at_ms = k.killed_at_ms, r.replacement_pid = k.replacement_pid, r.replaced_at_ms = k.replaced_at_ms;
     // The failure must be seen before "running again" means anything.
@@ -46,6 +61,19 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     r.exceptions_after = static_cast<long long>(s.flink.exceptions(job).size());
     r.restored_checkpoint_id = s.flink.checkpoints(job).latest_restored_id;
     r.same_job_running = r.running_after_ms >= 0 && s.flink.job_state(job) == "RUNNING";
+    registration.stop();
+    auto& m = r.moments.emplace();
+    if (registered_at.load() > 0) m.taskmanager_registered_at_ms = registered_at.load();
+    for (const auto& e : s.flink.exceptions(job))  // the entry this kill caused: the first at or after it
+        if (e.timestamp_ms >= r.killed_at_ms && (!m.failure_seen_at_ms || e.timestamp_ms < *m.failure_seen_at_ms))
+            m.failure_seen_at_ms = e.timestamp_ms;
+    if (r.running_after_ms >= 0) {
+        const auto [deploying, running] = s.flink.deploying_and_running_ms(job);
+        if (deploying >= r.killed_at_ms) m.tasks_deploying_at_ms = deploying;
+        if (running >= r.killed_at_ms) m.tasks_running_at_ms = running;
+        if (const auto restored = s.flink.checkpoints(job).latest_restored_at_ms; restored >= r.killed_at_ms)
+            m.restored_at_ms = restored;
+    }
     return r;
 }
 

@@ -83,6 +83,7 @@ flink_checkpoint_counts flink_rest::checkpoints(const std::string& id) const {
             out.latest_savepoint_id = int_at(sp->as_object(), "id", -1);
         if (auto* r = latest->as_object().if_contains("restored"); r && r->is_object()) {
             out.latest_restored_id = int_at(r->as_object(), "id", -1);
+            out.latest_restored_at_ms = int_at(r->as_object(), "restore_timestamp");
             auto* sp = r->as_object().if_contains("is_savepoint");
             out.latest_restored_is_savepoint = sp && sp->is_bool() && sp->as_bool();
         }
@@ -181,6 +182,30 @@ bool flink_rest::all_tasks_running(const std::string& id) const {
     for (const auto& v : vertices)
         if (str_at(v.as_object(), "status") != "RUNNING") return false;
     return true;
+}
+
+std::pair<long long, long long> flink_rest::deploying_and_running_ms(const std::string& id) const {
+    long long deploying = 0, running = 0;
+    const auto job = http_json(where_, http_method::get, "/jobs/" + id);  // kept: the loop walks into it
+    for (const auto& v : job.as_object().at("vertices").as_array()) {
+        const auto vid = str_at(v.as_object(), "id");
+        const auto times = http_json(where_, http_method::get, "/jobs/" + id + "/vertices/" + vid + "/subtasktimes");
+        for (const auto& st : times.as_object().at("subtasks").as_array()) {
+            const auto& ts = st.as_object().at("timestamps").as_object();
+            const long long d = int_at(ts, "DEPLOYING"), r = int_at(ts, "RUNNING");
+            if (d > 0) deploying = deploying == 0 ? d : std::min(deploying, d);
+            running = std::max(running, r);
+        }
+    }
+    return {deploying, running};
+}
+
+std::vector<std::string> flink_rest::taskmanager_ids() const {
+    std::vector<std::string> out;
+    const auto tms = http_json(where_, http_method::get, "/taskmanagers");  // kept: the loop walks into it
+    for (const auto& tm : tms.as_object().at("taskmanagers").as_array())
+        out.push_back(str_at(tm.as_object(), "id"));
+    return out;
 }
 
 int flink_rest::registered_taskmanagers() const {

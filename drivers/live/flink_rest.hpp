@@ -20,6 +20,7 @@ struct flink_checkpoint_counts {
     long long latest_completed_id = -1;    // -1: none yet
     long long latest_completed_at_ms = 0;  // Flink's latest_ack_timestamp
     long long latest_restored_id = -1;
+    long long latest_restored_at_ms = 0;  // restore_timestamp: when the JobManager restored it (epoch ms)
     bool latest_restored_is_savepoint = false;
     long long latest_savepoint_id = -1;
 };
@@ -50,6 +51,11 @@ public:
     // numRestarts metric (per failed region, refreshed by the metric fetcher);
     // -1 if the fetcher has not reported the job within a few seconds.
     long long restarts(const std::string& job_id) const;
+    // Over every subtask of every vertex, the current attempt's first
+    // DEPLOYING and last RUNNING timestamps (epoch ms; 0 when none).
+    std::pair<long long, long long> deploying_and_running_ms(const std::string& job_id) const;
+    // The ids of the TaskManagers registered now.
+    std::vector<std::string> taskmanager_ids() const;
     // When the job last entered RESTARTING (epoch ms, 0 if never): the prompt
     // sign that a failure was seen, unlike the metric, which refreshes late.
     long long last_restarting_ms(const std::string& job_id) const;

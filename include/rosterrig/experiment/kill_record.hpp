@@ -5,8 +5,11 @@
 #define ROSTERRIG_EXPERIMENT_KILL_RECORD_HPP
 
 #include <cstdint>
+#include <optional>
 
 #include <boost/describe.hpp>
+
+#include "rosterrig/experiment/recovery_phases.hpp"
 
 namespace rosterrig::experiment {
 
@@ -30,10 +33,11 @@ struct kill_record {
     std::int64_t restarts_after = 0;
     std::int64_t exceptions_after = 0;    ///< entries in Flink's exception history
     bool same_job_running = false;        ///< an internal restart of the same job id
+    std::optional<recovery_moments> moments;  ///< the recovery's phases as Flink and the polls saw them (absent in older runs)
 };
 BOOST_DESCRIBE_STRUCT(kill_record, (),
                       (pid, killed_at_ms, replacement_pid, replaced_at_ms, restarting_at_ms, running_after_ms,
-                       restored_checkpoint_id, restarts_after, exceptions_after, same_job_running))
+                       restored_checkpoint_id, restarts_after, exceptions_after, same_job_running, moments))
 
 } // namespace rosterrig::experiment
 

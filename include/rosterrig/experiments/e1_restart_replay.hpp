@@ -134,13 +134,14 @@ struct kill_sample {
     std::string job_id_after;                    // same job id: an internal restart
     std::uint64_t duplicates = 0;                // attributed (kill_attribution.hpp)
     std::optional<std::int64_t> planned_delay_ms;  // the fault plan's delay (absent in runs before plans were saved)
+    std::optional<experiment::recovery_moments> recovery;  // where the recovery's time went (absent in runs before it was recorded)
 };
 BOOST_DESCRIBE_STRUCT(kill_sample, (),
                       (index, killed_at_ms, feed_elapsed_ms, sent_before_kill, acknowledged_before_kill,
                        checkpoints_completed_before, last_checkpoint_id_before, ms_since_last_checkpoint,
                        checkpoint_in_progress, killed_pid, replacement_pid, taskmanager_back_after_ms,
                        job_running_after_ms, restarts_before, restarts_after, restored_checkpoint_id, restarting_at_ms,
-                       exceptions_after, job_id_after, duplicates, planned_delay_ms))
+                       exceptions_after, job_id_after, duplicates, planned_delay_ms, recovery))
 
 struct configuration_run {
     std::string name;                 // "at-least-once + append"
@@ -283,6 +284,7 @@ inline kill_sample kill_sample_of(const experiment::fault_step& step, const expe
     s.restarting_at_ms = k.restarting_at_ms;
     s.exceptions_after = k.exceptions_after;
     s.job_id_after = k.same_job_running ? job : "";
+    s.recovery = k.moments;
     return s;
 }
 
@@ -452,6 +454,34 @@ inline std::vector<rule> rules() {
 
 // ---- report ------------------------------------------------------------------
 
+/// Where each configuration's recoveries spent their time, phase by phase
+/// (median / max ms after the kill); empty for runs that did not record it.
+inline std::string recovery_table(const samples& s) {
+    std::vector<std::pair<std::string, std::vector<experiment::phase_summary>>> rows;
+    for (const auto& c : s.configurations) {
+        std::vector<experiment::phase_list> recoveries;
+        for (const auto& k : c.kills)
+            if (k.recovery)
+                recoveries.push_back(experiment::recovery_phases(k.killed_at_ms, k.restarting_at_ms,
+                                                                 k.killed_at_ms + k.taskmanager_back_after_ms, *k.recovery));
+        if (!recoveries.empty()) rows.emplace_back(c.name, experiment::summarize_phases(recoveries));
+    }
+    if (rows.empty()) return {};
+    std::vector<std::string> header{"Configuration"};
+    for (const auto& p : rows.front().second) header.push_back(p.phase + " (median / max ms)");
+    report::markdown_table t{header};
+    for (const auto& [name, phases] : rows) {
+        std::vector<std::string> cells{name};
+        for (const auto& p : phases) cells.push_back(report::fixed(p.median_ms, 0) + " / " + report::fixed(p.max_ms, 0));
+        cells.resize(header.size());
+        t.row(cells);
+    }
+    return "\nWhere a recovery's time goes, from the kill: Flink's exception history (failure seen), the job's "
+           "RESTARTING time, the supervisor's new JVM and the JobManager's list of TaskManagers (both polled every "
+           "100 ms), and the new attempt's first DEPLOYING, restore and last RUNNING times as Flink reports them.\n\n" +
+           t.render();
+}
+
 /// The README section: the per-configuration table, the offsets part, the
 /// verdicts and the provenance, every figure derived from the saved samples.
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
@@ -493,6 +523,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
          n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " + n(missing_runs) +
          " missing runs; the largest one-sided 95% upper bound on the per-kill duplication probability is " +
          fixed(largest_bound, 4) + ".\n";
+    o += recovery_table(s);
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
          ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
          "in upsert tables they would be a failure.\n\n";
