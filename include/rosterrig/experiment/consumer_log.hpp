@@ -22,6 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,27 @@ inline std::vector<consumer_event> parse_consumer_log(std::istream& in, const st
     }
     return out;
 }
+
+/// The seq of a roster record from its value (`{"seq":N,...}`, the feed's
+/// JSON line); -1 when the value does not start with one.
+inline std::int64_t seq_in_value(std::string_view v) {
+    constexpr std::string_view key = "{\"seq\":";
+    if (v.substr(0, key.size()) != key || v.size() == key.size() || v[key.size()] < '0' || v[key.size()] > '9') return -1;
+    std::int64_t seq = 0;
+    for (std::size_t i = key.size(); i < v.size() && v[i] >= '0' && v[i] <= '9'; ++i) seq = seq * 10 + (v[i] - '0');
+    return seq;
+}
+
+/// What a member processed of its batch: the offsets a commit may claim
+/// (partition -> last processed + 1), and how many records.
+struct batch_progress {
+    std::map<std::int64_t, std::int64_t> next_offsets;
+    std::int64_t processed = 0;
+    void done(std::int64_t partition, std::int64_t offset) {
+        next_offsets[partition] = offset + 1;
+        ++processed;
+    }
+};
 
 /// The exact accounting over one run's events (every member's).
 struct consumer_accounting {
