@@ -18,7 +18,6 @@
 #include "job_waits.hpp"
 #include "kafka_transactions.hpp"
 #include "kafka_txn_job.hpp"
-#include "poll.hpp"
 #include "process_fault.hpp"
 #include "runner.hpp"
 
@@ -28,10 +27,6 @@ using history = history_writer<e5::definition>;
 using std::chrono::milliseconds, std::chrono::seconds;
 
 namespace {
-
-long long ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - t).count();
-}
 
 void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan, std::int64_t broker_max,
               const std::vector<kafka_record>& records, history& h) {
@@ -55,7 +50,7 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
         feeder(s.stack.kafka(), scope.spec.in_topic, records, 0).finish();
         try {
             wait_job_failed(s.flink, run.job_id, seconds(120), " with a timeout above the broker's maximum");
-            run.failed_after_ms = ms_since(t0);
+            run.failed_after_ms = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - t0).count();
         } catch (const live_error& e) {
             progress(label + ": " + e.what());
         }
@@ -135,12 +130,8 @@ void run_stuck(session& s, const e5::parameters& params, const std::string& endi
     for (const auto& r : plain) partition_of[static_cast<std::uint64_t>(r.seq)] = r.partition;
     st.partitions = e5::partitions_before_wait(parts, open.partitions_of(scope.spec.out_topic), partition_of);
     feeder(s.stack.kafka(), scope.spec.out_topic, plain, 0).finish();
-    const auto written = std::chrono::steady_clock::now();
     st.plain_acked_after_cancel_ms = now_ms() - cancelled_at;
-    poll_until(s.stack.kafka(), seconds(params.stuck_timeout_ms / 1000 + 90), [&] {
-        const auto read = read_topic(s.stack.kafka(), scope.spec.out_topic, parts, isolation::read_committed);
-        return e5::note_committed_read(st, partition_of, read.seqs, ms_since(written));
-    }, [&] { return std::string("the plain records are still hidden from read_committed readers"); }, {milliseconds(2000), seconds(15)});
+    watch_plain_records(s, st, scope.spec.out_topic, parts, partition_of, seconds(params.stuck_timeout_ms / 1000 + 90));
     st.states = states.stop();
     progress(label + ": " + e5::hidden_text(st));
     h.record([&](e5::samples& x) { x.stuck.push_back(std::move(st)); });
@@ -160,11 +151,7 @@ int main(int argc, char** argv) {
             for (const auto& plan : e5::runs_of(params)) run_once(s, params, plan, max, records, h);
             for (const auto& ending : params.restart_endings) run_restart(s, params, ending, records, h);
             run_once(s, params, e5::above_max_plan(params, max), max, records, h);
-            auto more = params.feed();
-            more.events += params.stuck_plain_records;
-            const auto all = kafka_records(generate(more));
-            const std::vector<kafka_record> plain(all.end() - static_cast<long>(params.stuck_plain_records), all.end());
-            const std::vector<kafka_record> first(records.begin(), records.begin() + static_cast<long>(records.size() / 4));
+            const auto [first, plain] = stuck_feeds(params, records);
             for (const auto& run : params.stuck_runs) {
                 const auto slash = run.find('/');
                 run_stuck(s, params, run.substr(0, slash), run.substr(slash + 1), first, plain, h);

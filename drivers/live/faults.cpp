@@ -58,21 +58,22 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     }
     r.restarting_at_ms = s.flink.last_restarting_ms(job);
     r.restarts_after = s.flink.restarts(job);
-    r.exceptions_after = static_cast<long long>(s.flink.exceptions(job).size());
-    r.restored_checkpoint_id = s.flink.checkpoints(job).latest_restored_id;
+    const auto exceptions = s.flink.exceptions(job);
+    const auto checkpoints = s.flink.checkpoints(job);
+    r.exceptions_after = static_cast<long long>(exceptions.size());
+    r.restored_checkpoint_id = checkpoints.latest_restored_id;
     r.same_job_running = r.running_after_ms >= 0 && s.flink.job_state(job) == "RUNNING";
     registration.stop();
     auto& m = r.moments.emplace();
     if (registered_at.load() > 0) m.taskmanager_registered_at_ms = registered_at.load();
-    for (const auto& e : s.flink.exceptions(job))  // the entry this kill caused: the first at or after it
+    for (const auto& e : exceptions)  // the entry this kill caused: the first at or after it
         if (e.timestamp_ms >= r.killed_at_ms && (!m.failure_seen_at_ms || e.timestamp_ms < *m.failure_seen_at_ms))
             m.failure_seen_at_ms = e.timestamp_ms;
     if (r.running_after_ms >= 0) {
         const auto [deploying, running] = s.flink.deploying_and_running_ms(job);
         if (deploying >= r.killed_at_ms) m.tasks_deploying_at_ms = deploying;
         if (running >= r.killed_at_ms) m.tasks_running_at_ms = running;
-        if (const auto restored = s.flink.checkpoints(job).latest_restored_at_ms; restored >= r.killed_at_ms)
-            m.restored_at_ms = restored;
+        if (checkpoints.latest_restored_at_ms >= r.killed_at_ms) m.restored_at_ms = checkpoints.latest_restored_at_ms;
     }
     return r;
 }

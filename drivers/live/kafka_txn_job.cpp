@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <rosterrig/check/append_check.hpp>
+#include <rosterrig/generate/generator.hpp>
 
 #include "feeder.hpp"
 #include "job_waits.hpp"
@@ -232,6 +233,26 @@ std::vector<e5::transaction_description> describe_ongoing(session& s, const std:
         out.push_back({t.id, d.start_ms, d.timeout_ms});
     }
     return out;
+}
+
+void watch_plain_records(session& s, e5::stuck_run& st, const std::string& topic, int partitions,
+                         const std::map<std::uint64_t, int>& partition_of, std::chrono::seconds deadline) {
+    const auto written = std::chrono::steady_clock::now();
+    poll_until(s.stack.kafka(), deadline, [&] {
+        const auto read = read_topic(s.stack.kafka(), topic, partitions, isolation::read_committed);
+        const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - written).count();
+        return e5::note_committed_read(st, partition_of, read.seqs, t);
+    }, [&] { return std::string("the plain records are still hidden from read_committed readers"); },
+       {std::chrono::milliseconds(2000), std::chrono::seconds(15)});
+}
+
+std::pair<std::vector<kafka_record>, std::vector<kafka_record>> stuck_feeds(const e5::parameters& p,
+                                                                            const std::vector<kafka_record>& records) {
+    auto more = p.feed();
+    more.events += p.stuck_plain_records;
+    const auto all = kafka_records(generate(more));
+    return {{records.begin(), records.begin() + static_cast<long>(records.size() / 4)},
+            {all.end() - static_cast<long>(p.stuck_plain_records), all.end()}};
 }
 
 }  // namespace rosterrig::live

@@ -93,6 +93,17 @@ void read_outcome(session& s, Run& r, transaction_sampler& states, const std::st
     r.signals = signals_of(s, job, prefix, logs);
 }
 
+// A stuck run's wait: reads `topic` at read_committed every 2 s until every
+// plain record (`partition_of`: seq -> partition) is visible, noting each
+// read in `st` (e5::note_committed_read); throws naming Kafka at `deadline`.
+void watch_plain_records(session& s, e5::stuck_run& st, const std::string& topic, int partitions,
+                         const std::map<std::uint64_t, int>& partition_of, std::chrono::seconds deadline);
+
+// The stuck runs' feeds: the first quarter of `records` for the job, and
+// `stuck_plain_records` more of the same seeded feed, past its end, for the plain producer.
+std::pair<std::vector<kafka_record>, std::vector<kafka_record>> stuck_feeds(const e5::parameters& p,
+                                                                            const std::vector<kafka_record>& records);
+
 // The smallest CurrentTransactionStartTimeMs among `ids` as the broker
 // describes them (epoch ms, -1 if none is open), and the timeout registered.
 struct open_transactions {

@@ -204,16 +204,14 @@ inline std::int64_t committed_during_run(const consumer_run& r) {
 /// processed, and the broker never showed a committed offset above zero.
 /// (What the last member commits once the other has left is the wind-down,
 /// not the group's progress: reported, not judged here.)
-inline bool livelocked(const consumer_run& r) {
+inline bool livelocked(const consumer_run& r, const experiment::consumer_accounting& a) {
     const bool any_sample = std::any_of(r.offsets.begin(), r.offsets.end(), [&](const offset_sample& o) { return o.t_ms <= r.run_ms; });
-    return any_sample && accounting(r).processed > 0 && committed_during_run(r) == 0;
+    return any_sample && a.processed > 0 && committed_during_run(r) == 0;
 }
+inline bool livelocked(const consumer_run& r) { return livelocked(r, accounting(r)); }
 
 /// The application was handed an error: a failed commit or an error from poll.
-inline std::int64_t errors_handed_to_application(const consumer_run& r) {
-    const auto a = accounting(r);
-    return a.commits_failed + a.poll_errors;
-}
+inline std::int64_t errors_handed_to_application(const experiment::consumer_accounting& a) { return a.commits_failed + a.poll_errors; }
 
 inline std::string run_text(const consumer_run& r) {
     const auto a = accounting(r);
@@ -276,7 +274,7 @@ inline rule_verdict degraded_livelocks(const samples& s) {
                                   std::to_string(a.most_times_processed) + " times), " + std::to_string(a.commits_failed) +
                                   " failed commits, " + std::to_string(a.commits_ok) + " ok";
         if (a.processed == 0) return inconclusive("nothing was processed");
-        return livelocked(r) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts) : refuted(facts);
+        return livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts) : refuted(facts);
     });
 }
 
@@ -288,8 +286,8 @@ inline rule_verdict seed_silent_livelock(const samples& s) {
         const auto a = accounting(r);
         if (a.processed == 0) return inconclusive("nothing was processed");
         // "Commits fail" as the broker shows it: commits were made and no offset moved.
-        const bool trap = livelocked(r) && a.processed_more_than_once > 0 && a.commits_ok + a.commits_failed > 0;
-        const auto handed = errors_handed_to_application(r);
+        const bool trap = livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_ok + a.commits_failed > 0;
+        const auto handed = errors_handed_to_application(a);
         const std::string facts = std::string(trap ? "no progress, work repeated, commits failed" : "not the livelock") + "; the application was handed " +
                                   std::to_string(handed) + " errors (" + std::to_string(a.commits_failed) + " failed commits, " +
                                   std::to_string(a.poll_errors) + " from poll)";
