@@ -6,6 +6,7 @@
 #   flink-jobmanager              StandaloneSessionClusterEntrypoint  REST $RR_FLINK_REST_PORT
 #   flink-taskmanager-supervisor  tm-supervisor.sh, restarts the TM JVM when it dies
 #   flink-taskmanager             TaskManagerRunner (pid file rewritten on every start)
+#   flink-taskmanager-2(-supervisor)  a second TaskManager, the same way (recovery profile "fast")
 #   flink-sql-gateway             SqlGateway, REST endpoint $RR_SQL_GATEWAY_PORT
 
 FLINK_HOME_RR="$RR_COMPOSE/flink"
@@ -15,9 +16,61 @@ FLINK_JAVA="$RR_JAVA17/bin/java"
 FLINK_JM_PROCESS_SIZE="${RR_FLINK_JM_PROCESS_SIZE:-1024m}"
 FLINK_TM_PROCESS_SIZE="${RR_FLINK_TM_PROCESS_SIZE:-1600m}"
 FLINK_GATEWAY_HEAP="${RR_FLINK_GATEWAY_HEAP:-768m}"
-FLINK_TM_STOPFLAG="$RR_STATE/flink-taskmanager.stop"
-FLINK_TM_RESTARTS="$RR_STATE/flink-taskmanager.restarts"
 FLINK_START_TIMEOUT="${RR_FLINK_START_TIMEOUT:-90}"
+
+# The recovery profile (issue 13; compose/flink/README.md, "Recovery"):
+#   fast      three supervised TaskManagers, so a killed one's job redeploys at
+#             once onto another's free slots while its own JVM restarts, and one
+#             is still spare for the next kill before that JVM is back; the JVM
+#             restarts 3.5 s after the kill, once the job has left the CPUs to
+#             it (2 cores: both at once slow each other down); failures noticed
+#             within ~0.5-1 s; the job restarted 100 ms after one; class data
+#             sharing for the TaskManager JVMs (below).
+#   baseline  the settings experiment 1's first full run used: one TaskManager,
+#             heartbeats every 1 s, a 2 s restart delay, the supervisor's 1 s pause.
+# Neither touches what the experiments measure: checkpointing mode, sinks and
+# restarting from the latest checkpoint are the same in both.
+FLINK_RECOVERY="${RR_FLINK_RECOVERY:-fast}"
+case "$FLINK_RECOVERY" in
+  fast)     FLINK_TASKMANAGERS=3 FLINK_HEARTBEAT_MS=500 FLINK_RESTART_DELAY="100 ms" FLINK_TM_RESTART_PAUSE=3.5
+            FLINK_REST_REFRESH_MS=500 ;;
+  baseline) FLINK_TASKMANAGERS=1 FLINK_HEARTBEAT_MS=1000 FLINK_RESTART_DELAY="2 s" FLINK_TM_RESTART_PAUSE=1
+            FLINK_REST_REFRESH_MS=3000 ;;
+  *) echo "RR_FLINK_RECOVERY must be fast or baseline, not '$FLINK_RECOVERY'" >&2; exit 2 ;;
+esac
+
+# Class data sharing for the TaskManagers (profile "fast"): a new TaskManager
+# JVM loads most of its ~15,000 classes from $FLINK_TM_CDS instead of searching
+# ~80 jars, which shortens its start and its first task's initialisation. The
+# archive is written by a TaskManager as it stops (flink_down) after it ran a
+# job, so it exists from the second `stack up` of a checkout on; until then the
+# JVMs record it. A JVM that finds it stale (other jars, other JDK) ignores it.
+FLINK_TM_CDS="$RR_STATE/flink-taskmanager.jsa"
+_flink_tm_cds_opts() {
+  [ "$FLINK_RECOVERY" = fast ] || return 0
+  if [ -s "$FLINK_TM_CDS" ]; then echo "-XX:SharedArchiveFile=$FLINK_TM_CDS"
+  else echo "-XX:ArchiveClassesAtExit=$RR_STATE/$1.jsa.new"; fi
+}
+# _flink_keep_cds: after the TaskManagers stopped, keep the largest archive one recorded.
+_flink_keep_cds() {
+  local best
+  best="$(ls -S "$RR_STATE"/flink-taskmanager*.jsa.new 2>/dev/null | head -n 1)"
+  [ -n "$best" ] && [ ! -s "$FLINK_TM_CDS" ] && mv "$best" "$FLINK_TM_CDS"
+  rm -f "$RR_STATE"/flink-taskmanager*.jsa.new
+}
+
+# _flink_tms: the TaskManagers' process names; _flink_tm_ports <name>: "rpc data metrics".
+_flink_tms() {
+  echo flink-taskmanager
+  local i; for ((i = 2; i <= FLINK_TASKMANAGERS; i++)); do echo "flink-taskmanager-$i"; done
+}
+_flink_tm_ports() {
+  case "$1" in
+    flink-taskmanager)   echo "$RR_FLINK_TM_RPC_PORT $RR_FLINK_TM_DATA_PORT $RR_FLINK_TM_METRICS_PORT" ;;
+    flink-taskmanager-2) echo "$RR_FLINK_TM2_RPC_PORT $RR_FLINK_TM2_DATA_PORT $RR_FLINK_TM2_METRICS_PORT" ;;
+    flink-taskmanager-3) echo "$RR_FLINK_TM3_RPC_PORT $RR_FLINK_TM3_DATA_PORT $RR_FLINK_TM3_METRICS_PORT" ;;
+  esac
+}
 
 # From flink-dist's default config.yaml (env.java.opts.all): "required for Java 17".
 # A hand launch has to put them on each JVM's command line itself.
@@ -74,8 +127,7 @@ rest.bind-address: $RR_HOST
 rest.port: $RR_FLINK_REST_PORT
 taskmanager.host: $RR_HOST
 taskmanager.bind-host: $RR_HOST
-taskmanager.rpc.port: "$RR_FLINK_TM_RPC_PORT"
-taskmanager.data.port: $RR_FLINK_TM_DATA_PORT
+# taskmanager.rpc.port / taskmanager.data.port: per TaskManager, as -D on its command line.
 rest.flamegraph.enabled: false
 
 # --- SQL Gateway (ignored by JM/TM) -------------------------------------------
@@ -99,11 +151,12 @@ taskmanager.memory.managed.fraction: 0.25
 # --- fault tolerance ----------------------------------------------------------
 restart-strategy.type: fixed-delay
 restart-strategy.fixed-delay.attempts: 1000
-restart-strategy.fixed-delay.delay: 2 s
+# Recovery profile "$FLINK_RECOVERY" (see the top of compose/flink/component.sh).
+restart-strategy.fixed-delay.delay: $FLINK_RESTART_DELAY
 jobmanager.execution.failover-strategy: region
-# A SIGKILLed TaskManager is noticed within ~2-4 s: two failed heartbeat RPCs
-# (rpc-failure-threshold) mark it lost long before the 10 s timeout.
-heartbeat.interval: 1000
+# A SIGKILLed TaskManager is noticed within two heartbeat intervals: two failed
+# heartbeat RPCs (rpc-failure-threshold) mark it lost long before the 10 s timeout.
+heartbeat.interval: $FLINK_HEARTBEAT_MS
 heartbeat.timeout: 10000
 heartbeat.rpc-failure-threshold: 2
 # A TM that starts before the JM answers retries after 2 s, not the default 10 s.
@@ -111,6 +164,9 @@ cluster.registration.error-delay: 2000
 # Keep every failure in the exception history (default 16): one entry per kill
 # is the evidence that each kill was seen.
 web.exception-history-size: 1000
+# How long the REST API serves a cached view of a job (default 3 s): the
+# driver sees RUNNING, RESTARTING and task states this late at most.
+web.refresh-interval: $FLINK_REST_REFRESH_MS
 # The REST metrics (numRestarts) refresh every second, not every ten.
 metrics.fetcher.update-interval: 1000
 
@@ -129,7 +185,7 @@ execution.checkpointing.num-retained: 3
 io.tmp.dirs: $FLINK_TMP/misc
 EOF
   local p
-  for p in jobmanager taskmanager sql-gateway; do
+  for p in jobmanager taskmanager taskmanager-2 taskmanager-3 sql-gateway; do
     cat > "$FLINK_CONF/log4j-$p.properties" <<'EOF'
 # Written by compose/flink/component.sh. Console appender: the launcher redirects
 # stdout to $RR_LOGS/flink-<process>.log (append), so JVM crash output lands there too.
@@ -182,10 +238,11 @@ _flink_resource_params() {
 
 # --- health probes ------------------------------------------------------------
 _flink_jm_ok() { rr_http "$(flink_rest)/overview" >/dev/null; }
-# TM healthy = at least one TaskManager registered with its slots.
+# TM healthy = every TaskManager of the profile registered, with its slots.
 _flink_tm_ok() {
-  local o; o="$(rr_http "$(flink_rest)/overview")" || return 1
-  echo "$o" | grep -Eq '"taskmanagers":[1-9]' && echo "$o" | grep -Eq '"slots-total":[1-9]'
+  local o n; o="$(rr_http "$(flink_rest)/overview")" || return 1
+  n="$(sed -n 's/.*"taskmanagers":\([0-9]*\).*/\1/p' <<<"$o")"
+  [ "${n:-0}" -ge "$FLINK_TASKMANAGERS" ] && echo "$o" | grep -Eq '"slots-total":[1-9]'
 }
 _flink_gw_ok() { rr_http "$(flink_gateway_url)/v1/info" >/dev/null; }
 
@@ -203,22 +260,27 @@ _flink_start_jm() {
     -D "metrics.internal.query-service.port=$RR_FLINK_JM_METRICS_PORT" $dyn
 }
 
+# _flink_start_tm <name>: a supervised TaskManager with its own ports, pid file,
+# restart count (<state>/<name>.restarts), stop flag and temp directory.
 _flink_start_tm() {
-  local params jvm dyn
+  local name="$1" params jvm dyn rpc data metrics
+  read -r rpc data metrics <<<"$(_flink_tm_ports "$name")"
   params="$(_flink_resource_params TM)"
   jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
   [ -n "$jvm" ] && [ -n "$dyn" ] || rr_die "flink: BashJavaUtils gave no TaskManager memory parameters"
-  local -a common; mapfile -t common < <(_flink_jvm_common taskmanager)
-  rm -f "$FLINK_TM_STOPFLAG"
-  echo 0 > "$FLINK_TM_RESTARTS"
+  local -a common; mapfile -t common < <(_flink_jvm_common "${name#flink-}")
+  rm -f "$RR_STATE/$name.stop"
+  echo 0 > "$RR_STATE/$name.restarts"
   # shellcheck disable=SC2086
-  rr_start flink-taskmanager-supervisor env "FLINK_PLUGINS_DIR=$FLINK_PLUGINS" bash "$FLINK_HOME_RR/tm-supervisor.sh" \
-    "$RR_PIDS/flink-taskmanager.pid" "$FLINK_TM_RESTARTS" "$FLINK_TM_STOPFLAG" \
-    "$RR_LOGS/flink-taskmanager.log" "$FLINK_TMP/taskmanager" -- \
-    "$FLINK_JAVA" $jvm "${common[@]}" -classpath "$(flink_cp)" \
+  rr_start "$name-supervisor" env "FLINK_PLUGINS_DIR=$FLINK_PLUGINS" "TM_RESTART_PAUSE=$FLINK_TM_RESTART_PAUSE" \
+    bash "$FLINK_HOME_RR/tm-supervisor.sh" \
+    "$RR_PIDS/$name.pid" "$RR_STATE/$name.restarts" "$RR_STATE/$name.stop" \
+    "$RR_LOGS/$name.log" "$FLINK_TMP/${name#flink-}" -- \
+    "$FLINK_JAVA" $jvm $(_flink_tm_cds_opts "$name") "${common[@]}" -classpath "$(flink_cp)" \
     org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$FLINK_CONF" \
-    -D "io.tmp.dirs=$FLINK_TMP/taskmanager" \
-    -D "metrics.internal.query-service.port=$RR_FLINK_TM_METRICS_PORT" $dyn
+    -D "io.tmp.dirs=$FLINK_TMP/${name#flink-}" \
+    -D "taskmanager.rpc.port=$rpc" -D "taskmanager.data.port=$data" \
+    -D "metrics.internal.query-service.port=$metrics" $dyn
 }
 
 _flink_start_gw() {
@@ -233,14 +295,17 @@ _flink_start_gw() {
     "-Dio.tmp.dirs=$FLINK_TMP/sql-gateway"
 }
 
-# Like rr_wait, but the error names the TaskManager JVM's log, not the supervisor's.
+# Like rr_wait, but the error names the TaskManager JVMs' logs, not the supervisors'.
 _flink_wait_tm() {
-  local waited=0 where="flink-taskmanager ($RR_HOST:$RR_FLINK_TM_RPC_PORT)"
+  local waited=0 name where
   while ! _flink_tm_ok; do
-    rr_running flink-taskmanager-supervisor \
-      || rr_die "$where: its supervisor exited; read $RR_LOGS/flink-taskmanager-supervisor.log and $RR_LOGS/flink-taskmanager.log"
+    for name in $(_flink_tms); do
+      where="$name ($RR_HOST:$(_flink_tm_ports "$name" | cut -d' ' -f1))"
+      rr_running "$name-supervisor" \
+        || rr_die "$where: its supervisor exited; read $RR_LOGS/$name-supervisor.log and $RR_LOGS/$name.log"
+    done
     [ "$waited" -lt "$FLINK_START_TIMEOUT" ] \
-      || rr_die "$where not registered with the JobManager after ${FLINK_START_TIMEOUT}s; read $RR_LOGS/flink-taskmanager.log"
+      || rr_die "flink: not all $FLINK_TASKMANAGERS TaskManagers registered with the JobManager after ${FLINK_START_TIMEOUT}s; read $RR_LOGS/flink-taskmanager*.log"
     sleep 1; waited=$((waited + 1))
   done
 }
@@ -252,17 +317,20 @@ flink_up() {
   flink_fetch
   [ -x "$FLINK_JAVA" ] || rr_die "flink: no Java 17 at $FLINK_JAVA"
   _flink_write_config
-  local t0 start_jm=0 start_tm=0 start_gw=0; t0=$(date +%s)
+  local t0 start_jm=0 start_gw=0 name; t0=$(date +%s)
   if rr_running flink-jobmanager && _flink_jm_ok; then
     rr_log "flink: JobManager already running (pid $(cat "$(rr_pidfile flink-jobmanager)"))"
   else
     rr_stop flink-jobmanager; start_jm=1
   fi
-  if rr_running flink-taskmanager-supervisor; then
-    rr_log "flink: TaskManager supervisor already running (pid $(cat "$(rr_pidfile flink-taskmanager-supervisor)"))"
-  else
-    rr_stop flink-taskmanager; start_tm=1
-  fi
+  local -a start_tms=()
+  for name in $(_flink_tms); do
+    if rr_running "$name-supervisor"; then
+      rr_log "flink: $name's supervisor already running (pid $(cat "$(rr_pidfile "$name-supervisor")"))"
+    else
+      rr_stop "$name"; start_tms+=("$name")
+    fi
+  done
   if rr_running flink-sql-gateway && _flink_gw_ok; then
     rr_log "flink: SQL Gateway already running (pid $(cat "$(rr_pidfile flink-sql-gateway)"))"
   else
@@ -272,10 +340,10 @@ flink_up() {
     rr_log "flink: starting JobManager (REST $RR_HOST:$RR_FLINK_REST_PORT, RPC $RR_FLINK_RPC_PORT)"
     _flink_start_jm
   fi
-  if [ $start_tm = 1 ]; then
-    rr_log "flink: starting supervised TaskManager (RPC $RR_FLINK_TM_RPC_PORT, data $RR_FLINK_TM_DATA_PORT)"
-    _flink_start_tm
-  fi
+  for name in "${start_tms[@]}"; do
+    rr_log "flink: starting supervised $name (RPC, data, metrics ports $(_flink_tm_ports "$name"); recovery profile $FLINK_RECOVERY)"
+    _flink_start_tm "$name"
+  done
   if [ $start_gw = 1 ]; then
     rr_log "flink: starting SQL Gateway (REST $RR_HOST:$RR_SQL_GATEWAY_PORT)"
     _flink_start_gw
@@ -283,15 +351,21 @@ flink_up() {
   RR_WAIT_PORT=$RR_FLINK_REST_PORT rr_wait flink-jobmanager "$FLINK_START_TIMEOUT" _flink_jm_ok
   _flink_wait_tm
   RR_WAIT_PORT=$RR_SQL_GATEWAY_PORT rr_wait flink-sql-gateway "$FLINK_START_TIMEOUT" _flink_gw_ok
-  rr_log "flink: up in $(( $(date +%s) - t0 )) s ($(flink_version)); logs $RR_LOGS/flink-{jobmanager,taskmanager,sql-gateway}.log"
+  rr_log "flink: up in $(( $(date +%s) - t0 )) s ($(flink_version)); logs $RR_LOGS/flink-{jobmanager,taskmanager*,sql-gateway}.log"
 }
 
 # flink_down: stop the gateway, the TM (supervisor first told not to restart), the JM.
 flink_down() {
-  mkdir -p "$RR_STATE"; touch "$FLINK_TM_STOPFLAG"
+  local name
+  mkdir -p "$RR_STATE"
   rr_stop flink-sql-gateway
-  rr_stop flink-taskmanager-supervisor     # TERM to its process group: supervisor + JVM
-  rr_stop flink-taskmanager                # a JVM that outlived its supervisor
+  # Both possible TaskManagers, whatever the profile now: one may be left from a run under the other.
+  for name in flink-taskmanager flink-taskmanager-2 flink-taskmanager-3; do
+    touch "$RR_STATE/$name.stop"
+    rr_stop "$name-supervisor"     # TERM to its process group: supervisor + JVM
+    rr_stop "$name"                # a JVM that outlived its supervisor
+  done
+  _flink_keep_cds
   rr_stop flink-jobmanager
   rr_log "flink: stopped"
 }
@@ -302,9 +376,11 @@ flink_health() { _flink_jm_ok && _flink_tm_ok && _flink_gw_ok; }
 # TaskManager whose supervisor is gone (a killed TaskManager would not come
 # back), and no free slot (a new job would not run).
 flink_problems() {
-  rr_running flink-taskmanager-supervisor \
-    || echo "the TaskManager's supervisor is not running (pid file $(rr_pidfile flink-taskmanager-supervisor)): a killed TaskManager would not come back; read $RR_LOGS/flink-taskmanager-supervisor.log"
-  local o free total
+  local name o free total
+  for name in $(_flink_tms); do
+    rr_running "$name-supervisor" \
+      || echo "the TaskManager's supervisor is not running (pid file $(rr_pidfile "$name-supervisor")): a killed $name would not come back; read $RR_LOGS/$name-supervisor.log"
+  done
   o="$(rr_http "$(flink_rest)/overview")" || return 0
   free="$(sed -n 's/.*"slots-available":\([0-9]*\).*/\1/p' <<<"$o")"
   total="$(sed -n 's/.*"slots-total":\([0-9]*\).*/\1/p' <<<"$o")"
@@ -314,10 +390,13 @@ flink_problems() {
 }
 
 # flink_processes / flink_ports: the pid-file names and the ports it needs.
-flink_processes() { echo flink-jobmanager flink-taskmanager-supervisor flink-taskmanager flink-sql-gateway; }
+flink_processes() {
+  echo flink-jobmanager flink-sql-gateway
+  local name; for name in $(_flink_tms); do echo "$name-supervisor $name"; done
+}
 flink_ports() {
-  echo "$RR_FLINK_REST_PORT $RR_FLINK_RPC_PORT $RR_FLINK_BLOB_PORT $RR_FLINK_TM_RPC_PORT $RR_FLINK_TM_DATA_PORT" \
-       "$RR_FLINK_JM_METRICS_PORT $RR_FLINK_TM_METRICS_PORT $RR_SQL_GATEWAY_PORT"
+  echo "$RR_FLINK_REST_PORT $RR_FLINK_RPC_PORT $RR_FLINK_BLOB_PORT $RR_FLINK_JM_METRICS_PORT $RR_SQL_GATEWAY_PORT"
+  local name; for name in $(_flink_tms); do _flink_tm_ports "$name"; done
 }
 
 # flink_version: what the running JobManager reports on /config.

@@ -3,7 +3,8 @@
 # a container. Started detached by flink_up (compose/flink/component.sh) as
 #   tm-supervisor.sh <pidfile> <restarts-file> <stop-flag> <jvm-log> <tmp-dir> -- <java command...>
 # It starts the JVM, writes the JVM's pid to <pidfile> on every start, and when
-# the JVM dies (SIGKILL by an experiment, crash, OOM) starts it again after 1 s,
+# the JVM dies (SIGKILL by an experiment, crash, OOM) starts it again after
+# $TM_RESTART_PAUSE seconds (default 1; the recovery profile sets it),
 # counting restarts in <restarts-file>. It stops restarting once <stop-flag>
 # exists, or when it receives SIGTERM/SIGINT (it forwards TERM to the JVM).
 set -u
@@ -40,8 +41,8 @@ while :; do
   jpid=""
   if [ "$stopping" = 1 ] || [ -f "$stopflag" ]; then break; fi
   echo $(( $(cat "$restarts" 2>/dev/null || echo 0) + 1 )) > "$restarts"
-  say "restart #$(cat "$restarts") in 1 s"
-  sleep 1
+  say "restart #$(cat "$restarts") in ${TM_RESTART_PAUSE:-1} s"
+  sleep "${TM_RESTART_PAUSE:-1}"
 done
 rm -f "$pidfile"
 say "supervisor exiting"

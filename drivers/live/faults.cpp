@@ -6,6 +6,7 @@
 
 #include "job_waits.hpp"
 #include "periodic.hpp"
+#include "poll.hpp"
 #include "progress.hpp"
 
 namespace rosterrig::live {
@@ -13,6 +14,9 @@ namespace rosterrig::live {
 void await_kill_trigger(session& s, const std::string& job, long long last_restored_id,
                         const experiment::fault_step& step) {
     wait_all_running(s.flink, job, std::chrono::seconds(180));
+    // A kill with no TaskManager to go to would measure waiting for a JVM, not recovery.
+    poll_until(s.stack.flink(), std::chrono::seconds(120), [&] { return s.spare_taskmanager_registered(); },
+               [] { return std::string("no spare TaskManager registered again after the last kill"); });
     const long long base = s.flink.checkpoints(job).latest_completed_id;
     wait_checkpoint_above(s.flink, job, std::max(base - 1, last_restored_id), std::chrono::seconds(120));
     for (long long slept = 0; slept < step.delay_ms; slept += 100) {
@@ -31,21 +35,27 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     if (step.kind != experiment::fault_kind::kill_taskmanager)
         throw live_error("fault step " + std::to_string(step.index) + " is not a TaskManager kill");
     experiment::kill_record r;
-    // The new TaskManager's registration, as the JobManager lists it, polled
-    // through the whole recovery: a bound within the poll's 100 ms.
+    // The supervisor's new JVM and its registration, as the JobManager lists
+    // it, polled through the whole recovery: each a bound within the poll's
+    // 100 ms. The job may run again before either (on another TaskManager).
+    const auto target = s.taskmanager_of(job);
     const auto before = s.flink.taskmanager_ids();
-    std::atomic<long long> registered_at{0};
+    std::atomic<long long> registered_at{0}, replaced_at{0};
     const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
-    periodic registration(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long) {
+    auto k = kill_process(target.address, target.pid_file);
+    periodic watch(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long) {
+        if (replaced_at.load() == 0 && replacement_of(k, target.pid_file) != 0) replaced_at = now_ms();
         if (registered_at.load() != 0) return;
         try {
+            // Flink names a TaskManager <host>:<rpc port>-<suffix>: the killed one's port, a new id.
+            const std::string killed = target.address.where() + "-";
             for (const auto& id : own.taskmanager_ids())
-                if (std::find(before.begin(), before.end(), id) == before.end()) registered_at = now_ms();
+                if (id.rfind(killed, 0) == 0 && std::find(before.begin(), before.end(), id) == before.end())
+                    registered_at = now_ms();
         } catch (const std::exception&) {  // the JobManager busy recovering: ask again next tick
         }
     });
-    const auto k = kill_and_await_restart(s.taskmanager(), s.taskmanager_pid_file(), std::chrono::seconds(60));
-    r.pid = k.pid, r.killed_at_ms = k.killed_at_ms, r.replacement_pid = k.replacement_pid, r.replaced_at_ms = k.replaced_at_ms;
+    r.pid = k.pid, r.killed_at_ms = k.killed_at_ms;
     // The failure must be seen before "running again" means anything.
     wait_restart_after(s.flink, job, r.killed_at_ms, std::chrono::seconds(120));
     try {
@@ -63,7 +73,10 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     r.exceptions_after = static_cast<long long>(exceptions.size());
     r.restored_checkpoint_id = checkpoints.latest_restored_id;
     r.same_job_running = r.running_after_ms >= 0 && s.flink.job_state(job) == "RUNNING";
-    registration.stop();
+    k.replaced_at_ms = replaced_at.load();
+    await_replacement(target.address, target.pid_file, k, std::chrono::seconds(60));
+    watch.stop();
+    r.replacement_pid = k.replacement_pid, r.replaced_at_ms = k.replaced_at_ms;
     auto& m = r.moments.emplace();
     if (registered_at.load() > 0) m.taskmanager_registered_at_ms = registered_at.load();
     for (const auto& e : exceptions)  // the entry this kill caused: the first at or after it

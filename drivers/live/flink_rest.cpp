@@ -1,6 +1,7 @@
 #include "flink_rest.hpp"
 
 #include <algorithm>
+#include <set>
 #include <thread>
 #include "http_client.hpp"
 
@@ -206,6 +207,21 @@ std::vector<std::string> flink_rest::taskmanager_ids() const {
     for (const auto& tm : tms.as_object().at("taskmanagers").as_array())
         out.push_back(str_at(tm.as_object(), "id"));
     return out;
+}
+
+std::vector<int> flink_rest::job_taskmanager_data_ports(const std::string& job_id) const {
+    std::set<int> ports;
+    const auto job = http_json(where_, http_method::get, "/jobs/" + job_id);  // kept: the loop walks into it
+    for (const auto& v : job.as_object().at("vertices").as_array()) {
+        const auto tms = http_json(where_, http_method::get,
+                                   "/jobs/" + job_id + "/vertices/" + str_at(v.as_object(), "id") + "/taskmanagers");
+        for (const auto& tm : tms.as_object().at("taskmanagers").as_array()) {
+            const auto endpoint = str_at(tm.as_object(), "endpoint");
+            const auto colon = endpoint.rfind(':');
+            if (colon != std::string::npos) ports.insert(std::stoi(endpoint.substr(colon + 1)));
+        }
+    }
+    return {ports.begin(), ports.end()};
 }
 
 int flink_rest::registered_taskmanagers() const {

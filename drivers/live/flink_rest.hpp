@@ -56,6 +56,9 @@ public:
     std::pair<long long, long long> deploying_and_running_ms(const std::string& job_id) const;
     // The ids of the TaskManagers registered now.
     std::vector<std::string> taskmanager_ids() const;
+    // The data ports of the TaskManagers running the job's current subtasks
+    // (from each vertex's "endpoint", host:dataPort), lowest first.
+    std::vector<int> job_taskmanager_data_ports(const std::string& job_id) const;
     // When the job last entered RESTARTING (epoch ms, 0 if never): the prompt
     // sign that a failure was seen, unlike the metric, which refreshes late.
     long long last_restarting_ms(const std::string& job_id) const;

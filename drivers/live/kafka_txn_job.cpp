@@ -85,7 +85,7 @@ std::vector<e5::transaction_state> transaction_sampler::stop() {
 
 log_marks mark_flink_logs(const stack_config& stack) {
     log_marks out;
-    for (const auto* name : {"flink-jobmanager", "flink-taskmanager"}) {
+    for (const auto* name : {"flink-jobmanager", "flink-taskmanager", "flink-taskmanager-2"}) {
         std::error_code ec;
         out[stack.log_file(name)] = std::filesystem::file_size(stack.log_file(name), ec);
     }
@@ -153,15 +153,16 @@ long long cancel(session& s, const std::string& job) {
 }
 
 long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
-    const long long old_pid = read_pid(s.taskmanager_pid_file());
+    const auto tm = s.taskmanager_of(job);
+    const long long old_pid = read_pid(tm.pid_file);
     if (old_pid <= 0 || ::kill(static_cast<pid_t>(old_pid), SIGKILL) != 0)
-        throw live_error(s.taskmanager(), "cannot SIGKILL the TaskManager (pid file " + s.taskmanager_pid_file() + ")");
+        throw live_error(tm.address, "cannot SIGKILL the TaskManager (pid file " + tm.pid_file + ")");
     const long long at = cancel(s, job);
-    // the supervisor brings a TaskManager back for what follows
-    poll_until(s.taskmanager(), std::chrono::seconds(90), [&] {
-        const auto pid = read_pid(s.taskmanager_pid_file());
-        return pid > 0 && pid != old_pid && process_alive(pid) && s.flink.registered_taskmanagers() >= 1;
-    }, [&] { return std::string("no TaskManager registered again after the SIGKILL"); });
+    // the supervisor brings the TaskManager back for what follows
+    poll_until(tm.address, std::chrono::seconds(90), [&] {
+        const auto pid = read_pid(tm.pid_file);
+        return pid > 0 && pid != old_pid && process_alive(pid) && s.all_taskmanagers_registered();
+    }, [&] { return std::string("the TaskManager did not register again after the SIGKILL"); });
     return at;
 }
 

@@ -21,26 +21,41 @@ long long read_pid(const std::string& pid_file) {
 
 bool process_alive(long long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
-kill_record kill_and_await_restart(const component_address& who, const std::string& pid_file,
-                                   std::chrono::seconds deadline) {
+kill_record kill_process(const component_address& who, const std::string& pid_file) {
     kill_record r;
     r.pid = read_pid(pid_file);
     if (!process_alive(r.pid)) throw live_error(who, "no live process in " + pid_file + " to kill");
     r.killed_at_ms = now_ms();
     if (::kill(static_cast<pid_t>(r.pid), SIGKILL) != 0)
         throw live_error(who, "SIGKILL of pid " + std::to_string(r.pid) + " failed: errno " + std::to_string(errno));
+    return r;
+}
+
+long long replacement_of(const kill_record& r, const std::string& pid_file) {
+    const long long now_pid = read_pid(pid_file);
+    return now_pid != 0 && now_pid != r.pid && process_alive(now_pid) ? now_pid : 0;
+}
+
+void await_replacement(const component_address& who, const std::string& pid_file, kill_record& r,
+                       std::chrono::seconds deadline) {
     const auto give_up = std::chrono::steady_clock::now() + deadline;
     while (std::chrono::steady_clock::now() < give_up) {
-        long long now_pid = read_pid(pid_file);
-        if (now_pid != 0 && now_pid != r.pid && process_alive(now_pid)) {
-            r.replacement_pid = now_pid;
-            r.replaced_at_ms = now_ms();
-            return r;
+        if (const long long pid = replacement_of(r, pid_file)) {
+            r.replacement_pid = pid;
+            if (r.replaced_at_ms == 0) r.replaced_at_ms = now_ms();
+            return;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     throw live_error(who, "pid " + std::to_string(r.pid) + " was killed but nothing restarted it within " +
                               std::to_string(deadline.count()) + " s");
+}
+
+kill_record kill_and_await_restart(const component_address& who, const std::string& pid_file,
+                                   std::chrono::seconds deadline) {
+    auto r = kill_process(who, pid_file);
+    await_replacement(who, pid_file, r, deadline);
+    return r;
 }
 
 }  // namespace rosterrig::live

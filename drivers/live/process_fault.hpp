@@ -20,8 +20,19 @@ struct kill_record {
 long long read_pid(const std::string& pid_file);
 bool process_alive(long long pid);
 
-// SIGKILLs the process named by pid_file and waits until the supervisor has
-// written a different live pid there (the restart), within deadline.
+// SIGKILLs the process named by pid_file (pid and time in the record).
+kill_record kill_process(const component_address& who, const std::string& pid_file);
+
+// The supervisor's replacement of r.pid: a different live pid in pid_file,
+// or 0 while there is none yet.
+long long replacement_of(const kill_record& r, const std::string& pid_file);
+
+// Waits until the supervisor has written a replacement pid (and the time it
+// was seen, unless r already holds one), within deadline.
+void await_replacement(const component_address& who, const std::string& pid_file, kill_record& r,
+                       std::chrono::seconds deadline);
+
+// kill_process, then await_replacement.
 kill_record kill_and_await_restart(const component_address& who, const std::string& pid_file,
                                    std::chrono::seconds deadline = std::chrono::seconds(60));
 

@@ -1,5 +1,6 @@
 #include "session.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <unistd.h>
 
@@ -30,10 +31,50 @@ pipeline_spec session::pipeline(const std::string& label, const experiment::pipe
     return p;
 }
 
-component_address session::taskmanager() const {
-    return {"flink-taskmanager", stack.get("RR_HOST"),
-            static_cast<unsigned short>(std::stoi(stack.get("RR_FLINK_TM_RPC_PORT"))),
-            stack.log_file("flink-taskmanager")};
+namespace {
+struct taskmanager_slot {
+    const char* name;
+    const char* rpc_port_key;
+    const char* data_port_key;
+};
+// The stack's TaskManagers (compose/flink/component.sh, _flink_tm_ports).
+constexpr taskmanager_slot taskmanagers[] = {
+    {"flink-taskmanager", "RR_FLINK_TM_RPC_PORT", "RR_FLINK_TM_DATA_PORT"},
+    {"flink-taskmanager-2", "RR_FLINK_TM2_RPC_PORT", "RR_FLINK_TM2_DATA_PORT"},
+    {"flink-taskmanager-3", "RR_FLINK_TM3_RPC_PORT", "RR_FLINK_TM3_DATA_PORT"},
+};
+
+// How many TaskManagers the stack runs: those whose supervisor is alive.
+int supervised_taskmanagers(const stack_config& stack) {
+    int n = 0;
+    for (const auto& tm : taskmanagers) n += process_alive(read_pid(stack.pid_file(std::string(tm.name) + "-supervisor")));
+    return n;
+}
+}  // namespace
+
+session::taskmanager_process session::taskmanager_of(const std::string& job) const {
+    const auto ports = flink.job_taskmanager_data_ports(job);
+    for (int port : ports)
+        for (const auto& tm : taskmanagers)
+            if (std::to_string(port) == stack.get(tm.data_port_key))
+                return {{tm.name, stack.get("RR_HOST"), static_cast<unsigned short>(std::stoi(stack.get(tm.rpc_port_key))),
+                         stack.log_file(tm.name)},
+                        stack.pid_file(tm.name)};
+    std::string seen;
+    for (int port : ports) seen += (seen.empty() ? "" : ", ") + std::to_string(port);
+    throw live_error(stack.flink(), "job " + job + " runs on no TaskManager of this stack (data ports seen: " +
+                                        (seen.empty() ? std::string("none") : seen) + "); read " +
+                                        stack.log_file("flink-jobmanager"));
+}
+
+bool session::all_taskmanagers_registered() const {
+    const int ours = supervised_taskmanagers(stack);
+    return ours > 0 && flink.registered_taskmanagers() >= ours;
+}
+
+bool session::spare_taskmanager_registered() const {
+    const int ours = supervised_taskmanagers(stack);
+    return ours > 0 && flink.registered_taskmanagers() >= std::min(2, ours);
 }
 
 }  // namespace rosterrig::live

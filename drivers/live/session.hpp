@@ -36,9 +36,19 @@ public:
     // --keep-tables: a run's tables outlive it, for the user to inspect.
     bool keep_tables = false;
 
-    // The supervised TaskManager, as a fault target.
-    component_address taskmanager() const;
-    std::string taskmanager_pid_file() const { return stack.pid_file("flink-taskmanager"); }
+    // A supervised TaskManager as a fault target: its address and pid file.
+    struct taskmanager_process {
+        component_address address;
+        std::string pid_file;
+    };
+    // The one running `job`'s subtasks (the lowest data port when they span
+    // two); throws, naming Flink, when no subtask runs on a TaskManager of ours.
+    taskmanager_process taskmanager_of(const std::string& job) const;
+    // Every supervised TaskManager is registered.
+    bool all_taskmanagers_registered() const;
+    // A TaskManager besides the one a job runs on is registered (with one
+    // TaskManager, that one): where a kill's job can go at once.
+    bool spare_taskmanager_registered() const;
 
 private:
     std::string tag_;
