@@ -121,8 +121,8 @@ TEST_CASE("e2's batches split a repeat's feed in the order they are written, wit
     CHECK(e2::batches(p) == std::vector<seq_range>{{1, 2000}, {2001, 3000}});
 }
 
-// Mutation: make e1::configuration_run's feed_sha256 a plain std::string: the
-// file without it no longer reads, and this fails.
+// Mutation: in strict_reader.hpp, drop `if constexpr (is_optional<member_t>::value) return;`
+// (an absent optional field refused): the file without them no longer reads, and this fails.
 TEST_CASE("the digests and reported settings round-trip, and results without them still read", "[result]") {
     e1::samples s;
     s.configurations.push_back({});
