@@ -244,10 +244,8 @@ TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "
 TEST_CASE("every e1 job ran with Flink reporting the raised restart attempts", "[.][needs-new-e1-run][claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x) {
-            for (const auto& c : x.configurations) {
-                if (!c.restart_strategy || c.restart_strategy->type != "fixed-delay") return false;
-                if (c.restart_strategy->attempts.value_or(0) < 1000) return false;
-            }
+            for (const auto& c : x.configurations)
+                if (!experiment::reports_fixed_delay_of_at_least(c.restart_strategy, 1000)) return false;
             return every_configuration_ran(x);
         },
         [](e1::samples& x) { x.configurations[1].restart_strategy->attempts = 1; });
@@ -258,13 +256,8 @@ TEST_CASE("e1 upsert tables reported the upsert flag with identifier field npi, 
           "[.][needs-new-e1-run][claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x) {
-            for (const auto& c : x.configurations) {
-                if (!c.table_settings || c.table_settings->format_version != 2) return false;
-                const bool ok = c.table_kind == experiment::table_kind::upsert
-                                    ? experiment::reports_upsert_on(*c.table_settings, "npi")
-                                    : experiment::reports_no_upsert(*c.table_settings);
-                if (!ok) return false;
-            }
+            for (const auto& c : x.configurations)
+                if (!experiment::reports_table_kind(c.table_settings, c.table_kind, "npi")) return false;
             return every_configuration_ran(x);
         },
         [](e1::samples& x) { x.configurations[0].table_settings->write_upsert_enabled = "true"; });

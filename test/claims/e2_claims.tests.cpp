@@ -289,9 +289,7 @@ TEST_CASE("every e2 job ran with Flink reporting the raised restart attempts", "
     C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs)
-                if (!r.restart_strategy || r.restart_strategy->type != "fixed-delay" ||
-                    r.restart_strategy->attempts.value_or(0) < 1000)
-                    return false;
+                if (!experiment::reports_fixed_delay_of_at_least(r.restart_strategy, 1000)) return false;
             return !x.runs.empty();
         },
         [](e2::samples& x) { x.runs.back().restart_strategy->attempts = 1; });
@@ -302,13 +300,8 @@ TEST_CASE("e2 upsert tables reported the upsert flag with identifier field npi, 
           "[.][needs-new-e2-run][claims][e2]") {
     C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
-            for (const auto& r : x.runs) {
-                if (!r.table_settings || r.table_settings->format_version != 2) return false;
-                const bool ok = r.table_kind == experiment::table_kind::upsert
-                                    ? experiment::reports_upsert_on(*r.table_settings, "npi")
-                                    : experiment::reports_no_upsert(*r.table_settings);
-                if (!ok) return false;
-            }
+            for (const auto& r : x.runs)
+                if (!experiment::reports_table_kind(r.table_settings, r.table_kind, "npi")) return false;
             return !x.runs.empty();
         },
         [](e2::samples& x) { first_run(x, "upsert-flinksink")->table_settings->identifier_fields.clear(); });

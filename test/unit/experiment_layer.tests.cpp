@@ -96,6 +96,9 @@ TEST_CASE("the restart strategy is read from Flink's configuration entries, and 
     CHECK(r.attempts == 1000);
     CHECK(r.delay == "2 s");
     CHECK(r.reported_by == "GET /jobmanager/config");
+    CHECK(experiment::reports_fixed_delay_of_at_least(r, 1000));
+    CHECK_FALSE(experiment::reports_fixed_delay_of_at_least(r, 1001));
+    CHECK_FALSE(experiment::reports_fixed_delay_of_at_least(std::nullopt, 0));  // nothing reported
     CHECK_FALSE(experiment::restart_strategy_of({{"restart-strategy.fixed-delay.attempts", "many"}}, "").attempts);
     CHECK(experiment::restart_strategy_of({}, "").type.empty());
 }
@@ -111,6 +114,12 @@ TEST_CASE("an upsert table needs the flag and the key as identifier, an append t
     CHECK_FALSE(experiment::reports_upsert_on({"true", 2, {}}, "npi"));       // the flag without a key
     CHECK_FALSE(experiment::reports_upsert_on({std::nullopt, 2, {"npi"}}, "npi"));  // a key without the flag
     CHECK_FALSE(experiment::reports_no_upsert({"false", 2, {"npi"}}));
+    using experiment::table_kind;
+    CHECK(experiment::reports_table_kind(upsert, table_kind::upsert, "npi"));
+    CHECK(experiment::reports_table_kind(append, table_kind::append, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(upsert, table_kind::append, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(experiment::table_settings{"true", 1, {"npi"}}, table_kind::upsert, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(std::nullopt, table_kind::append, "npi"));  // nothing reported
 }
 
 // Mutation: `next += n` dropped from e2::batches (every batch starting at 1): this fails.

@@ -14,6 +14,8 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/pipeline_config.hpp"
+
 namespace rosterrig::experiment {
 
 /// Flink's restart strategy, from its REST API's configuration entries.
@@ -44,6 +46,11 @@ inline restart_strategy restart_strategy_of(const std::vector<std::pair<std::str
     return r;
 }
 
+/// Fixed-delay restarts with at least `attempts` attempts, as reported (nothing reported: no).
+inline bool reports_fixed_delay_of_at_least(const std::optional<restart_strategy>& r, std::int64_t attempts) {
+    return r && r->type == "fixed-delay" && r->attempts.value_or(0) >= attempts;
+}
+
 /// A table's upsert settings, as the Iceberg catalog holds them.
 struct table_settings {
     std::optional<std::string> write_upsert_enabled;  ///< the property's value; absent when the table does not set it
@@ -59,6 +66,12 @@ inline bool reports_upsert_on(const table_settings& t, const std::string& key) {
 /// An append table: no flag set to true, no identifier fields.
 inline bool reports_no_upsert(const table_settings& t) {
     return t.write_upsert_enabled.value_or("false") == "false" && t.identifier_fields.empty();
+}
+/// A table of this kind as reported: format v2 (equality deletes need it);
+/// upsert: the flag and `key`; append: neither. Nothing reported: no.
+inline bool reports_table_kind(const std::optional<table_settings>& t, table_kind kind, const std::string& key) {
+    if (!t || t->format_version != 2) return false;
+    return kind == table_kind::upsert ? reports_upsert_on(*t, key) : reports_no_upsert(*t);
 }
 
 } // namespace rosterrig::experiment
