@@ -69,6 +69,7 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
         run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;
+        run.feed_sha256 = report.feed_sha256;
         run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
         run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
         e1::record_table(run, seen);
@@ -96,7 +97,8 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
     const int parts = static_cast<int>(spec.partitions);
     auto p = s.pipeline("offsets", e1::pipeline_of(params, e1::configurations()[1]));  // exactly-once + append
     std::string job = scope.launch(p, parts);
-    feeder(s.stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
+    const auto fed = feeder(s.stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
+    h.record([&](e1::samples& all) { all.offsets.feed_sha256 = fed.feed_sha256; });
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
         auto x = offsets_step(s, p, spec, step, job);

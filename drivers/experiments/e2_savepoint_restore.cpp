@@ -34,21 +34,28 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     auto& writer = scope.writer;
     const auto spec = params.feed(repeat);
     const int parts = static_cast<int>(spec.partitions);
-    auto records = kafka_records(generate(spec));
-    const auto split = records.begin() + static_cast<long>(params.first_batch_events);
-    const auto third = split + static_cast<long>(params.second_batch_events);
+    const auto records = kafka_records(generate(spec));
+    const auto batches = e2::batches(params);
+    const auto batch = [&](std::size_t i) {
+        return std::vector<kafka_record>(records.begin() + static_cast<long>(batches[i].first - 1),
+                                         records.begin() + static_cast<long>(batches[i].last));
+    };
+    // Each batch's digest as produced, with its seqs: it regenerates from feed(repeat).
+    const auto fed = [&](std::size_t i, const produce_report& r) { return e2::batch_feed{batches[i].first, batches[i].last, r.feed_sha256}; };
     const auto p = s.pipeline(v.name + "_" + std::to_string(repeat), e2::pipeline_of(params, v));
-    auto run = e2::start_run(params, v, repeat, scope.launch(p, parts));
+    const std::string old_job = scope.launch(p, parts);
+    auto run = e2::start_run(params, v, repeat, old_job, writer.in_force(old_job, p));
+    run.feeds.emplace();
     // The first batch arrives at a steady rate, so checkpoints keep committing;
     // the savepoint is taken after the second checkpoint with data.
-    feeder first(s.stack.kafka(), p.topic, {records.begin(), split}, e2::first_batch_rate(params));
+    feeder first(s.stack.kafka(), p.topic, batch(0), e2::first_batch_rate(params));
     wait_checkpoint_above(s.flink, run.old_job_id, 1, std::chrono::seconds(120));
     const auto savepoint = writer.savepoint(run.old_job_id);
     const long long savepoint_id = savepoint.id;
     run.savepoint_path = savepoint.path;
     if (!savepoint.retried_after.empty()) run.savepoint_retried_after = savepoint.retried_after;
     progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
-    first.finish();
+    run.feeds->push_back(fed(0, first.finish()));
     poll_until(s.stack.catalog(), std::chrono::seconds(300), [&] {
         auto cur = s.catalog.load(p.ns, p.table).current();
         return cur && cur->flink_watermark() >= savepoint_id + params.watermark_lead && s.admin.lag(p.group, p.topic, parts) == 0;
@@ -63,7 +70,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     run.rows_before = visible_rows(s.trino, p.ns, p.table);
     progress(label + ": stopped with table watermark " + std::to_string(run.watermark_before) + ", " +
              std::to_string(run.rows_before) + " rows; writing the second batch");
-    feeder(s.stack.kafka(), p.topic, {split, third}, 0).finish();
+    run.feeds->push_back(fed(1, feeder(s.stack.kafka(), p.topic, batch(1), 0).finish()));
     const std::size_t at = h.record([&](e2::samples& x) { x.runs.push_back(run); return x.runs.size() - 1; });
 
     // The restore, and the clock starts with the request.
@@ -112,7 +119,8 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     counter.stop();
     // A third batch once the table has settled: data after the freeze must land once.
     const auto third_at = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    feeder(s.stack.kafka(), p.topic, {third, records.end()}, 0).finish();
+    std::optional<e2::batch_feed> third_fed;
+    if (batches.size() > 2) third_fed = fed(2, feeder(s.stack.kafka(), p.topic, batch(2), 0).finish());
 
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
@@ -123,6 +131,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         r.savepoint_checkpoint_id = s.flink.checkpoints(job).latest_restored_id;
         r.restarts_during = s.flink.restarts(job), r.exceptions_during = static_cast<std::int64_t>(s.flink.exceptions(job).size());
         e2::record_table(r, seen);
+        if (third_fed) r.feeds->push_back(*third_fed);
         if (params.third_batch_events)
             r.third_batch = e2::landing_of(seen, params.first_batch_events + params.second_batch_events + 1, spec.events, third_at);
         for (const auto& snap : experiment::snapshots_since(table.snapshots, table.current_snapshot_id, run.snapshot_before,

@@ -109,6 +109,23 @@ flink_checkpoint_config flink_rest::checkpoint_config(const std::string& id) con
     return out;
 }
 
+std::pair<std::string, std::vector<std::pair<std::string, std::string>>> flink_rest::jobmanager_config(
+    const std::string& id) const {
+    std::string path = "/jobs/" + id + "/jobmanager/config";
+    auto res = http_call(where_, http_method::get, path);
+    if (res.status == 404) path = "/jobmanager/config", res = http_call(where_, http_method::get, path);
+    if (res.status != 200)
+        throw live_error(where_, "GET " + path + " returned HTTP " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
+    std::vector<std::pair<std::string, std::string>> out;
+    try {
+        for (const auto& e : json::parse(res.body).as_array())
+            out.emplace_back(str_at(e.as_object(), "key"), str_at(e.as_object(), "value"));
+    } catch (const std::exception& e) {
+        throw live_error(where_, "GET " + path + ": not a list of {key, value}: " + e.what());
+    }
+    return {path, out};
+}
+
 std::vector<flink_exception> flink_rest::exceptions(const std::string& id) const {
     auto e = http_json(where_, http_method::get, "/jobs/" + id + "/exceptions?maxExceptions=1000").as_object();
     std::vector<flink_exception> out;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include <boost/json.hpp>
 #include <rosterrig/experiment/job_plan.hpp>
@@ -64,6 +65,10 @@ public:
     long long last_restarting_ms(const std::string& job_id) const;
     flink_checkpoint_counts checkpoints(const std::string& job_id) const;
     flink_checkpoint_config checkpoint_config(const std::string& job_id) const;
+    // The configuration the job's JobManager runs with, as [{key, value}]
+    // entries, and the path that answered: GET /jobs/<id>/jobmanager/config,
+    // or the cluster's /jobmanager/config when Flink has no job endpoint (404).
+    std::pair<std::string, std::vector<std::pair<std::string, std::string>>> jobmanager_config(const std::string& job_id) const;
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview

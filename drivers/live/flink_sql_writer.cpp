@@ -33,6 +33,16 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
                  ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
                  : "FlinkSink (IcebergFilesCommitter), table.exec.iceberg.use-v2-sink=false";
+    // What decides whether a kill ends the job, and whether a replay is
+    // hidden, as the components report them (the files are held offline).
+    const auto [path, entries] = s_.flink.jobmanager_config(job);
+    w.restart = experiment::restart_strategy_of(entries, "GET " + path);
+    const auto table = s_.catalog.load(spec.ns, spec.table);
+    if (!table.exists) throw live_error(s_.catalog.where(), "table " + spec.ns + "." + spec.table + " of job " + job + " is not in the catalog");
+    w.table = experiment::table_settings{};
+    if (auto it = table.properties.find("write.upsert.enabled"); it != table.properties.end()) w.table->write_upsert_enabled = it->second;
+    w.table->format_version = table.format_version;
+    w.table->identifier_fields = table.identifier_fields;
     const std::string want_mode(flink_reported(spec.config.mode));
     if (w.mode != want_mode || w.interval_ms != spec.config.checkpoint_interval_ms)
         throw live_error(s_.flink.where(), "job " + job + " runs with mode " + w.mode + " and interval " +

@@ -13,6 +13,28 @@ long long as_ll(const json::value& v) {
     if (v.is_uint64()) return static_cast<long long>(v.as_uint64());
     return 0;
 }
+
+// The current schema's identifier-field-ids, by name: what makes the Flink
+// sink write an equality delete per key (a PRIMARY KEY in Flink SQL).
+std::vector<std::string> identifier_fields_of(const json::object& md) {
+    std::vector<std::string> out;
+    const auto* schemas = md.if_contains("schemas");
+    const auto* current = md.if_contains("current-schema-id");
+    if (!schemas || !schemas->is_array() || !current) return out;
+    for (const auto& s : schemas->as_array()) {
+        const auto& schema = s.as_object();
+        const auto* id = schema.if_contains("schema-id");
+        if (!id || as_ll(*id) != as_ll(*current)) continue;
+        const auto* ids = schema.if_contains("identifier-field-ids");
+        const auto* fields = schema.if_contains("fields");
+        if (!ids || !ids->is_array() || !fields || !fields->is_array()) return out;
+        for (const auto& want : ids->as_array())
+            for (const auto& f : fields->as_array())
+                if (const auto* fid = f.as_object().if_contains("id"); fid && as_ll(*fid) == as_ll(want))
+                    out.push_back(std::string(f.as_object().at("name").as_string()));
+    }
+    return out;
+}
 }  // namespace
 
 std::string iceberg_snapshot::summary_text(const std::string& key) const {
@@ -51,6 +73,8 @@ iceberg_table_state iceberg_catalog::load(const std::string& ns, const std::stri
         for (const auto& [k, v] : props->as_object())
             out.properties[std::string(k)] = v.is_string() ? std::string(v.as_string()) : json::serialize(v);
     if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null()) out.current_snapshot_id = as_ll(*cur);
+    if (auto* v = md.if_contains("format-version")) out.format_version = as_ll(*v);
+    out.identifier_fields = identifier_fields_of(md);
     if (auto* snaps = md.if_contains("snapshots"); snaps && snaps->is_array()) {
         for (const auto& s : snaps->as_array()) {
             const auto& o = s.as_object();

@@ -29,6 +29,8 @@ struct iceberg_table_state {
     std::vector<iceberg_snapshot> snapshots;  // in the order the catalog lists them
     std::string location;
     std::map<std::string, std::string> properties;  // the table's properties, as the catalog holds them
+    long long format_version = 0;                    // the metadata's format-version
+    std::vector<std::string> identifier_fields;      // the current schema's identifier fields, by name
     std::optional<iceberg_snapshot> current() const;
 };
 

@@ -2,6 +2,7 @@
 
 #include <librdkafka/rdkafkacpp.h>
 #include <mutex>
+#include <rosterrig/generate/feed_digest.hpp>
 #include <thread>
 #include "progress.hpp"
 
@@ -72,6 +73,7 @@ produce_report kafka_producer::produce_all(const std::string& topic, const std::
     const auto start = std::chrono::steady_clock::now();
     auto last_progress = start;
     auto due = start;  // when the next record may go
+    feed_hasher digest;  // over what was handed over, so a record produced twice would show
     for (std::size_t i = 0; i < records.size(); ++i) {
         const auto& r = records[i];
         throw_if_interrupted();  // Ctrl-C must not wait for a slow feed to end
@@ -91,6 +93,7 @@ produce_report kafka_producer::produce_all(const std::string& topic, const std::
             }
             throw live_error(broker_, "produce to " + topic + " failed: " + RdKafka::err2str(code));
         }
+        digest.add_value(r.value);
         ++report.attempted;
         attempted_.fetch_add(1);
         producer_->poll(0);
@@ -103,6 +106,7 @@ produce_report kafka_producer::produce_all(const std::string& topic, const std::
     }
     producer_->flush(30000);
     report.undelivered = producer_->outq_len();
+    report.feed_sha256 = digest.hex();
     return report;
 }
 

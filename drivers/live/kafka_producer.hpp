@@ -34,6 +34,10 @@ struct produce_report {
     // served: at or after the broker's acknowledgement, never before.
     std::vector<std::pair<long long, long long>> acked_at;
     std::string first_error;
+    // SHA-256 (hex) of the values handed to the producer, in order, each
+    // followed by '\n' (generate/feed_digest.hpp): for a roster feed, what
+    // `rosterrig generate | sha256sum` prints for the same records.
+    std::string feed_sha256;
 };
 
 class kafka_producer {

@@ -41,6 +41,15 @@ endif()
 if(ha STREQUAL hc)
   message(FATAL_ERROR "different seeds, same bytes")
 endif()
+# generate writes exactly the feed's JSON lines, nothing else: the default
+# feed's bytes have the digest pinned in generator.tests.cpp, which is also
+# what feed_sha256 (the digest the results record) gives for that spec, so a
+# recorded digest is checked with `rosterrig generate ... | sha256sum`.
+rr(0 default.jsonl default.err generate --seed 1)
+file(SHA256 ${WORK}/default.jsonl hdefault)
+if(NOT hdefault STREQUAL "a5860f2dad88ae8addb8cc89c0fde5e150a9a6a11274dd38a507e7b0e324e19e")
+  message(FATAL_ERROR "generate --seed 1 wrote bytes with SHA-256 ${hdefault}, not the pinned feed digest")
+endif()
 file(STRINGS ${WORK}/a.jsonl lines ENCODING UTF-8)
 list(LENGTH lines n)
 if(NOT n EQUAL 12000)

@@ -8,9 +8,11 @@
 #include <rosterrig/check/expected_state.hpp>
 #include <rosterrig/experiment/feed_pacing.hpp>
 #include <rosterrig/experiment/history.hpp>
+#include <rosterrig/experiment/reported_settings.hpp>
 #include <rosterrig/experiment/snapshot_chain.hpp>
 #include <rosterrig/experiment/table_observation.hpp>
 #include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 namespace fs = std::filesystem;
@@ -80,6 +82,80 @@ TEST_CASE("configuration values keep the JSON names results were written with", 
     CHECK(experiment::flink_option(experiment::checkpoint_mode::at_least_once) == "AT_LEAST_ONCE");
     CHECK(experiment::flink_reported(experiment::checkpoint_mode::exactly_once) == "exactly_once");
     CHECK(experiment::flink_option(experiment::startup_mode::group_offsets) == "group-offsets");
+}
+
+// Mutation: in restart_strategy_of, take the attempts from
+// restart-strategy.fixed-delay.delay's key: this fails.
+TEST_CASE("the restart strategy is read from Flink's configuration entries, and a non-number is no attempts", "[config]") {
+    const auto r = experiment::restart_strategy_of({{"rest.port", "8081"},
+                                                    {"restart-strategy.type", "fixed-delay"},
+                                                    {"restart-strategy.fixed-delay.attempts", "1000"},
+                                                    {"restart-strategy.fixed-delay.delay", "2 s"}},
+                                                   "GET /jobmanager/config");
+    CHECK(r.type == "fixed-delay");
+    CHECK(r.attempts == 1000);
+    CHECK(r.delay == "2 s");
+    CHECK(r.reported_by == "GET /jobmanager/config");
+    CHECK(experiment::reports_fixed_delay_of_at_least(r, 1000));
+    CHECK_FALSE(experiment::reports_fixed_delay_of_at_least(r, 1001));
+    CHECK_FALSE(experiment::reports_fixed_delay_of_at_least(std::nullopt, 0));  // nothing reported
+    CHECK_FALSE(experiment::restart_strategy_of({{"restart-strategy.fixed-delay.attempts", "many"}}, "").attempts);
+    CHECK(experiment::restart_strategy_of({}, "").type.empty());
+}
+
+// Mutation: drop the identifier-field test from reports_upsert_on (the flag
+// alone taken for an upsert table): this fails.
+TEST_CASE("an upsert table needs the flag and the key as identifier, an append table has neither", "[config]") {
+    experiment::table_settings upsert{"true", 2, {"npi"}}, append{std::nullopt, 2, {}};
+    CHECK(experiment::reports_upsert_on(upsert, "npi"));
+    CHECK_FALSE(experiment::reports_no_upsert(upsert));
+    CHECK(experiment::reports_no_upsert(append));
+    CHECK_FALSE(experiment::reports_upsert_on(append, "npi"));
+    CHECK_FALSE(experiment::reports_upsert_on({"true", 2, {}}, "npi"));       // the flag without a key
+    CHECK_FALSE(experiment::reports_upsert_on({std::nullopt, 2, {"npi"}}, "npi"));  // a key without the flag
+    CHECK_FALSE(experiment::reports_no_upsert({"false", 2, {"npi"}}));
+    using experiment::table_kind;
+    CHECK(experiment::reports_table_kind(upsert, table_kind::upsert, "npi"));
+    CHECK(experiment::reports_table_kind(append, table_kind::append, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(upsert, table_kind::append, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(experiment::table_settings{"true", 1, {"npi"}}, table_kind::upsert, "npi"));
+    CHECK_FALSE(experiment::reports_table_kind(std::nullopt, table_kind::append, "npi"));  // nothing reported
+}
+
+// Mutation: `next += n` dropped from e2::batches (every batch starting at 1): this fails.
+TEST_CASE("e2's batches split a repeat's feed in the order they are written, without a gap", "[config]") {
+    auto p = e2::parameters::quick_run();
+    CHECK(e2::batches(p) == std::vector<seq_range>{{1, 2000}, {2001, 3000}, {3001, 3500}});
+    p.third_batch_events.reset();  // a run from before the third batch
+    CHECK(e2::batches(p) == std::vector<seq_range>{{1, 2000}, {2001, 3000}});
+}
+
+// Mutation: in strict_reader.hpp, drop `if constexpr (is_optional<member_t>::value) return;`
+// (an absent optional field refused): the file without them no longer reads, and this fails.
+TEST_CASE("the digests and reported settings round-trip, and results without them still read", "[result]") {
+    e1::samples s;
+    s.configurations.push_back({});
+    auto old = e1_envelope(s);  // written before the fields existed: null, or absent below
+    auto v = result::to_json(old);
+    auto& run = v.as_object()["samples"].as_object()["configurations"].as_array()[0].as_object();
+    for (const char* key : {"feed_sha256", "restart_strategy", "table_settings"}) CHECK(run.erase(key) == 1);
+    CHECK(v.as_object()["samples"].as_object()["offsets"].as_object().erase("feed_sha256") == 1);
+    const auto file = scratch_file("before-digests.json");
+    result::write_json_file(file, v);
+    const auto read_old = experiment::read_history<e1::definition>(file).samples;
+    CHECK_FALSE(read_old.configurations[0].feed_sha256);
+    CHECK_FALSE(read_old.configurations[0].restart_strategy);
+
+    s.configurations[0].feed_sha256 = "ab";
+    s.configurations[0].restart_strategy = experiment::restart_strategy{"fixed-delay", 1000, "2 s", "GET /x"};
+    s.configurations[0].table_settings = experiment::table_settings{"true", 2, {"npi"}};
+    s.offsets.feed_sha256 = "cd";
+    result::write_result(file, e1_envelope(s));
+    const auto back = experiment::read_history<e1::definition>(file).samples;
+    CHECK(back.configurations[0].feed_sha256 == "ab");
+    CHECK(back.configurations[0].restart_strategy->attempts == 1000);
+    CHECK(back.configurations[0].table_settings->identifier_fields == std::vector<std::string>{"npi"});
+    CHECK(back.offsets.feed_sha256 == "cd");
 }
 
 TEST_CASE("missing runs are written [first, last] and read back, and a backwards range is refused", "[result][ranges]") {

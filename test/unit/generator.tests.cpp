@@ -8,7 +8,7 @@
 
 #include "rosterrig/generate/generator.hpp"
 #include "rosterrig/generate/json_lines.hpp"
-#include "sha256.hpp"
+#include "rosterrig/detail/sha256.hpp"
 
 using namespace rosterrig;
 
@@ -28,7 +28,7 @@ TEST_CASE("the default feed's bytes are pinned by SHA-256", "[generate][golden]"
     // Mutation check: changing feed_salt's last hex digit fails this test
     // (tried once).
     const std::string bytes = feed_bytes(roster_spec{});
-    CHECK(test::sha256_hex(bytes) == "a5860f2dad88ae8addb8cc89c0fde5e150a9a6a11274dd38a507e7b0e324e19e");
+    CHECK(detail::sha256_hex(bytes) == "a5860f2dad88ae8addb8cc89c0fde5e150a9a6a11274dd38a507e7b0e324e19e");
     CHECK(bytes.substr(0, 59) == R"({"seq":1,"npi":"2345132593","partition":0,"source":"payer_d)");
 }
 

@@ -7,10 +7,13 @@
 #define ROSTERRIG_EXPERIMENT_JOB_PLAN_HPP
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/describe.hpp>
+
+#include "rosterrig/experiment/reported_settings.hpp"
 
 namespace rosterrig::experiment {
 
@@ -42,6 +45,8 @@ struct writer_settings {
     std::vector<plan_edge> edges;
     std::string writer_input;     ///< writer_input(edges)
     std::string sink;             ///< which sink implementation runs
+    std::optional<restart_strategy> restart;  ///< Flink's, for the job (unset by writers that cannot say)
+    std::optional<table_settings> table;      ///< the catalog's, for the job's table
 };
 
 } // namespace rosterrig::experiment

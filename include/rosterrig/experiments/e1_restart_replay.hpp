@@ -177,6 +177,10 @@ struct configuration_run {
     std::vector<seq_copies> duplicate_seqs;
     std::uint64_t unattributed_duplicates = 0;
     std::vector<kill_sample> kills;
+    // Absent in runs from before they were recorded:
+    std::optional<std::string> feed_sha256;  // of the feed as produced (generate/feed_digest.hpp); regenerates from feed()
+    std::optional<experiment::restart_strategy> restart_strategy;  // as Flink reported it for the job
+    std::optional<experiment::table_settings> table_settings;      // as the catalog reported the table
 };
 BOOST_DESCRIBE_STRUCT(configuration_run, (),
                       (name, table_kind, checkpoint_mode_requested, checkpoint_mode_in_force,
@@ -185,7 +189,7 @@ BOOST_DESCRIBE_STRUCT(configuration_run, (),
                        rate_per_second, feed_duration_ms, rows, distinct_seq, duplicate_rows, missing_runs,
                        distinct_npis, rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, data_files,
                        equality_delete_files, position_delete_files, snapshots, duplicate_seqs,
-                       unattributed_duplicates, kills))
+                       unattributed_duplicates, kills, feed_sha256, restart_strategy, table_settings))
 
 // Part 2: committed offsets are monitoring.
 struct offsets_step {
@@ -215,8 +219,9 @@ struct offsets_part {
     std::uint64_t events = 0;
     std::vector<offsets_step> steps;  // landed, rewound, restored_from_checkpoint, fresh_from_group_offsets
     std::vector<offsets_watch_sample> after_restore;  // every 0.5 s for the watch window
+    std::optional<std::string> feed_sha256;  // of offsets_feed() as produced (absent in older runs)
 };
-BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore))
+BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore, feed_sha256))
 
 struct samples {
     std::vector<configuration_run> configurations;
@@ -238,6 +243,8 @@ inline configuration_run start_run(const configuration& c, const parameters& p, 
     r.sink = w.sink;
     r.writer_input = w.writer_input;
     r.edges = w.edges;
+    r.restart_strategy = w.restart;
+    r.table_settings = w.table;
     r.job_id = job;
     r.events = p.events;
     r.rate_per_second = rate_per_second;

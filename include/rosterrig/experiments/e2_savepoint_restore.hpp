@@ -18,6 +18,7 @@
 #include <boost/describe.hpp>
 
 #include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/table_observation.hpp"
@@ -78,6 +79,29 @@ struct parameters {
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, first_batch_events, second_batch_events, third_batch_events, providers, partitions, checkpoint_interval_ms,
                        watermark_lead, sample_period_ms, row_count_period_ms, repeats, warehouse, parallelism, quick))
+
+/// The seqs of each batch of a repeat's feed, in the order they are written:
+/// the first (job running), the second (no job), the third (after the freeze)
+/// when the run has one.
+inline std::vector<seq_range> batches(const parameters& p) {
+    std::vector<seq_range> out;
+    std::uint64_t next = 1;
+    for (const std::uint64_t n : {p.first_batch_events, p.second_batch_events, p.third_batch_events.value_or(0)}) {
+        if (n == 0) continue;
+        out.push_back({next, next + n - 1});
+        next += n;
+    }
+    return out;
+}
+
+/// One batch as it was produced: its seqs in the repeat's feed (feed(repeat))
+/// and the SHA-256 of its lines (generate/feed_digest.hpp).
+struct batch_feed {
+    std::uint64_t first_seq = 0;
+    std::uint64_t last_seq = 0;
+    std::string feed_sha256;
+};
+BOOST_DESCRIBE_STRUCT(batch_feed, (), (first_seq, last_seq, feed_sha256))
 
 struct variant {
     std::string name;
@@ -181,13 +205,18 @@ struct restore_run {
     // The old job failed over while the savepoint was taken: the exception
     // before each retry (absent when the first attempt succeeded).
     std::optional<std::vector<std::string>> savepoint_retried_after;
+    // Absent in runs from before they were recorded:
+    std::optional<std::vector<batch_feed>> feeds;                  // every batch produced, in order
+    std::optional<experiment::restart_strategy> restart_strategy;  // as Flink reported it for the first job
+    std::optional<experiment::table_settings> table_settings;      // as the catalog reported the table
 };
 BOOST_DESCRIBE_STRUCT(restore_run, (),
                       (variant, repeat, table_kind, v2_sink, old_job_id, new_job_id, savepoint_path,
                        savepoint_checkpoint_id, watermark_before, snapshot_before, total_records_before, rows_before,
                        events_total, restarts_during, exceptions_during, samples, row_counts, snapshots_after, rows,
                        duplicate_rows, missing_runs, rows_sharing_npi, missing_npis, stale_rows,
-                       restore_requested_at_ms, third_batch, savepoint_retried_after))
+                       restore_requested_at_ms, third_batch, savepoint_retried_after, feeds, restart_strategy,
+                       table_settings))
 
 struct samples {
     std::vector<restore_run> runs;
@@ -421,8 +450,11 @@ inline double first_batch_rate(const parameters& p) {
     return static_cast<double>(p.first_batch_events) / seconds;
 }
 
-inline restore_run start_run(const parameters& p, const variant& v, std::uint64_t repeat, const std::string& old_job) {
+inline restore_run start_run(const parameters& p, const variant& v, std::uint64_t repeat, const std::string& old_job,
+                             const experiment::writer_settings& w) {
     restore_run r;
+    r.restart_strategy = w.restart;
+    r.table_settings = w.table;
     r.variant = v.name;
     r.repeat = repeat;
     r.table_kind = v.table;

@@ -1,6 +1,7 @@
-// test/unit/sha256.hpp: SHA-256 hex digests for the tests (OpenSSL 3 EVP).
-#ifndef ROSTERRIG_TEST_SHA256_HPP
-#define ROSTERRIG_TEST_SHA256_HPP
+// rosterrig/detail/sha256.hpp: incremental SHA-256 as a lowercase hex digest
+// (OpenSSL 3 EVP; link OpenSSL::Crypto, which rosterrig::experiments carries).
+#ifndef ROSTERRIG_DETAIL_SHA256_HPP
+#define ROSTERRIG_DETAIL_SHA256_HPP
 
 #include <stdexcept>
 #include <string>
@@ -8,13 +9,16 @@
 
 #include <openssl/evp.h>
 
-namespace rosterrig::test {
+namespace rosterrig::detail {
 
 /// Incremental SHA-256.
 class sha256 {
 public:
     sha256() : ctx_(EVP_MD_CTX_new()) {
-        if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1) throw std::runtime_error("sha256 init");
+        if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1) {
+            EVP_MD_CTX_free(ctx_);
+            throw std::runtime_error("sha256 init");
+        }
     }
     ~sha256() { EVP_MD_CTX_free(ctx_); }
     sha256(const sha256&) = delete;
@@ -23,6 +27,7 @@ public:
     void update(std::string_view bytes) {
         if (EVP_DigestUpdate(ctx_, bytes.data(), bytes.size()) != 1) throw std::runtime_error("sha256 update");
     }
+    /// The digest of everything updated so far; call once.
     std::string hex() {
         unsigned char md[EVP_MAX_MD_SIZE];
         unsigned int len = 0;
@@ -46,6 +51,6 @@ inline std::string sha256_hex(std::string_view bytes) {
     return h.hex();
 }
 
-} // namespace rosterrig::test
+} // namespace rosterrig::detail
 
 #endif
