@@ -30,7 +30,11 @@ FLINK_START_TIMEOUT="${RR_FLINK_START_TIMEOUT:-90}"
 #             heartbeats every 1 s, a 2 s restart delay, the supervisor's 1 s pause.
 # Neither touches what the experiments measure: checkpointing mode, sinks and
 # restarting from the latest checkpoint are the same in both.
-FLINK_RECOVERY="${RR_FLINK_RECOVERY:-fast}"
+# A running stack keeps the profile it was started with ($FLINK_RECOVERY_FILE,
+# written by flink_up, removed by flink_down), so status and the drivers judge
+# it by its own profile.
+FLINK_RECOVERY_FILE="$RR_STATE/flink.recovery-profile"
+FLINK_RECOVERY="${RR_FLINK_RECOVERY:-$(cat "$FLINK_RECOVERY_FILE" 2>/dev/null || echo fast)}"
 case "$FLINK_RECOVERY" in
   fast)     FLINK_TASKMANAGERS=3 FLINK_HEARTBEAT_MS=500 FLINK_RESTART_DELAY="100 ms" FLINK_TM_RESTART_PAUSE=3.5
             FLINK_REST_REFRESH_MS=500 ;;
@@ -317,6 +321,7 @@ flink_up() {
   flink_fetch
   [ -x "$FLINK_JAVA" ] || rr_die "flink: no Java 17 at $FLINK_JAVA"
   _flink_write_config
+  echo "$FLINK_RECOVERY" > "$FLINK_RECOVERY_FILE"
   local t0 start_jm=0 start_gw=0 name; t0=$(date +%s)
   if rr_running flink-jobmanager && _flink_jm_ok; then
     rr_log "flink: JobManager already running (pid $(cat "$(rr_pidfile flink-jobmanager)"))"
@@ -366,6 +371,7 @@ flink_down() {
     rr_stop "$name"                # a JVM that outlived its supervisor
   done
   _flink_keep_cds
+  rm -f "$FLINK_RECOVERY_FILE"
   rr_stop flink-jobmanager
   rr_log "flink: stopped"
 }
@@ -408,10 +414,19 @@ flink_version() {
   echo "$v (revision $r)"
 }
 
-# flink_tm_pid: pid of the current TaskManager JVM (changes after every restart).
+# flink_tm_pid [job]: pid of the TaskManager JVM running the job's first vertex
+# (without a job: flink-taskmanager's); it changes after every restart.
 flink_tm_pid() {
-  rr_running flink-taskmanager || return 1
-  cat "$(rr_pidfile flink-taskmanager)"
+  local name=flink-taskmanager vertex port n
+  if [ -n "${1:-}" ]; then
+    vertex="$(rr_http "$(flink_rest)/jobs/$1" | sed -n 's/.*"vertices":\[{"id":"\([0-9a-f]*\)".*/\1/p')"
+    port="$(rr_http "$(flink_rest)/jobs/$1/vertices/$vertex/taskmanagers" | sed -n 's/.*"endpoint":"[^"]*:\([0-9]*\)".*/\1/p')"
+    for n in $(_flink_tms); do
+      [ "$(_flink_tm_ports "$n" | cut -d' ' -f2)" = "$port" ] && name="$n"
+    done
+  fi
+  rr_running "$name" || return 1
+  cat "$(rr_pidfile "$name")"
 }
 
 # flink_sql_file <file.sql>: run the statements of a file in one SQL Gateway

@@ -31,10 +31,10 @@ job="$(flink_sql_file "$tmp/job.sql" | sed -n 's/^  job id: //p')"
 for _ in $(seq 30); do [ "$(rr_http "$R/jobs/$job" | field state)" = RUNNING ] && break; sleep 1; done
 say "b) job $job $(rr_http "$R/jobs/$job" | field state)"
 
-old="$(flink_tm_pid)"; kill -9 "$old"; t0=$(date +%s)
+old="$(flink_tm_pid "$job")"; kill -9 "$old"; t0=$(date +%s)
 say "c) killed TaskManager JVM $old"
 state=""; for _ in $(seq 60); do
-  sleep 1; new="$(flink_tm_pid || true)"
+  sleep 1; new="$(flink_tm_pid "$job" || true)"
   state="$(rr_http "$R/jobs/$job" | field state || true)"
   restarts="$(rr_http "$R/jobs/$job/metrics?get=numRestarts" | field 0.value 2>/dev/null || echo 0)"
   [ -n "$new" ] && [ "$new" != "$old" ] && [ "$state" = RUNNING ] && [ "${restarts:-0}" -gt 0 ] && break

@@ -118,7 +118,8 @@ std::pair<std::string, std::vector<std::pair<std::string, std::string>>> flink_r
         throw live_error(where_, "GET " + path + " returned HTTP " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
     std::vector<std::pair<std::string, std::string>> out;
     try {
-        for (const auto& e : json::parse(res.body).as_array())
+        const auto entries = json::parse(res.body);  // kept: the loop walks into it
+        for (const auto& e : entries.as_array())
             out.emplace_back(str_at(e.as_object(), "key"), str_at(e.as_object(), "value"));
     } catch (const std::exception& e) {
         throw live_error(where_, "GET " + path + ": not a list of {key, value}: " + e.what());

@@ -37,6 +37,7 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     // hidden, as the components report them (the files are held offline).
     const auto [path, entries] = s_.flink.jobmanager_config(job);
     w.restart = experiment::restart_strategy_of(entries, "GET " + path);
+    w.recovery = s_.recovery_in_force(entries);
     const auto table = s_.catalog.load(spec.ns, spec.table);
     if (!table.exists) throw live_error(s_.catalog.where(), "table " + spec.ns + "." + spec.table + " of job " + job + " is not in the catalog");
     w.table = experiment::table_settings{};

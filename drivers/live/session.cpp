@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <unistd.h>
 
 #include "process_fault.hpp"
@@ -70,6 +71,29 @@ session::taskmanager_process session::taskmanager_of(const std::string& job) con
 bool session::all_taskmanagers_registered() const {
     const int ours = supervised_taskmanagers(stack);
     return ours > 0 && flink.registered_taskmanagers() >= ours;
+}
+
+namespace {
+// The NUL-separated /proc/<pid>/cmdline or environ of a process ("" when gone).
+std::vector<std::string> proc_strings(long long pid, const char* what) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/" + what, std::ios::binary);
+    std::vector<std::string> out;
+    for (std::string s; std::getline(in, s, '\0');) out.push_back(s);
+    return out;
+}
+}  // namespace
+
+experiment::recovery_settings session::recovery_in_force(
+    const std::vector<std::pair<std::string, std::string>>& flink_config_entries) const {
+    auto r = experiment::recovery_settings_of(flink_config_entries);
+    r.taskmanagers_registered = flink.registered_taskmanagers();
+    for (const auto& tm : taskmanagers) {
+        for (const auto& arg : proc_strings(read_pid(stack.pid_file(tm.name)), "cmdline"))
+            if (arg.rfind("-XX:SharedArchiveFile=", 0) == 0) ++r.taskmanagers_sharing_classes;
+        for (const auto& var : proc_strings(read_pid(stack.pid_file(std::string(tm.name) + "-supervisor")), "environ"))
+            if (var.rfind("TM_RESTART_PAUSE=", 0) == 0) r.supervisor_restart_pause = var.substr(17);
+    }
+    return r;
 }
 
 bool session::spare_taskmanager_registered() const {

@@ -46,6 +46,10 @@ public:
     taskmanager_process taskmanager_of(const std::string& job) const;
     // Every supervised TaskManager is registered.
     bool all_taskmanagers_registered() const;
+    // The recovery settings in force: Flink's from its configuration entries,
+    // the TaskManager JVMs' and supervisors' from their command lines and environments.
+    experiment::recovery_settings recovery_in_force(
+        const std::vector<std::pair<std::string, std::string>>& flink_config_entries) const;
     // A TaskManager besides the one a job runs on is registered (with one
     // TaskManager, that one): where a kill's job can go at once.
     bool spare_taskmanager_registered() const;

@@ -47,6 +47,7 @@ struct writer_settings {
     std::string sink;             ///< which sink implementation runs
     std::optional<restart_strategy> restart;  ///< Flink's, for the job (unset by writers that cannot say)
     std::optional<table_settings> table;      ///< the catalog's, for the job's table
+    std::optional<recovery_settings> recovery;  ///< how fast the stack recovers a lost TaskManager
 };
 
 } // namespace rosterrig::experiment

@@ -46,6 +46,32 @@ inline restart_strategy restart_strategy_of(const std::vector<std::pair<std::str
     return r;
 }
 
+/// How fast the stack recovers from a lost TaskManager, as the running
+/// processes report it (compose/flink/README.md, "Recovery profiles"): none
+/// of it changes what a recovery restores, only how soon.
+struct recovery_settings {
+    std::string heartbeat_interval;               ///< heartbeat.interval (ms) as Flink lists it
+    std::string heartbeat_rpc_failure_threshold;  ///< heartbeat.rpc-failure-threshold
+    std::string rest_refresh_interval;            ///< web.refresh-interval (ms): how stale a REST job view may be
+    std::int64_t taskmanagers_registered = 0;     ///< GET /overview
+    std::int64_t taskmanagers_sharing_classes = 0;  ///< TaskManager JVMs started with -XX:SharedArchiveFile (their command lines)
+    std::string supervisor_restart_pause;         ///< TM_RESTART_PAUSE in the supervisors' environment ("" when unset: 1 s)
+};
+BOOST_DESCRIBE_STRUCT(recovery_settings, (),
+                      (heartbeat_interval, heartbeat_rpc_failure_threshold, rest_refresh_interval,
+                       taskmanagers_registered, taskmanagers_sharing_classes, supervisor_restart_pause))
+
+/// The Flink-held part of recovery_settings, from its configuration entries.
+inline recovery_settings recovery_settings_of(const std::vector<std::pair<std::string, std::string>>& entries) {
+    recovery_settings r;
+    for (const auto& [key, value] : entries) {
+        if (key == "heartbeat.interval") r.heartbeat_interval = value;
+        else if (key == "heartbeat.rpc-failure-threshold") r.heartbeat_rpc_failure_threshold = value;
+        else if (key == "web.refresh-interval") r.rest_refresh_interval = value;
+    }
+    return r;
+}
+
 /// Fixed-delay restarts with at least `attempts` attempts, as reported (nothing reported: no).
 inline bool reports_fixed_delay_of_at_least(const std::optional<restart_strategy>& r, std::int64_t attempts) {
     return r && r->type == "fixed-delay" && r->attempts.value_or(0) >= attempts;

@@ -181,6 +181,7 @@ struct configuration_run {
     std::optional<std::string> feed_sha256;  // of the feed as produced (generate/feed_digest.hpp); regenerates from feed()
     std::optional<experiment::restart_strategy> restart_strategy;  // as Flink reported it for the job
     std::optional<experiment::table_settings> table_settings;      // as the catalog reported the table
+    std::optional<experiment::recovery_settings> recovery_settings;  // the stack's, as its processes reported them
 };
 BOOST_DESCRIBE_STRUCT(configuration_run, (),
                       (name, table_kind, checkpoint_mode_requested, checkpoint_mode_in_force,
@@ -189,7 +190,8 @@ BOOST_DESCRIBE_STRUCT(configuration_run, (),
                        rate_per_second, feed_duration_ms, rows, distinct_seq, duplicate_rows, missing_runs,
                        distinct_npis, rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, data_files,
                        equality_delete_files, position_delete_files, snapshots, duplicate_seqs,
-                       unattributed_duplicates, kills, feed_sha256, restart_strategy, table_settings))
+                       unattributed_duplicates, kills, feed_sha256, restart_strategy, table_settings,
+                       recovery_settings))
 
 // Part 2: committed offsets are monitoring.
 struct offsets_step {
@@ -245,6 +247,7 @@ inline configuration_run start_run(const configuration& c, const parameters& p, 
     r.edges = w.edges;
     r.restart_strategy = w.restart;
     r.table_settings = w.table;
+    r.recovery_settings = w.recovery;
     r.job_id = job;
     r.events = p.events;
     r.rate_per_second = rate_per_second;
@@ -461,18 +464,28 @@ inline std::vector<rule> rules() {
 
 // ---- report ------------------------------------------------------------------
 
+/// A configuration's recoveries, phase by phase (kills that recorded them),
+/// ending with the driver's own "running again".
+inline std::vector<experiment::phase_list> recoveries_of(const configuration_run& c) {
+    std::vector<experiment::phase_list> out;
+    for (const auto& k : c.kills)
+        if (k.recovery) {
+            out.push_back(experiment::recovery_phases(k.killed_at_ms, k.restarting_at_ms,
+                                                      k.killed_at_ms + k.taskmanager_back_after_ms, *k.recovery));
+            out.back().emplace_back("driver_sees_running", k.job_running_after_ms >= 0
+                                                               ? std::optional<std::int64_t>(k.job_running_after_ms)
+                                                               : std::nullopt);
+        }
+    return out;
+}
+
 /// Where each configuration's recoveries spent their time, phase by phase
 /// (median / max ms after the kill); empty for runs that did not record it.
 inline std::string recovery_table(const samples& s) {
     std::vector<std::pair<std::string, std::vector<experiment::phase_summary>>> rows;
-    for (const auto& c : s.configurations) {
-        std::vector<experiment::phase_list> recoveries;
-        for (const auto& k : c.kills)
-            if (k.recovery)
-                recoveries.push_back(experiment::recovery_phases(k.killed_at_ms, k.restarting_at_ms,
-                                                                 k.killed_at_ms + k.taskmanager_back_after_ms, *k.recovery));
-        if (!recoveries.empty()) rows.emplace_back(c.name, experiment::summarize_phases(recoveries));
-    }
+    for (const auto& c : s.configurations)
+        if (const auto recoveries = recoveries_of(c); !recoveries.empty())
+            rows.emplace_back(c.name, experiment::summarize_phases(recoveries));
     if (rows.empty()) return {};
     std::vector<std::string> header{"Configuration"};
     for (const auto& p : rows.front().second) header.push_back(p.phase + " (median / max ms)");
