@@ -1,6 +1,8 @@
 #include "stack_versions.hpp"
 
 #include <array>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <sys/wait.h>
 #include <boost/json.hpp>
@@ -19,7 +21,8 @@ std::string run_command(const std::string& command) {
     return out;
 }
 
-std::map<std::string, std::string> reported_versions(const stack_config& stack) {
+namespace {
+std::map<std::string, std::string> versions_once(const stack_config& stack) {
     std::string text;
     try {
         text = run_command("'" + stack.compose_dir + "/stack' status --json 2>/dev/null");
@@ -36,6 +39,21 @@ std::map<std::string, std::string> reported_versions(const stack_config& stack) 
         out[std::string(name)] = std::string(o.at("version").as_string());
     }
     return out;
+}
+}  // namespace
+
+std::map<std::string, std::string> reported_versions(const stack_config& stack) {
+    // A TaskManager killed at the end of the previous run may still be
+    // restarting (the supervisor's pause, then its start): give it 30 s.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+        try {
+            return versions_once(stack);
+        } catch (const live_error&) {
+            if (std::chrono::steady_clock::now() > give_up) throw;
+            std::this_thread::sleep_for(std::chrono::seconds(2));
+        }
+    }
 }
 
 }  // namespace rosterrig::live

@@ -39,16 +39,19 @@ store_files list_location(const stack_config& stack, const std::string& location
         for (const auto& o : s3.list_objects(bucket, prefix)) out.files.push_back({strip(o.key, prefix), o.bytes});
         out.multipart_uploads = static_cast<std::int64_t>(s3.list_multipart_uploads(bucket, prefix).size());
         out.listed = true;
-        // Where S3FileIO keeps a file it has not uploaded yet: the TaskManager's java.io.tmpdir.
-        const fs::path tmp = fs::path(stack.state_dir) / "tmp" / "flink" / "taskmanager";
+        // Where S3FileIO keeps a file it has not uploaded yet: the java.io.tmpdir
+        // of each TaskManager (compose/flink/component.sh: one, or three).
         out.writer_staging_files = 0, out.writer_staging_bytes = 0;
-        std::error_code ec;
-        for (fs::recursive_directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
-            std::error_code size_ec;
-            if (it->is_regular_file(size_ec) && it->path().filename().string().rfind("s3fileio-", 0) == 0) {
-                ++out.writer_staging_files;
-                const auto n = it->file_size(size_ec);
-                if (!size_ec) out.writer_staging_bytes += static_cast<std::int64_t>(n);
+        for (const char* tm : {"taskmanager", "taskmanager-2", "taskmanager-3"}) {
+            const fs::path tmp = fs::path(stack.state_dir) / "tmp" / "flink" / tm;
+            std::error_code ec;
+            for (fs::recursive_directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+                std::error_code size_ec;
+                if (it->is_regular_file(size_ec) && it->path().filename().string().rfind("s3fileio-", 0) == 0) {
+                    ++out.writer_staging_files;
+                    const auto n = it->file_size(size_ec);
+                    if (!size_ec) out.writer_staging_bytes += static_cast<std::int64_t>(n);
+                }
             }
         }
         return out;

@@ -262,3 +262,20 @@ TEST_CASE("e1 upsert tables reported the upsert flag with identifier field npi, 
         },
         [](e1::samples& x) { x.configurations[0].table_settings->write_upsert_enabled = "true"; });
 }
+
+// Mutation: one configuration recorded with a single TaskManager registered
+// (the baseline profile's, where a kill waits for the killed JVM).
+TEST_CASE("every e1 job ran with the recovery settings the processes reported: spare TaskManagers, 500 ms heartbeats",
+          "[.][needs-new-e1-run][claims][e1]") {
+    C::holds_and_is_mutation_checked(
+        [](const e1::samples& x) {
+            for (const auto& c : x.configurations) {
+                if (!c.recovery_settings) return false;
+                const auto& r = *c.recovery_settings;
+                if (r.taskmanagers_registered < 2 || r.heartbeat_interval != "500" || r.rest_refresh_interval != "500")
+                    return false;
+            }
+            return every_configuration_ran(x);
+        },
+        [](e1::samples& x) { x.configurations[3].recovery_settings->taskmanagers_registered = 1; });
+}

@@ -103,6 +103,20 @@ TEST_CASE("the restart strategy is read from Flink's configuration entries, and 
     CHECK(experiment::restart_strategy_of({}, "").type.empty());
 }
 
+// Mutation: read web.refresh-interval into heartbeat_interval in
+// recovery_settings_of (a copy-paste slip between the keys): this fails.
+TEST_CASE("the recovery settings are read from Flink's configuration entries, each from its own key", "[config]") {
+    const auto r = experiment::recovery_settings_of({{"heartbeat.interval", "500"},
+                                                     {"heartbeat.rpc-failure-threshold", "2"},
+                                                     {"web.refresh-interval", "3000"},
+                                                     {"heartbeat.timeout", "10000"}});
+    CHECK(r.heartbeat_interval == "500");
+    CHECK(r.heartbeat_rpc_failure_threshold == "2");
+    CHECK(r.rest_refresh_interval == "3000");
+    CHECK(r.taskmanagers_registered == 0);  // not Flink's configuration: the driver asks /overview
+    CHECK(experiment::recovery_settings_of({}).heartbeat_interval.empty());
+}
+
 // Mutation: drop the identifier-field test from reports_upsert_on (the flag
 // alone taken for an upsert table): this fails.
 TEST_CASE("an upsert table needs the flag and the key as identifier, an append table has neither", "[config]") {

@@ -65,6 +65,10 @@ inline std::vector<experiment::claim> claims() {
         {"The catalog reported upsert tables with write.upsert.enabled=true and identifier field npi, append tables without (from the next full run)",
          "e1 upsert tables reported the upsert flag with identifier field npi, append tables no upsert", e1,
          "an append table reported with the upsert flag", false},
+        {"Every job ran with the recovery settings the processes reported: spare TaskManagers registered, heartbeats "
+         "and REST views every 500 ms (from the next full run)",
+         "every e1 job ran with the recovery settings the processes reported: spare TaskManagers, 500 ms heartbeats", e1,
+         "one configuration recorded with a single TaskManager", false},
         // Experiment 2
         {"Each variant ran at least three times", "each variant ran at least three times in the full run", e2,
          "drop one repeat", false},

@@ -487,6 +487,19 @@ inline std::string recovery_table(const samples& s) {
         if (const auto recoveries = recoveries_of(c); !recoveries.empty())
             rows.emplace_back(c.name, experiment::summarize_phases(recoveries));
     if (rows.empty()) return {};
+    std::string settings;  // as the first configuration's job reported them
+    if (!s.configurations.empty() && s.configurations.front().recovery_settings) {
+        const auto& r = *s.configurations.front().recovery_settings;
+        settings = " Recovery settings in force, as the processes reported them: " +
+                   std::to_string(r.taskmanagers_registered) + " TaskManagers registered (" +
+                   std::to_string(r.taskmanagers_sharing_classes) + " mapping the class archive), heartbeat every " +
+                   r.heartbeat_interval + " ms (lost after " + r.heartbeat_rpc_failure_threshold +
+                   " failed RPCs), REST views refreshed every " + r.rest_refresh_interval +
+                   " ms, the supervisor's pause before restarting a JVM " +
+                   (r.supervisor_restart_pause.empty() ? std::string("1") : r.supervisor_restart_pause) + " s.";
+        if (const auto& rs = s.configurations.front().restart_strategy)
+            settings += " Restart strategy " + rs->type + ", delay " + rs->delay + ".";
+    }
     std::vector<std::string> header{"Configuration"};
     for (const auto& p : rows.front().second) header.push_back(p.phase + " (median / max ms)");
     report::markdown_table t{header};
@@ -498,8 +511,8 @@ inline std::string recovery_table(const samples& s) {
     }
     return "\nWhere a recovery's time goes, from the kill: Flink's exception history (failure seen), the job's "
            "RESTARTING time, the supervisor's new JVM and the JobManager's list of TaskManagers (both polled every "
-           "100 ms), and the new attempt's first DEPLOYING, restore and last RUNNING times as Flink reports them.\n\n" +
-           t.render();
+           "100 ms), and the new attempt's first DEPLOYING, restore and last RUNNING times as Flink reports them." +
+           settings + "\n\n" + t.render();
 }
 
 /// The README section: the per-configuration table, the offsets part, the
