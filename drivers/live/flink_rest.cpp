@@ -53,12 +53,12 @@ std::string flink_rest::job_name(const std::string& id) const {
     return str_at(http_json(where_, http_method::get, "/jobs/" + id).as_object(), "name");
 }
 
-long long flink_rest::restarts(const std::string& id) const {
+long long flink_rest::restarts(const std::string& id, int attempts) const {
     // The REST server answers from its metric fetcher's cache, which knows a
     // job only after its next fetch (every second here, see
     // compose/flink/component.sh): ask again for a few seconds before saying
     // "not reported" (-1).
-    for (int attempt = 0; attempt < 6; ++attempt) {
+    for (int attempt = 0; attempt < attempts; ++attempt) {
         if (attempt > 0) std::this_thread::sleep_for(std::chrono::seconds(1));
         auto m = http_json(where_, http_method::get, "/jobs/" + id + "/metrics?get=numRestarts");
         for (const auto& e : m.as_array())

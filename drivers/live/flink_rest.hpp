@@ -51,7 +51,8 @@ public:
     std::string job_name(const std::string& job_id) const;
     // numRestarts metric (per failed region, refreshed by the metric fetcher);
     // -1 if the fetcher has not reported the job within a few seconds.
-    long long restarts(const std::string& job_id) const;
+    // attempts: how many asks, one second apart, before -1 ("not reported").
+    long long restarts(const std::string& job_id, int attempts = 6) const;
     // Over every subtask of every vertex, the current attempt's first
     // DEPLOYING and last RUNNING timestamps (epoch ms; 0 when none).
     std::pair<long long, long long> deploying_and_running_ms(const std::string& job_id) const;

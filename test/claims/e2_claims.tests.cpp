@@ -260,14 +260,13 @@ TEST_CASE("data written after the freeze landed once in every run", "[claims][e2
         [](e2::samples& x) { x.runs[0].third_batch->missing_seqs = 1; });
 }
 
-// The next three read fields the e2 results record from the next full run on
-// (feeds, restart_strategy, table_settings); the shipped file predates them,
-// so they are hidden ([.]) until that run lands. Without the fields they
-// fail: absent is never taken as agreement.
+// The next three read fields the e2 results record since the run of
+// 2026-11-30 (feeds, restart_strategy, table_settings). Without the fields
+// they fail: absent is never taken as agreement.
 
 // Mutation: one batch recorded as ending a seq early (the digest no longer
 // matches its seqs).
-TEST_CASE("each e2 batch regenerates to the digest the results recorded", "[.][needs-new-e2-run][claims][e2]") {
+TEST_CASE("each e2 batch regenerates to the digest the results recorded", "[claims][e2]") {
     C::holds_and_is_mutation_checked(
         [](const e2::samples& x, const e2::parameters& p) {
             const auto want = e2::batches(p);
@@ -285,7 +284,7 @@ TEST_CASE("each e2 batch regenerates to the digest the results recorded", "[.][n
 }
 
 // Mutation: one restore's job reported with 1 attempt.
-TEST_CASE("every e2 job ran with Flink reporting the raised restart attempts", "[.][needs-new-e2-run][claims][e2]") {
+TEST_CASE("every e2 job ran with Flink reporting the raised restart attempts", "[claims][e2]") {
     C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs)
@@ -297,7 +296,7 @@ TEST_CASE("every e2 job ran with Flink reporting the raised restart attempts", "
 
 // Mutation: the upsert variant's table reported without identifier fields.
 TEST_CASE("e2 upsert tables reported the upsert flag with identifier field npi, append tables no upsert",
-          "[.][needs-new-e2-run][claims][e2]") {
+          "[claims][e2]") {
     C::holds_and_is_mutation_checked(
         [](const e2::samples& x) {
             for (const auto& r : x.runs)
