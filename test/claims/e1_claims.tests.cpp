@@ -221,13 +221,13 @@ TEST_CASE("the checkpointing mode changed nothing: each table kind ended the sam
         [](e1::samples& x) { x.configurations[0].duplicate_rows += 1, x.configurations[0].rows += 1; });
 }
 
-// The next three read fields the e1 results record from the next full run on
-// (feed_sha256, restart_strategy, table_settings); the shipped file predates
-// them, so they are hidden ([.]) until that run lands. Without the fields
-// they fail: absent is never taken as agreement.
+// The next four read fields the e1 results record since the run of
+// 2026-11-30 (feed_sha256, restart_strategy, table_settings,
+// recovery_settings). Without the fields they fail: absent is never taken as
+// agreement.
 
 // Mutation: one configuration's recorded digest with a changed digit.
-TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "[.][needs-new-e1-run][claims][e1]") {
+TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "[claims][e1]") {
     const auto& s = C::load();
     // Regenerated once from the recorded parameters, then compared per run.
     const auto feed = feed_sha256(s.params.feed()), offsets = feed_sha256(s.params.offsets_feed());
@@ -241,7 +241,7 @@ TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "
 }
 
 // Mutation: one configuration's job reported with 1 attempt.
-TEST_CASE("every e1 job ran with Flink reporting the raised restart attempts", "[.][needs-new-e1-run][claims][e1]") {
+TEST_CASE("every e1 job ran with Flink reporting the raised restart attempts", "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x) {
             for (const auto& c : x.configurations)
@@ -253,7 +253,7 @@ TEST_CASE("every e1 job ran with Flink reporting the raised restart attempts", "
 
 // Mutation: an append configuration's table reported with write.upsert.enabled=true.
 TEST_CASE("e1 upsert tables reported the upsert flag with identifier field npi, append tables no upsert",
-          "[.][needs-new-e1-run][claims][e1]") {
+          "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x) {
             for (const auto& c : x.configurations)
@@ -266,7 +266,7 @@ TEST_CASE("e1 upsert tables reported the upsert flag with identifier field npi, 
 // Mutation: one configuration recorded with a single TaskManager registered
 // (the baseline profile's, where a kill waits for the killed JVM).
 TEST_CASE("every e1 job ran with the recovery settings the processes reported: spare TaskManagers, 500 ms heartbeats",
-          "[.][needs-new-e1-run][claims][e1]") {
+          "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x) {
             for (const auto& c : x.configurations) {
