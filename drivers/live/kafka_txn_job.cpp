@@ -85,7 +85,9 @@ std::vector<e5::transaction_state> transaction_sampler::stop() {
 
 log_marks mark_flink_logs(const stack_config& stack) {
     log_marks out;
-    for (const auto* name : {"flink-jobmanager", "flink-taskmanager", "flink-taskmanager-2"}) {
+    std::vector<std::string> names{"flink-jobmanager"};
+    names.insert(names.end(), std::begin(stack_config::taskmanagers), std::end(stack_config::taskmanagers));
+    for (const auto& name : names) {
         std::error_code ec;
         out[stack.log_file(name)] = std::filesystem::file_size(stack.log_file(name), ec);
     }

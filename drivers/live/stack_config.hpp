@@ -26,6 +26,8 @@ struct stack_config {
     std::string kafka_bootstrap() const { return kafka().where(); }
     std::string log_file(const std::string& name) const { return state_dir + "/logs/" + name + ".log"; }
     std::string pid_file(const std::string& name) const { return state_dir + "/pids/" + name + ".pid"; }
+    // The TaskManagers the stack may run (compose/flink/component.sh, _flink_tms): one, or three.
+    static constexpr const char* taskmanagers[] = {"flink-taskmanager", "flink-taskmanager-2", "flink-taskmanager-3"};
     std::string data_dir() const { return state_dir + "/data"; }
 
     // Reads compose/ports.env under ROSTERRIG_COMPOSE or the source tree the

@@ -42,8 +42,8 @@ store_files list_location(const stack_config& stack, const std::string& location
         // Where S3FileIO keeps a file it has not uploaded yet: the java.io.tmpdir
         // of each TaskManager (compose/flink/component.sh: one, or three).
         out.writer_staging_files = 0, out.writer_staging_bytes = 0;
-        for (const char* tm : {"taskmanager", "taskmanager-2", "taskmanager-3"}) {
-            const fs::path tmp = fs::path(stack.state_dir) / "tmp" / "flink" / tm;
+        for (const std::string tm : stack_config::taskmanagers) {
+            const fs::path tmp = fs::path(stack.state_dir) / "tmp" / "flink" / tm.substr(6);  // "flink-" off
             std::error_code ec;
             for (fs::recursive_directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
                 std::error_code size_ec;
