@@ -125,6 +125,11 @@ kafka_up() {
     -Dkafka.logs.dir="$RR_LOGS" \
     -cp "$(kafka_cp)" kafka.Kafka "$KAFKA_CONF_DIR/server.properties"
   RR_WAIT_PORT="$RR_KAFKA_PORT" rr_wait kafka 90 kafka_health
+  # A group query through the broker's own client creates __consumer_offsets and
+  # waits until it is loaded: librdkafka 2.0.2 crashed (rdk:main) when its first
+  # group-offsets query met a new broker still creating that topic.
+  kafka_tool ConsumerGroupCommand --bootstrap-server "$RR_HOST:$RR_KAFKA_PORT" --describe \
+    --group rosterrig-coordinator-probe --timeout 60000 >>"$RR_LOGS/kafka-coordinator-probe.log" 2>&1 || true
   rr_log "kafka: listening on $RR_HOST:$RR_KAFKA_PORT (controller $RR_HOST:$RR_KAFKA_CONTROLLER_PORT), log $RR_LOGS/kafka.log"
 }
 
