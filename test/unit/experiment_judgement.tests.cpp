@@ -78,12 +78,29 @@ TEST_CASE("one duplicated seq refutes the no-duplicates prediction and is attrib
 
 TEST_CASE("every e1 prediction id has exactly one rule", "[e1][verdict]") {
     const auto rules = e1::rules();
-    CHECK(rules.size() == 7);
+    CHECK(rules.size() == 8);
     for (const auto& c : e1::configurations()) {
         int n = 0;
         for (const auto& r : rules) n += r.id == "e1.no-duplicates:" + c.name;
         CHECK(n == 1);
     }
+}
+
+TEST_CASE("the tight bound holds only when all four configurations made 99 clean kills or more", "[e1][verdict]") {
+    e1::samples s;
+    for (const auto& c : e1::configurations()) s.configurations.push_back(clean_run(c.name, 100));
+    CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::held);
+    // Mutation: judge with the 0.10 target instead of 0.030, and this fails:
+    // 30 clean kills bound the probability at 0.095 only.
+    s.configurations[1] = clean_run(e1::configurations()[1].name, 30);
+    CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::inconclusive);
+    // Mutation: skip the duplicate check, and this fails.
+    s.configurations[1] = clean_run(e1::configurations()[1].name, 100);
+    s.configurations[2].duplicate_rows = 1;
+    CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::refuted);
+    s.configurations.pop_back();
+    s.configurations[2].duplicate_rows = 0;
+    CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::inconclusive);
 }
 
 TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest, and with no upsert run it is inconclusive", "[e1][verdict]") {
