@@ -14,6 +14,8 @@
 #include <iostream>
 #include <string>
 #include <vector>
+#include <filesystem>
+#include <unistd.h>
 
 #include <boost/json.hpp>
 
@@ -36,6 +38,7 @@ const char* const top_usage =
     "  generate   write the roster feed for a seed as JSON lines\n"
     "  expect     write the rows a correct append or upsert table holds\n"
     "  check      compare rows read back from a table with the expectation\n"
+    "  doctor     check that the rig can run against a stack (rosterrig-doctor, built with the live drivers)\n"
     "\n"
     "`rosterrig <command> --help` describes each command's flags.\n";
 
@@ -212,6 +215,27 @@ int cmd_check(int argc, char** argv) {
 
 } // namespace
 
+/// `rosterrig doctor` needs the network adapters, which this command never
+/// links (it stays embeddable): it runs rosterrig-doctor from beside it, as
+/// built (experiments/) or installed (the same folder).
+int run_doctor(int argc, char** argv) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto self = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    for (const auto& candidate : {self / "experiments" / "rosterrig-doctor", self / "rosterrig-doctor"}) {
+        if (::access(candidate.c_str(), X_OK) != 0) continue;
+        std::vector<char*> args{const_cast<char*>(candidate.c_str())};
+        for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+        args.push_back(nullptr);
+        ::execv(candidate.c_str(), args.data());
+        std::cerr << "rosterrig doctor: cannot run " << candidate.string() << "\n";
+        return exit_bad_input;
+    }
+    std::cerr << "rosterrig doctor: rosterrig-doctor is not beside " << self.string()
+              << " (it is built with the live drivers: build/drivers/experiments/rosterrig-doctor)\n";
+    return exit_bad_input;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << top_usage;
@@ -222,6 +246,7 @@ int main(int argc, char** argv) {
         std::cout << top_usage;
         return exit_match;
     }
+    if (command == "doctor") return run_doctor(argc, argv);
     try {
         if (command == "generate") return cmd_generate(argc, argv);
         if (command == "expect") return cmd_expect(argc, argv);

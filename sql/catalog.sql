@@ -5,6 +5,7 @@ CREATE CATALOG lake WITH (
   'type' = 'iceberg',
   'catalog-type' = 'rest',
   'uri' = '${catalog_uri}',
+${catalog_options}
   's3.endpoint' = '${s3_endpoint}',
   's3.path-style-access' = 'true',
   's3.access-key-id' = '${s3_access_key}',

@@ -10,6 +10,7 @@ ${roster_columns}
   'connector' = 'kafka',
   'topic' = '${out_topic}',
   'properties.bootstrap.servers' = '${bootstrap}',
+${kafka_properties}
   'format' = 'json',
   'sink.delivery-guarantee' = 'exactly-once',
   'sink.transactional-id-prefix' = '${transactional_id_prefix}',

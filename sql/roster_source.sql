@@ -9,6 +9,7 @@ ${roster_columns}
   'properties.bootstrap.servers' = '${bootstrap}',
   'properties.group.id' = '${group}',
   'scan.startup.mode' = '${startup_mode}',
+${kafka_properties}
   'format' = 'json',
   'json.fail-on-missing-field' = 'true'
 );

@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
                                             "mid-way recorded creating, and nothing else."};
     args.option("--runs", runs, "DIR", "where the run histories are (default: runs/ in the checkout)");
     args.flag("--dry-run", dry_run, "list what would be removed; remove nothing");
+    std::string stack_file;
+    args.option("--stack", stack_file, "FILE", "the stack the runs ran against, described in a file (default: the local stack)");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -29,7 +31,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const auto stack = live::stack_config::load();
+        const auto stack = live::stack_config::load(stack_file);
         const auto dir = std::filesystem::weakly_canonical(runs.empty() ? std::filesystem::path(live::source_dir(stack)) / "runs" : std::filesystem::path(runs));
         const auto r = live::clean_leftovers(stack, dir, dry_run);
         for (const auto& line : r.removed) std::cerr << "rosterrig-clean: " << line << "\n";
@@ -37,6 +39,9 @@ int main(int argc, char** argv) {
         for (const auto& line : r.failed) std::cerr << "rosterrig-clean: not removed: " << line << "\n";
         if (r.removed.empty() && r.failed.empty()) std::cerr << "rosterrig-clean: no dead run left anything under " << dir.string() << "\n";
         return r.failed.empty() ? 0 : 1;
+    } catch (const stack::description_error& e) {
+        std::cerr << "rosterrig-clean: --stack: " << e.what() << "\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-clean: " << e.what() << "\n";
         return 1;

@@ -25,7 +25,7 @@ using namespace rosterrig::live;
 namespace json = boost::json;
 
 int main(int argc, char** argv) {
-    std::string warehouse = "s3", out_file;
+    std::string warehouse = "s3", out_file, stack_file;
     roster_spec spec;
     spec.events = 1000;
     spec.seed = 7;
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     bool keep_tables = false;
     args.flag("--keep-tables", keep_tables, "leave the table in the catalog to inspect (printed at the end)");
     args.option("--out", out_file, "FILE", "write the result JSON here too");
+    args.option("--stack", stack_file, "FILE", "the stack to test, described in a file (docs/STACK.md; default: the local stack)");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -49,11 +50,17 @@ int main(int argc, char** argv) {
     spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
 
     install_interrupt_handler();
-    const auto stack = stack_config::load();
+    stack_config stack;
+    try {
+        stack = stack_config::load(stack_file);
+    } catch (const stack::description_error& e) {
+        std::cerr << "rosterrig-smoke: --stack: " << e.what() << "\n";
+        return 2;
+    }
     const run_lock holding_the_stack(stack.state_dir);
     const long long started = now_ms();
     try {
-        trino_client trino(stack.trino());
+        trino_client trino(stack.trino(), stack.described.trino_user);
         progress("smoke[" + warehouse + "]: asking each component for its version");
         auto versions = reported_versions(stack);
         // Trino first: it is the reader, and a test must fail fast when it is gone.
@@ -124,7 +131,7 @@ int main(int argc, char** argv) {
         std::cout << json::serialize(result) << "\n";
         return result.at("passed").as_bool() ? 0 : 1;
     } catch (const std::exception& e) {
-        std::cerr << "rosterrig-smoke: FAILED: " << e.what() << "\n";
+        std::cerr << "rosterrig-smoke: FAILED: " << stack.described.redact(e.what()) << "\n";
         return 1;
     }
 }

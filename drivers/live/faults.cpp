@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "fault_commands.hpp"
 #include "job_waits.hpp"
 #include "periodic.hpp"
 #include "poll.hpp"
@@ -42,15 +43,39 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     // 100 ms. The job may run again before either (on another TaskManager).
     const auto target = s.taskmanager_of(job);
     const auto before = s.flink.taskmanager_ids();
+    // A stack description may inject the kill with its own command; then the
+    // effect is what Flink reports (RESTARTING after the kill, or the run
+    // fails), and the return its came_back command or a new TaskManager.
+    const auto* commands = fault_commands_for(s.stack, "kill_taskmanager");
+    const stack::placeholder_values placeholders{{"taskmanager.id", target.id},
+                                                 {"taskmanager.host", target.address.host},
+                                                 {"taskmanager.rpc_port", std::to_string(target.address.port)},
+                                                 {"taskmanager.data_port", std::to_string(target.data_port)},
+                                                 {"job.id", job}};
     std::atomic<long long> registered_at{0}, replaced_at{0};
     const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
-    auto k = kill_process(target.address, target.pid_file);
-    periodic watch(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long) {
-        if (replaced_at.load() == 0 && replacement_of(k, target.pid_file) != 0) replaced_at = now_ms();
+    kill_record k;  // the process kill (pid 0 when a command injected it)
+    if (commands) {
+        k.killed_at_ms = now_ms();
+        run_fault_command(s.stack, *commands, placeholders);
+    } else {
+        k = kill_process(target.address, target.pid_file);
+    }
+    long long next_came_back_ms = 0;  // the came_back command at most once a second
+    periodic watch(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long t_ms) {
+        if (replaced_at.load() == 0) {
+            if (!commands) {
+                if (replacement_of(k, target.pid_file) != 0) replaced_at = now_ms();
+            } else if (!commands->came_back.empty() && t_ms >= next_came_back_ms) {
+                next_came_back_ms = t_ms + 1000;
+                if (fault_target_came_back(s.stack, *commands, placeholders)) replaced_at = now_ms();
+            }
+        }
         if (registered_at.load() != 0) return;
         try {
-            // Flink names a TaskManager <host>:<rpc port>-<suffix>: the killed one's port, a new id.
-            const std::string killed = target.address.where() + "-";
+            // Flink names a local TaskManager <host>:<rpc port>-<suffix>: the killed one's port, a new id.
+            // Elsewhere the replacement may come up under another address: any new id counts.
+            const std::string killed = commands ? std::string() : target.address.where() + "-";
             for (const auto& id : own.taskmanager_ids())
                 if (id.rfind(killed, 0) == 0 && std::find(before.begin(), before.end(), id) == before.end())
                     registered_at = now_ms();
@@ -75,8 +100,18 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     r.exceptions_after = static_cast<long long>(exceptions.size());
     r.restored_checkpoint_id = checkpoints.latest_restored_id;
     r.same_job_running = r.running_after_ms >= 0 && s.flink.job_state(job) == "RUNNING";
-    k.replaced_at_ms = replaced_at.load();
-    await_replacement(target.address, target.pid_file, k, std::chrono::seconds(60));
+    if (!commands) {
+        k.replaced_at_ms = replaced_at.load();
+        await_replacement(target.address, target.pid_file, k, std::chrono::seconds(60));
+    } else {
+        // Back: the came_back command said so, or (without one) a new TaskManager registered.
+        auto& back = commands->came_back.empty() ? registered_at : replaced_at;
+        poll_until(target.address, std::chrono::seconds(commands->deadline_seconds), [&] { return back.load() != 0; },
+                   [&] { return std::string(commands->came_back.empty() ? "no new TaskManager registered with Flink"
+                                                                        : "the came_back command did not exit 0") +
+                                " after the kill command"; });
+        k.replaced_at_ms = back.load();
+    }
     watch.stop();
     r.replacement_pid = k.replacement_pid, r.replaced_at_ms = k.replaced_at_ms;
     auto& m = r.moments.emplace();

@@ -227,6 +227,24 @@ std::vector<std::string> flink_rest::taskmanager_ids() const {
     return out;
 }
 
+std::vector<flink_rest::taskmanager_entry> flink_rest::taskmanagers() const {
+    std::vector<taskmanager_entry> out;
+    const auto tms = http_json(where_, http_method::get, "/taskmanagers");  // kept: the loop walks into it
+    for (const auto& tm : tms.as_object().at("taskmanagers").as_array()) {
+        const auto& o = tm.as_object();
+        taskmanager_entry e{str_at(o, "id"), "", 0, static_cast<int>(int_at(o, "dataPort"))};
+        const auto path = str_at(o, "path");
+        const auto at = path.find('@'), slash = path.find('/', at == std::string::npos ? 0 : at);
+        const auto hostport = at == std::string::npos ? std::string() : path.substr(at + 1, slash - at - 1);
+        if (const auto colon = hostport.rfind(':'); colon != std::string::npos) {
+            e.host = hostport.substr(0, colon);
+            e.rpc_port = std::atoi(hostport.c_str() + colon + 1);
+        }
+        out.push_back(e);
+    }
+    return out;
+}
+
 std::vector<int> flink_rest::job_taskmanager_data_ports(const std::string& job_id) const {
     std::set<int> ports;
     const auto job = http_json(where_, http_method::get, "/jobs/" + job_id);  // kept: the loop walks into it

@@ -58,6 +58,14 @@ public:
     std::pair<long long, long long> deploying_and_running_ms(const std::string& job_id) const;
     // The ids of the TaskManagers registered now.
     std::vector<std::string> taskmanager_ids() const;
+    // The TaskManagers registered now, as GET /taskmanagers reports them.
+    struct taskmanager_entry {
+        std::string id;
+        std::string host;       // from its RPC path (pekko.tcp://flink@<host>:<port>/...)
+        int rpc_port = 0;
+        int data_port = 0;
+    };
+    std::vector<taskmanager_entry> taskmanagers() const;
     // The data ports of the TaskManagers running the job's current subtasks
     // (from each vertex's "endpoint", host:dataPort), lowest first.
     std::vector<int> job_taskmanager_data_ports(const std::string& job_id) const;

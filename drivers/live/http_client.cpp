@@ -46,6 +46,7 @@ http_response http_call(const component_address& to, http_method method, const s
     http::request<http::string_body> req{to_verb(method), target, 11};
     req.set(http::field::host, to.host + ":" + std::to_string(to.port));
     req.set(http::field::user_agent, "rosterrig");
+    for (const auto& [k, v] : to.client) req.set(k, v);  // what the component needs of every client (a bearer token)
     for (const auto& [k, v] : headers) req.set(k, v);
     if (!body.empty() || method == http_method::post || method == http_method::patch) {
         req.set(http::field::content_type, content_type);

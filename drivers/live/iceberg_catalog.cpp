@@ -107,5 +107,36 @@ void iceberg_catalog::create_namespace(const std::string& ns) const {
                                      res.body.substr(0, 300));
 }
 
+void iceberg_catalog::create_probe_table(const std::string& ns, const std::string& table,
+                                         const std::string& location) const {
+    json::value body = {
+        {"name", table},
+        {"location", location},
+        {"schema", {{"type", "struct"}, {"schema-id", 0},
+                    {"fields", json::array{{{"id", 1}, {"name", "x"}, {"required", false}, {"type", "long"}}}}}}};
+    auto res = http_call(where_, http_method::post, "/v1/namespaces/" + ns + "/tables", json::serialize(body));
+    if (res.status >= 300)
+        throw live_error(where_, "create table " + ns + "." + table + " returned HTTP " + std::to_string(res.status) + ": " +
+                                     res.body.substr(0, 300));
+}
+
+std::vector<std::string> iceberg_catalog::list_tables(const std::string& ns) const {
+    std::vector<std::string> out;
+    std::string page;
+    do {  // the catalog may page its answer
+        auto res = http_call(where_, http_method::get,
+                             "/v1/namespaces/" + ns + "/tables" + (page.empty() ? "" : "?pageToken=" + page));
+        if (res.status == 404) return out;
+        if (res.status >= 300)
+            throw live_error(where_, "list tables of " + ns + " returned HTTP " + std::to_string(res.status));
+        const auto body = json::parse(res.body);
+        for (const auto& id : body.at("identifiers").as_array())
+            out.emplace_back(id.at("name").as_string());
+        page.clear();
+        if (const auto* next = body.as_object().if_contains("next-page-token"); next && next->is_string())
+            page = std::string(next->as_string());
+    } while (!page.empty());
+    return out;
+}
 
 }  // namespace rosterrig::live

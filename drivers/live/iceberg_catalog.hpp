@@ -41,6 +41,9 @@ public:
     iceberg_table_state load(const std::string& ns, const std::string& table) const;
     void drop_table(const std::string& ns, const std::string& table, bool purge = true) const;
     void create_namespace(const std::string& ns) const;  // idempotent
+    std::vector<std::string> list_tables(const std::string& ns) const;
+    // Creates an empty one-column table (x bigint) at `location`: the doctor's probe.
+    void create_probe_table(const std::string& ns, const std::string& table, const std::string& location) const;  // [] when the namespace does not exist
     const component_address& where() const { return where_; }
 
 private:

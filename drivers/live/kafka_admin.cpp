@@ -24,12 +24,29 @@ options_ptr make_options(rd_kafka_t* rk, rd_kafka_admin_op_t op) {
     return o;
 }
 
-event_ptr wait_result(const component_address& broker, rd_kafka_queue_t* q, const std::string& what) {
-    event_ptr ev(rd_kafka_queue_poll(q, admin_timeout_ms + 5000));
-    if (!ev) throw live_error(broker, what + ": no answer within " + std::to_string(admin_timeout_ms + 5000) + " ms");
-    if (rd_kafka_event_error(ev.get()))
-        throw live_error(broker, what + ": " + rd_kafka_event_error_string(ev.get()));
-    return ev;
+// librdkafka reports a failed SASL or TLS handshake only to the error
+// callback and keeps retrying; the request would wait out its timeout. The
+// callback keeps the reason (librdkafka's text, which never holds the secret).
+void on_error(rd_kafka_t*, int code, const char* reason, void* opaque) {
+    if (code == RD_KAFKA_RESP_ERR__AUTHENTICATION || code == RD_KAFKA_RESP_ERR__SSL ||
+        code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED)
+        *static_cast<std::string*>(opaque) = reason;
+}
+
+event_ptr wait_result(const component_address& broker, rd_kafka_t* rk, rd_kafka_queue_t* q, const std::string& what,
+                      const std::string& auth_failure) {
+    const int deadline_ms = admin_timeout_ms + 5000;
+    for (int waited = 0; waited < deadline_ms; waited += 200) {
+        event_ptr ev(rd_kafka_queue_poll(q, 200));
+        if (ev) {
+            if (rd_kafka_event_error(ev.get()))
+                throw live_error(broker, what + ": " + rd_kafka_event_error_string(ev.get()));
+            return ev;
+        }
+        rd_kafka_poll(rk, 0);  // serves the error callback
+        if (!auth_failure.empty()) throw live_error(broker, what + ": the broker refused the client: " + auth_failure);
+    }
+    throw live_error(broker, what + ": no answer within " + std::to_string(deadline_ms) + " ms");
 }
 }  // namespace
 
@@ -41,6 +58,13 @@ kafka_admin::kafka_admin(const component_address& broker) : broker_(broker) {
         rd_kafka_conf_destroy(conf);
         throw live_error(broker_, std::string("admin config: ") + err);
     }
+    for (const auto& [k, v] : broker_.client)
+        if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
+            rd_kafka_conf_destroy(conf);
+            throw live_error(broker_, "admin config " + k + ": " + err);
+        }
+    rd_kafka_conf_set_error_cb(conf, on_error);
+    rd_kafka_conf_set_opaque(conf, &auth_failure_);
     // A producer handle is the lightest client that can run admin calls and
     // query watermarks.
     handle_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
@@ -59,7 +83,7 @@ void kafka_admin::create_topic(const std::string& topic, int partitions) {
     auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_CREATETOPICS);
     rd_kafka_CreateTopics(handle_, &nt, 1, opts.get(), q.get());
     rd_kafka_NewTopic_destroy(nt);
-    auto ev = wait_result(broker_, q.get(), "create topic " + topic);
+    auto ev = wait_result(broker_, handle_, q.get(), "create topic " + topic, auth_failure_);
     size_t n = 0;
     const rd_kafka_topic_result_t** res = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
@@ -75,7 +99,7 @@ void kafka_admin::delete_topic(const std::string& topic) {
     auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_DELETETOPICS);
     rd_kafka_DeleteTopics(handle_, &dt, 1, opts.get(), q.get());
     rd_kafka_DeleteTopic_destroy(dt);
-    auto ev = wait_result(broker_, q.get(), "delete topic " + topic);
+    auto ev = wait_result(broker_, handle_, q.get(), "delete topic " + topic, auth_failure_);
     size_t n = 0;
     const rd_kafka_topic_result_t** res = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
@@ -91,7 +115,7 @@ void kafka_admin::delete_group(const std::string& group) {
     auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_DELETEGROUPS);
     rd_kafka_DeleteGroups(handle_, &dg, 1, opts.get(), q.get());
     rd_kafka_DeleteGroup_destroy(dg);
-    auto ev = wait_result(broker_, q.get(), "delete group " + group);
+    auto ev = wait_result(broker_, handle_, q.get(), "delete group " + group, auth_failure_);
     size_t n = 0;
     const rd_kafka_group_result_t** res = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i)
@@ -108,7 +132,7 @@ std::map<int, long long> kafka_admin::committed_offsets(const std::string& group
     auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
     rd_kafka_ListConsumerGroupOffsets(handle_, &req, 1, opts.get(), q.get());
     rd_kafka_ListConsumerGroupOffsets_destroy(req);
-    auto ev = wait_result(broker_, q.get(), "list offsets of group " + group);
+    auto ev = wait_result(broker_, handle_, q.get(), "list offsets of group " + group, auth_failure_);
     size_t n = 0;
     const rd_kafka_group_result_t** groups =
         rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev.get()), &n);
@@ -132,7 +156,7 @@ void kafka_admin::alter_committed_offsets(const std::string& group, const std::s
     auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS);
     rd_kafka_AlterConsumerGroupOffsets(handle_, &req, 1, opts.get(), q.get());
     rd_kafka_AlterConsumerGroupOffsets_destroy(req);
-    auto ev = wait_result(broker_, q.get(), "alter offsets of group " + group);
+    auto ev = wait_result(broker_, handle_, q.get(), "alter offsets of group " + group, auth_failure_);
     size_t n = 0;
     const rd_kafka_group_result_t** groups =
         rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);

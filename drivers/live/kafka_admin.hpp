@@ -53,6 +53,7 @@ private:
         return s;
     }
     component_address broker_;
+    std::string auth_failure_;  // set by librdkafka's error callback (a refused SASL or TLS handshake)
     rd_kafka_t* handle_ = nullptr;
 };
 

@@ -43,6 +43,7 @@ kafka_producer::kafka_producer(const component_address& broker, bool idempotent)
     set("linger.ms", "5");
     set("message.timeout.ms", "60000");
     set("socket.timeout.ms", "10000");
+    for (const auto& [k, v] : broker_.client) set(k, v);
     if (conf->set("dr_cb", callback_.get(), err) != RdKafka::Conf::CONF_OK)
         throw live_error(broker_, "producer config dr_cb: " + err);
     producer_.reset(RdKafka::Producer::create(conf.get(), err));

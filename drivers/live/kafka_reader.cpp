@@ -23,6 +23,7 @@ topic_read read_topic(const component_address& broker, const std::string& topic,
     set("enable.partition.eof", "true");
     set("isolation.level", level == isolation::read_committed ? "read_committed" : "read_uncommitted");
     set("socket.timeout.ms", "10000");
+    for (const auto& [k, v] : broker.client) set(k, v);
     std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), err));
     if (!consumer) throw live_error(broker, "cannot create a consumer: " + err);
     std::vector<RdKafka::TopicPartition*> assignment;

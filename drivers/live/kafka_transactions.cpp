@@ -112,6 +112,8 @@ void abort_transactions(const component_address& broker, const std::vector<std::
             conf->set("transactional.id", id, err) != RdKafka::Conf::CONF_OK ||
             conf->set("transaction.timeout.ms", "60000", err) != RdKafka::Conf::CONF_OK)
             throw live_error(broker, "producer config for " + id + ": " + err);
+        for (const auto& [k, v] : broker.client)
+            if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK) throw live_error(broker, "producer config " + k + ": " + err);
         std::unique_ptr<RdKafka::Producer> p(RdKafka::Producer::create(conf.get(), err));
         if (!p) throw live_error(broker, "cannot create a producer for " + id + ": " + err);
         std::unique_ptr<RdKafka::Error> e(p->init_transactions(30000));

@@ -2,6 +2,7 @@
 // and the log file to read, so an operator never has to guess where to look.
 #ifndef ROSTERRIG_LIVE_LIVE_ERROR_HPP
 #define ROSTERRIG_LIVE_LIVE_ERROR_HPP
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -9,11 +10,13 @@ namespace rosterrig::live {
 
 struct component_address {
     std::string name;      // "flink", "trino", "catalog", "kafka", "sql-gateway"
-    std::string host;      // always 127.0.0.1 for the local stack
+    std::string host;      // 127.0.0.1 for the local stack; a stack description may say otherwise
     unsigned short port = 0;
-    std::string log_file;  // where that component writes its log
+    std::string log_file;  // where that component writes its log ("" when a stack description names none)
+    std::string address;   // when set, where() in full: a Kafka bootstrap list of several brokers
+    std::map<std::string, std::string> client;  // what a client needs to reach it: librdkafka settings for Kafka, HTTP headers otherwise
 
-    std::string where() const { return host + ":" + std::to_string(port); }
+    std::string where() const { return address.empty() ? host + ":" + std::to_string(port) : address; }
 };
 
 class live_error : public std::runtime_error {

@@ -23,18 +23,40 @@ std::string read_sql(const stack_config& stack, const std::string& name) {
     return s.str();
 }
 
+// The description's Java client settings for Flink's Kafka connector, as
+// 'properties.<key>' = '<value>' lines of a WITH clause.
+std::string flink_kafka_properties(const stack_config& stack) {
+    std::string out;
+    for (const auto& [k, v] : stack.described.kafka_flink_client)
+        out += "  'properties." + k + "' = '" + engine::sql_string_body(v) + "',\n";
+    return out;
+}
+
+std::map<std::string, std::string> catalog_template_values(const stack_config& stack, const std::string& ns) {
+    return {{"catalog_uri", "http://" + stack.described.catalog_from_flink},
+            {"catalog_options", stack.described.catalog_token.empty()
+                                    ? std::string()
+                                    : "  'token' = '" + engine::sql_string_body(stack.described.catalog_token) + "',"},
+            {"s3_endpoint", "http://" + stack.s3().where()},
+            {"s3_access_key", stack.described.access_key},
+            {"s3_secret_key", stack.described.secret_key},
+            {"s3_region", stack.described.region},
+            {"namespace", ns}};
+}
+
 std::string table_location(const stack_config& stack, const pipeline_spec& spec) {
     if (spec.config.store == experiment::warehouse::local)
         return "file://" + stack.data_dir() + "/warehouse/" + spec.ns + "/" + spec.table;
-    return "s3://" + stack.get("RR_S3_BUCKET") + "/warehouse/" + spec.ns + "/" + spec.table;
+    return "s3://" + stack.described.bucket + "/warehouse/" + spec.ns + "/" + spec.table;
 }
 
-std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name) {
+std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name,
+                                                   const std::string& job_prefix) {
     return {{"execution.runtime-mode", "streaming"},
             {"execution.checkpointing.interval", std::to_string(config.checkpoint_interval_ms) + "ms"},
             {"execution.checkpointing.mode", std::string(flink_option(config.mode))},
             {"parallelism.default", std::to_string(config.parallelism)},
-            {"pipeline.name", "rosterrig:" + name}};
+            {"pipeline.name", job_prefix + ":" + name}};
 }
 
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec) {
@@ -42,7 +64,8 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
     std::map<std::string, std::string> values{
         {"topic", spec.in_topic},
         {"out_topic", spec.out_topic},
-        {"bootstrap", stack.kafka_bootstrap()},
+        {"bootstrap", stack.described.kafka_bootstrap_from_flink},
+        {"kafka_properties", flink_kafka_properties(stack)},
         {"group", spec.group},
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"transactional_id_prefix", spec.transactional_id_prefix},
@@ -51,7 +74,7 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
     };
     sql_gateway gateway(stack.sql_gateway());
-    auto session = session_options(spec.config, spec.out_topic);
+    auto session = session_options(spec.config, spec.out_topic, stack.described.job_prefix);
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
     gateway.open(session);
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
@@ -63,25 +86,19 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
 
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
     wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
-    const auto catalog = stack.catalog();
-    const auto s3 = stack.s3();
-    std::map<std::string, std::string> values{
-        {"catalog_uri", "http://" + catalog.where()},
-        {"s3_endpoint", "http://" + s3.where()},
-        {"s3_access_key", stack.get("RR_S3_ACCESS_KEY")},
-        {"s3_secret_key", stack.get("RR_S3_SECRET_KEY")},
-        {"s3_region", stack.get("RR_S3_REGION")},
-        {"namespace", spec.ns},
+    auto values = catalog_template_values(stack, spec.ns);
+    values.insert({
         {"table", spec.table},
         {"location", table_location(stack, spec)},
         {"topic", spec.topic},
-        {"bootstrap", stack.kafka_bootstrap()},
+        {"bootstrap", stack.described.kafka_bootstrap_from_flink},
+        {"kafka_properties", flink_kafka_properties(stack)},
         {"group", spec.group},
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
         {"table_properties", engine::table_properties_text(spec.table_properties)},
-    };
-    auto session = session_options(spec.config, spec.table);
+    });
+    auto session = session_options(spec.config, spec.table, stack.described.job_prefix);
     session["table.exec.iceberg.use-v2-sink"] = spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
 

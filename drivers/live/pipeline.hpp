@@ -40,7 +40,14 @@ struct kafka_pipeline_spec {
 };
 
 // The SQL Gateway session options every submitted job runs with.
-std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name);
+// What sql/catalog.sql needs: the catalog and object store as Flink reaches them, and the namespace.
+std::map<std::string, std::string> catalog_template_values(const stack_config& stack, const std::string& ns);
+// The description's Java client settings for Flink's Kafka connector, as
+// 'properties.<key>' = '<value>' lines of a WITH clause.
+std::string flink_kafka_properties(const stack_config& stack);
+// The job is named <job_prefix>:<name>.
+std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name,
+                                                   const std::string& job_prefix);
 
 // Submits the Kafka → Kafka job; returns the job id Flink assigned.
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec);

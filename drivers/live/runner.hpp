@@ -172,7 +172,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     const std::string command = std::string("rosterrig-") + E::tag;
     bool quick = false;
     std::uint64_t seed = 0;
-    std::string warehouse = "s3", out, analyze, runs_dir, resume;
+    std::string warehouse = "s3", out, analyze, runs_dir, resume, stack_file;
     std::vector<std::uint64_t> counts(extra.size());
     std::vector<std::vector<std::int64_t>> lists(extra.size());
     cli::arg_parser p{command, summary};
@@ -197,6 +197,8 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
                  "continue a run that stopped (its history in runs/): keep its samples and parameters, run what they lack");
     p.option("--analyze", analyze, "FILE",
              "re-judge a saved history or result offline: exit 0 held, 1 refuted, 3 inconclusive, 2 bad input");
+    p.option("--stack", stack_file, "FILE",
+             "run against the stack this file describes (docs/STACK.md; default: the local stack, compose/ports.env)");
     try {
         if (!p.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -253,7 +255,13 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     }
 
     install_interrupt_handler();
-    const auto stack = stack_config::load();
+    stack_config stack;
+    try {
+        stack = stack_config::load(stack_file);
+    } catch (const stack::description_error& e) {
+        std::cerr << command << ": --stack: " << e.what() << "\n";
+        return 2;
+    }
     const run_lock holding_the_stack(stack.state_dir);
     if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
         std::int64_t slots = 0;
@@ -295,6 +303,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         for (const auto& x : predictions) env.prediction.text += x.id + ": " + x.text + "\n";
         env.code_commit = code_commit(stack);
         env.component_versions = reported_versions(stack);
+        if (!stack.local()) env.stack = stack.described.name;
     } catch (const std::exception& e) {
         std::cerr << command << ": cannot start: " << e.what() << "\n";
         return 1;
@@ -351,12 +360,14 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     try {
         session s(stack, E::tag);
+        s.refuse_if_run_id_taken();
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = keep_tables;
         body(s, params, plan, history);
     } catch (const std::exception& e) {
-        history.fail(e.what());
-        std::cerr << command << ": FAILED: " << e.what() << "\n  the history so far: " << file << "\n";
+        const auto why = stack.described.redact(e.what());  // an error may quote what a component echoed
+        history.fail(why);
+        std::cerr << command << ": FAILED: " << why << "\n  the history so far: " << file << "\n";
         return 1;
     }
     history.complete();

@@ -12,7 +12,7 @@ namespace rosterrig::live {
 session::session(stack_config s, std::string experiment_tag)
     : stack(std::move(s)),
       flink(stack.flink()),
-      trino(stack.trino()),
+      trino(stack.trino(), stack.described.trino_user),
       admin(stack.kafka()),
       catalog(stack.catalog()),
       run_id(std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000)),
@@ -25,8 +25,9 @@ pipeline_spec session::pipeline(const std::string& label, const experiment::pipe
         safe += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : '_';
     }
     pipeline_spec p;
-    p.topic = "rr_" + tag_ + "_" + safe + "_" + run_id;
+    p.topic = stack.described.topic_prefix + tag_ + "_" + safe + "_" + run_id;
     p.group = p.topic;
+    p.ns = stack.described.ns;
     p.table = tag_ + "_" + safe + "_" + run_id;
     p.config = config;
     return p;
@@ -55,22 +56,48 @@ int supervised_taskmanagers(const stack_config& stack) {
 
 session::taskmanager_process session::taskmanager_of(const std::string& job) const {
     const auto ports = flink.job_taskmanager_data_ports(job);
-    for (int port : ports)
-        for (const auto& tm : taskmanagers)
-            if (std::to_string(port) == stack.get(tm.data_port_key))
-                return {{tm.name, stack.get("RR_HOST"), static_cast<unsigned short>(std::stoi(stack.get(tm.rpc_port_key))),
-                         stack.log_file(tm.name)},
-                        stack.pid_file(tm.name)};
+    if (stack.local()) {
+        for (int port : ports)
+            for (const auto& tm : taskmanagers)
+                if (std::to_string(port) == stack.get(tm.data_port_key)) {
+                    component_address a{tm.name, stack.get("RR_HOST"),
+                                        static_cast<unsigned short>(std::stoi(stack.get(tm.rpc_port_key))),
+                                        stack.log_file(tm.name), {}, {}};
+                    std::string id;  // Flink's id for it: <host>:<rpc port>-<suffix>
+                    for (const auto& e : flink.taskmanagers())
+                        if (e.data_port == port) id = e.id;
+                    return {a, stack.pid_file(tm.name), id, port};
+                }
+    } else {
+        const auto listed = flink.taskmanagers();
+        for (int port : ports)
+            for (const auto& e : listed)
+                if (e.data_port == port)
+                    return {{"flink-taskmanager " + e.id, e.host, static_cast<unsigned short>(e.rpc_port), "", {}, {}}, "", e.id, port};
+    }
     std::string seen;
     for (int port : ports) seen += (seen.empty() ? "" : ", ") + std::to_string(port);
-    throw live_error(stack.flink(), "job " + job + " runs on no TaskManager of this stack (data ports seen: " +
-                                        (seen.empty() ? std::string("none") : seen) + "); read " +
-                                        stack.log_file("flink-jobmanager"));
+    throw live_error(stack.flink(), "job " + job + " runs on no TaskManager " +
+                                        (stack.local() ? "of this stack" : "Flink lists") + " (data ports seen: " +
+                                        (seen.empty() ? std::string("none") : seen) + ")");
 }
 
 bool session::all_taskmanagers_registered() const {
+    const int registered = flink.registered_taskmanagers();
+    if (!stack.local()) {
+        most_taskmanagers_seen_ = std::max(most_taskmanagers_seen_, registered);
+        return registered > 0 && registered >= most_taskmanagers_seen_;
+    }
     const int ours = supervised_taskmanagers(stack);
-    return ours > 0 && flink.registered_taskmanagers() >= ours;
+    return ours > 0 && registered >= ours;
+}
+
+void session::refuse_if_run_id_taken() const {
+    for (const auto& t : catalog.list_tables(stack.described.ns))
+        if (t.find(run_id) != std::string::npos)
+            throw live_error(stack.catalog(), "namespace " + stack.described.ns + " already holds table " + t +
+                                                  ", which carries this run's id " + run_id +
+                                                  ": the run will not create, or drop, a name it does not own");
 }
 
 namespace {
@@ -97,8 +124,13 @@ experiment::recovery_settings session::recovery_in_force(
 }
 
 bool session::spare_taskmanager_registered() const {
+    const int registered = flink.registered_taskmanagers();
+    if (!stack.local()) {
+        most_taskmanagers_seen_ = std::max(most_taskmanagers_seen_, registered);
+        return registered >= std::min(2, std::max(1, most_taskmanagers_seen_));
+    }
     const int ours = supervised_taskmanagers(stack);
-    return ours > 0 && flink.registered_taskmanagers() >= std::min(2, ours);
+    return ours > 0 && registered >= std::min(2, ours);
 }
 
 }  // namespace rosterrig::live

@@ -26,8 +26,10 @@ public:
     iceberg_catalog catalog;
     const std::string run_id;  // <pid>_<ms>: two runs never share a name
 
-    // Topic rr_<tag>_<label>_<run>, the same group, table <tag>_<label>_<run>;
-    // the label is lower-cased with anything but [a-z0-9] turned into '_'.
+    // Topic <topic prefix><tag>_<label>_<run> (prefix rr_ unless the stack
+    // description names another), the same group, table <tag>_<label>_<run> in
+    // the description's namespace; the label is lower-cased with anything but
+    // [a-z0-9] turned into '_'.
     pipeline_spec pipeline(const std::string& label, const experiment::pipeline_config& config) const;
 
     // Told of every topic, table and job before it is created (the runner
@@ -36,13 +38,17 @@ public:
     // --keep-tables: a run's tables outlive it, for the user to inspect.
     bool keep_tables = false;
 
-    // A supervised TaskManager as a fault target: its address and pid file.
+    // A TaskManager as a fault target: its address, Flink's id and data port,
+    // and on the local stack the pid file its supervisor keeps ("" elsewhere).
     struct taskmanager_process {
         component_address address;
         std::string pid_file;
+        std::string id;
+        int data_port = 0;
     };
     // The one running `job`'s subtasks (the lowest data port when they span
-    // two); throws, naming Flink, when no subtask runs on a TaskManager of ours.
+    // two); throws, naming Flink, when no subtask runs on a TaskManager Flink lists
+    // (on the local stack: on one of ours).
     taskmanager_process taskmanager_of(const std::string& job) const;
     // Every supervised TaskManager is registered.
     bool all_taskmanagers_registered() const;
@@ -54,8 +60,13 @@ public:
     // TaskManager, that one): where a kill's job can go at once.
     bool spare_taskmanager_registered() const;
 
+    // Throws when the catalog namespace already holds a table carrying this
+    // run's id: a name the run would create exists, so it is not the run's to drop.
+    void refuse_if_run_id_taken() const;
+
 private:
     std::string tag_;
+    mutable int most_taskmanagers_seen_ = 0;  // a described stack's TaskManagers: as many as Flink ever listed
 };
 
 }  // namespace rosterrig::live

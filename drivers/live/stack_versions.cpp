@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 #include <boost/json.hpp>
 
+#include "flink_rest.hpp"
+#include "sql_gateway.hpp"
+#include "trino_client.hpp"
+
 namespace rosterrig::live {
 
 std::string run_command(const std::string& command) {
@@ -42,7 +46,20 @@ std::map<std::string, std::string> versions_once(const stack_config& stack) {
 }
 }  // namespace
 
+// A described stack: each component that reports its version over its own
+// API is asked; the others are named as not reporting one, never guessed.
+std::map<std::string, std::string> described_versions(const stack_config& stack) {
+    const std::string none = "not reported over the network";
+    return {{"flink", flink_rest(stack.flink()).version()},
+            {"flink-sql-gateway", sql_gateway(stack.sql_gateway()).version()},
+            {"trino", trino_client(stack.trino(), stack.described.trino_user).version()},
+            {"kafka", none},
+            {"catalog", none},
+            {"s3", none}};
+}
+
 std::map<std::string, std::string> reported_versions(const stack_config& stack) {
+    if (!stack.local()) return described_versions(stack);
     // A TaskManager killed at the end of the previous run may still be
     // restarting (the supervisor's pause, then its start): give it 30 s.
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);

@@ -1,5 +1,7 @@
-// The version each component reports about itself, gathered by the stack
-// script's `status --json` (which asks each component, never our pom).
+// The version each component reports about itself: on the local stack
+// gathered by the stack script's `status --json` (which asks each component,
+// never our pom); on a described stack asked of the components that report
+// one over their API (Flink, its SQL Gateway, Trino).
 #ifndef ROSTERRIG_LIVE_STACK_VERSIONS_HPP
 #define ROSTERRIG_LIVE_STACK_VERSIONS_HPP
 #include <map>

@@ -21,7 +21,7 @@ void add_column(const trino_client& trino, const std::string& sql, std::set<std:
 }
 
 s3_client s3_client_of(const stack_config& stack) {
-    return s3_client(stack.s3(), stack.get("RR_S3_REGION"), stack.get("RR_S3_ACCESS_KEY"), stack.get("RR_S3_SECRET_KEY"));
+    return s3_client(stack.s3(), stack.described.region, stack.described.access_key, stack.described.secret_key);
 }
 
 }  // namespace
@@ -112,7 +112,7 @@ std::int64_t remove_table_files(const stack_config& stack, const std::string& ns
         ns.find("..") != std::string::npos || table.find("..") != std::string::npos)
         throw live_error("refusing to remove the files of table '" + ns + "." + table + "': not a plain name");
     std::int64_t removed = 0;
-    const auto bucket = stack.get("RR_S3_BUCKET");
+    const auto bucket = stack.described.bucket;
     const auto prefix = "warehouse/" + ns + "/" + table + "/";
     const auto s3 = s3_client_of(stack);
     for (const auto& o : s3.list_objects(bucket, prefix)) {

@@ -32,10 +32,12 @@ std::string read_source(const std::string& relative) {
 // comment lines, in place of ${roster_columns}.
 std::string roster_columns_fragment() { return without_comment_lines(read_source("sql/roster_columns.sql")); }
 
-create_table_text spliced_table(const std::string& file, const std::map<std::string, std::string>& more = {}) {
+create_table_text spliced_table(const std::string& file, const std::map<std::string, std::string>& more = {},
+                                const std::string& kafka_properties = "") {
     return parse_create_table(fill_placeholder(
-        fill_placeholder(read_source("sql/" + file), "roster_columns", roster_columns_fragment()), "table_properties",
-        table_properties_text(more)));
+        fill_placeholder(fill_placeholder(read_source("sql/" + file), "roster_columns", roster_columns_fragment()),
+                         "table_properties", table_properties_text(more)),
+        "kafka_properties", kafka_properties));
 }
 
 bool has_column(const create_table_text& t, const std::string& name) {
@@ -94,6 +96,18 @@ TEST_CASE("both table shapes and the source take the roster columns from one fil
         CHECK(column_names(spliced_table(file).columns) == roster);
     }
     CHECK(spliced_table("roster_source.sql").temporary);
+}
+
+// Mutation: drop `${kafka_properties}` from sql/roster_source.sql (a stack
+// description's SASL or TLS settings would never reach Flink's Kafka source): this fails.
+TEST_CASE("the Kafka client settings of a stack description reach Flink's Kafka source", "[claims][sql]") {
+    const auto t = spliced_table("roster_source.sql", {},
+                                 "  'properties.security.protocol' = 'SASL_PLAINTEXT',\n"
+                                 "  'properties.sasl.jaas.config' = 'x required username=\"u\" password=\"it''s\";',\n");
+    REQUIRE(t.properties.count("properties.security.protocol") == 1);
+    CHECK(t.properties.at("properties.security.protocol") == "SASL_PLAINTEXT");
+    CHECK(t.properties.count("properties.sasl.jaas.config") == 1);
+    CHECK(t.properties.at("connector") == "kafka");
 }
 
 namespace {

@@ -155,6 +155,17 @@ inline std::string without_comment_lines(std::string_view text) {
     return out;
 }
 
+/// `s` as the inside of a SQL string literal ('...'): each ' doubled, so a
+/// value from a stack description (a JAAS line, a token) cannot end the literal.
+inline std::string sql_string_body(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        out += c;
+        if (c == '\'') out += '\'';
+    }
+    return out;
+}
+
 /// More table properties as the table templates take them in place of
 /// ${table_properties}: each as `,\n  'key' = 'value'` after the last fixed one.
 inline std::string table_properties_text(const std::map<std::string, std::string>& properties) {

@@ -84,12 +84,13 @@ struct result_envelope {
     std::optional<json::value> fault_plan;
     std::optional<std::vector<created_resource>> created;
     std::optional<std::vector<resumption>> resumed;
+    std::optional<std::string> stack;  ///< the stack description's name; absent for the local stack
 
     run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
                       (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed))
+                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed, stack))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>
