@@ -18,11 +18,14 @@ _kafka_write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.bootstrap.servers=$RR_HOST:$RR_KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$RR_HOST:$RR_KAFKA_PORT,CONTROLLER://$RR_HOST:$RR_KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$RR_HOST:$RR_KAFKA_PORT,CONTROLLER://$RR_HOST:$RR_KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://$RR_HOST:$RR_KAFKA_PORT,SASL://$RR_HOST:$RR_KAFKA_SASL_PORT,CONTROLLER://$RR_HOST:$RR_KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$RR_HOST:$RR_KAFKA_PORT,SASL://$RR_HOST:$RR_KAFKA_SASL_PORT,CONTROLLER://$RR_HOST:$RR_KAFKA_CONTROLLER_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL:SASL_PLAINTEXT
+# The SASL listener: PLAIN, one user from ports.env (docs/STACK.md uses it).
+sasl.enabled.mechanisms=PLAIN
+listener.name.sasl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$RR_KAFKA_SASL_USER="$RR_KAFKA_SASL_PASSWORD";
 log.dirs=$KAFKA_LOG_DIR
 num.partitions=1
 default.replication.factor=1
@@ -102,8 +105,8 @@ kafka_up() {
   fi
   rr_running kafka && rr_stop kafka   # alive but unhealthy: restart our own pid
   [ -f "$RR_LIBS/kafka/kafka_2.13-4.3.1.jar" ] || kafka_fetch
-  if rr_port_open "$RR_KAFKA_PORT" || rr_port_open "$RR_KAFKA_CONTROLLER_PORT"; then
-    rr_die "kafka: port $RR_KAFKA_PORT or $RR_KAFKA_CONTROLLER_PORT is taken by a process that is not ours"
+  if rr_port_open "$RR_KAFKA_PORT" || rr_port_open "$RR_KAFKA_SASL_PORT" || rr_port_open "$RR_KAFKA_CONTROLLER_PORT"; then
+    rr_die "kafka: port $RR_KAFKA_PORT, $RR_KAFKA_SASL_PORT or $RR_KAFKA_CONTROLLER_PORT is taken by a process that is not ours"
   fi
   _kafka_write_config
   local java="$RR_JAVA17/bin/java"
@@ -130,7 +133,7 @@ kafka_up() {
   # group-offsets query met a new broker still creating that topic.
   kafka_tool ConsumerGroupCommand --bootstrap-server "$RR_HOST:$RR_KAFKA_PORT" --describe \
     --group rosterrig-coordinator-probe --timeout 60000 >>"$RR_LOGS/kafka-coordinator-probe.log" 2>&1 || true
-  rr_log "kafka: listening on $RR_HOST:$RR_KAFKA_PORT (controller $RR_HOST:$RR_KAFKA_CONTROLLER_PORT), log $RR_LOGS/kafka.log"
+  rr_log "kafka: listening on $RR_HOST:$RR_KAFKA_PORT (SASL/PLAIN on $RR_KAFKA_SASL_PORT, controller $RR_HOST:$RR_KAFKA_CONTROLLER_PORT), log $RR_LOGS/kafka.log"
 }
 
 kafka_down() { rr_stop kafka; }

@@ -77,17 +77,15 @@ std::string stack_config::get(const std::string& key) const {
 }
 
 namespace {
-component_address address_of(const char* name, const stack::endpoint& e) { return {name, e.host, e.port, e.log}; }
+component_address address_of(const char* name, const stack::endpoint& e) { return {name, e.host, e.port, e.log, {}, {}}; }
 }  // namespace
 
 component_address stack_config::kafka() const {
     // The first broker names it in errors; the client gets the whole list and its settings.
     const auto first = described.kafka_bootstrap.substr(0, described.kafka_bootstrap.find(','));
     const auto colon = first.rfind(':');
-    component_address a{"kafka", first.substr(0, colon), 0, described.kafka_log};
+    component_address a{"kafka", first.substr(0, colon), 0, described.kafka_log, described.kafka_bootstrap, described.kafka_client};
     if (colon != std::string::npos) a.port = port_of(first.substr(colon + 1), "kafka.bootstrap");
-    a.address = described.kafka_bootstrap;
-    a.client = described.kafka_client;
     return a;
 }
 component_address stack_config::flink() const { return address_of("flink-jobmanager", described.flink); }

@@ -12,7 +12,8 @@ namespace {
 const char* minimal = R"({
   "kafka": {"bootstrap": "localhost:29094",
             "client": {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "PLAIN",
-                       "sasl.username": "rosterrig", "sasl.password": {"env": "RR_TEST_KAFKA_PASSWORD"}}},
+                       "sasl.username": "rosterrig", "sasl.password": {"env": "RR_TEST_KAFKA_PASSWORD"}},
+            "flink_client": {"sasl.jaas.config": "PlainLoginModule required username=\"rosterrig\" password=\"${env:RR_TEST_KAFKA_PASSWORD}\";"}},
   "flink": {"address": "127.0.0.1:28081"},
   "sql_gateway": {"address": "localhost:28083"},
   "catalog": {"address": "127.0.0.1:28181"},
@@ -46,6 +47,8 @@ TEST_CASE("a description gives each component its own host spelling and takes se
     CHECK(d.trino.where() == "localhost:28080");
     CHECK(d.trino_user == "analyst");
     CHECK(d.kafka_client.at("sasl.password") == "kafka-pw-1");
+    CHECK(d.kafka_flink_client.at("sasl.jaas.config") ==
+          "PlainLoginModule required username=\"rosterrig\" password=\"kafka-pw-1\";");
     CHECK(d.secret_key == "s3-pw-2");
     CHECK(d.topic_prefix == "team_rr_");
     CHECK(d.ns == "team_lake");

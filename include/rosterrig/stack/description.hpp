@@ -6,8 +6,9 @@
 // format with an annotated example.
 //
 // A setting that may be secret is a string or {"env": "NAME"}: the value of
-// that environment variable when the file is read. Secrets are collected so
-// that anything printed can be redacted (`redact`).
+// that environment variable when the file is read; inside a string,
+// ${env:NAME} is replaced the same way. Secrets are collected so that
+// anything printed can be redacted (`redact`).
 #ifndef ROSTERRIG_STACK_DESCRIPTION_HPP
 #define ROSTERRIG_STACK_DESCRIPTION_HPP
 
@@ -190,7 +191,22 @@ inline endpoint endpoint_of(const std::string& address, const std::optional<std:
 inline std::string resolve(const json::value& v, const std::string& path, bool secret, const environment_lookup& env,
                            std::vector<std::string>& secrets) {
     if (v.is_string()) {
-        std::string s(v.as_string());
+        // ${env:NAME} inside a string is that variable's value (a password
+        // inside a JAAS line); what it brings in is a secret.
+        const std::string text(v.as_string());
+        std::string s;
+        std::size_t pos = 0;
+        for (auto at = text.find("${env:"); at != std::string::npos; at = text.find("${env:", pos)) {
+            const auto close = text.find('}', at);
+            if (close == std::string::npos) throw description_error(path + ": unclosed ${env:");
+            const auto name = text.substr(at + 6, close - at - 6);
+            auto value = env(name);
+            if (!value) throw description_error(path + ": environment variable " + name + " is not set");
+            secrets.push_back(*value);
+            s += text.substr(pos, at - pos) + *value;
+            pos = close + 1;
+        }
+        s += text.substr(pos);
         if (secret) secrets.push_back(s);
         return s;
     }
