@@ -40,17 +40,25 @@ echo "$out" | grep -q 'kafka' || fail "the message does not name Kafka"
 
 echo "== e1 --quick"
 "$e1" --quick --stack "$file" --runs "$work/runs" --out "$work/e1.json" >/dev/null || fail "e1 --quick failed through the description"
-python3 - "$work/e1.json" "$file" <<'PY' || exit 1
+# The plain quick run of the same label (live.rosterrig-e1_quick), when it ran first.
+plain="$(dirname "$work")/rosterrig-e1_quick.json"
+python3 - "$work/e1.json" "$file" "$plain" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["stack"] == json.load(open(sys.argv[2]))["name"], "the result does not name the description"
 kills = [k for c in r["samples"]["configurations"] for k in c["kills"]]
 assert kills, "no kills recorded"
 for k in kills:
-    assert k["pid"] == 0, "a kill went through the pid path: %r" % k
-    assert k["replaced_at_ms"] > k["killed_at_ms"], "a kill was not seen back: %r" % k
+    assert k["killed_pid"] == 0, "a kill went through the pid path: %r" % k
+    assert k["taskmanager_back_after_ms"] > 0, "a kill was not seen back: %r" % k
     assert k["restarting_at_ms"] >= k["killed_at_ms"], "Flink did not see a kill: %r" % k
-print("e1 --quick: %d kills, each by the command and seen back; verdicts: %s" %
-      (len(kills), ", ".join(p["verdict"] for p in r["samples"]["predictions"])))
+    assert k["job_id_after"], "the job did not run again under its id: %r" % k
+verdicts = {p["id"]: p["verdict"] for p in r["samples"]["predictions"]}
+print("e1 --quick: %d kills, each by the command and seen back; verdicts: %s" % (len(kills), verdicts))
+import os
+if os.path.exists(sys.argv[3]):
+    plain = {p["id"]: p["verdict"] for p in json.load(open(sys.argv[3]))["samples"]["predictions"]}
+    assert plain == verdicts, "verdicts differ from the plain quick run: %r" % plain
+    print("the same verdicts as the plain quick run")
 PY
 echo "PASS"
