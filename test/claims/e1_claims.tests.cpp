@@ -24,14 +24,14 @@ bool every_configuration_ran(const e1::samples& s) {
 }
 }  // namespace
 
-TEST_CASE("the full run made at least thirty kills in each of the four configurations", "[claims][e1]") {
+TEST_CASE("the full run made at least a hundred kills in each of the four configurations", "[claims][e1]") {
     const auto& s = C::load();
     REQUIRE_FALSE(s.params.quick);
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             if (!every_configuration_ran(x)) return false;
             for (const auto& c : x.configurations)
-                if (c.kills.size() < 30) return false;
+                if (c.kills.size() < 100) return false;
             return true;
         },
         // Mutation: one configuration recorded a kill short.

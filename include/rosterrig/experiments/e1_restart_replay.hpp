@@ -514,18 +514,34 @@ inline std::string recovery_table(const samples& s) {
         if (const auto& rs = s.configurations.front().restart_strategy)
             settings += " Restart strategy " + rs->type + ", delay " + rs->delay + ".";
     }
+    // Columns by phase name, in recovery order: a phase no kill of a
+    // configuration recorded is "n/a" there, not a shift of the cells after it.
+    std::vector<std::string> phases;
+    const auto first_recoveries = recoveries_of(*find_configuration(s, rows.front().first));  // kept: the loop walks into it
+    for (const auto& [phase, at] : first_recoveries.front())
+        for (const auto& [name, summaries] : rows)
+            if (std::any_of(summaries.begin(), summaries.end(), [&](const auto& p) { return p.phase == phase; }) &&
+                std::find(phases.begin(), phases.end(), phase) == phases.end())
+                phases.push_back(phase);
     std::vector<std::string> header{"Configuration"};
-    for (const auto& p : rows.front().second) header.push_back(p.phase + " (median / max ms)");
+    for (const auto& p : phases) header.push_back(p + " (median / max ms)");
     report::markdown_table t{header};
-    for (const auto& [name, phases] : rows) {
+    for (const auto& [name, summaries] : rows) {
         std::vector<std::string> cells{name};
-        for (const auto& p : phases) cells.push_back(report::fixed(p.median_ms, 0) + " / " + report::fixed(p.max_ms, 0));
-        cells.resize(header.size());
+        for (const auto& phase : phases) {
+            std::string cell = "n/a";
+            for (const auto& p : summaries)
+                if (p.phase == phase)
+                    cell = report::fixed(p.median_ms, 0) + " / " + report::fixed(p.max_ms, 0) +
+                           (p.recoveries < 10 ? " (" + std::to_string(p.recoveries) + (p.recoveries == 1 ? " kill)" : " kills)") : "");
+            cells.push_back(cell);
+        }
         t.row(cells);
     }
     return "\nWhere a recovery's time goes, from the kill: Flink's exception history (failure seen), the job's "
            "RESTARTING time, the supervisor's new JVM and the JobManager's list of TaskManagers (both polled every "
-           "100 ms), and the new attempt's first DEPLOYING, restore and last RUNNING times as Flink reports them." +
+           "100 ms until the new JVM is up, so a registration after that is not seen: n/a), and the new attempt's first "
+           "DEPLOYING, restore and last RUNNING times as Flink reports them." +
            settings + "\n\n" + t.render();
 }
 
