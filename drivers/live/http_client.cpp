@@ -57,16 +57,20 @@ http_response http_call(const component_address& to, http_method method, const s
     beast::flat_buffer buffer;
     http::response_parser<http::string_body> parser;
     parser.body_limit(256 * 1024 * 1024);
-    tcp::endpoint endpoint(net::ip::make_address(to.host), to.port);
-
+    // A host name (a stack description may say "localhost") is resolved; each
+    // address is tried in turn (localhost's ::1, then 127.0.0.1).
+    tcp::resolver resolver(ioc);
     // The deadline covers the whole exchange: the timer is not reset between steps.
     stream.expires_after(deadline);
-    stream.async_connect(endpoint, [&](beast::error_code ec) {
+    resolver.async_resolve(to.host, std::to_string(to.port), [&](beast::error_code ec, tcp::resolver::results_type found) {
         if (ec) { failure = ec; return; }
-        http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
-            if (ec2) { failure = ec2; return; }
-            http::async_read(stream, buffer, parser, [&](beast::error_code ec3, std::size_t) {
-                if (ec3) failure = ec3;
+        stream.async_connect(found, [&](beast::error_code ec1, const tcp::endpoint&) {
+            if (ec1) { failure = ec1; return; }
+            http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
+                if (ec2) { failure = ec2; return; }
+                http::async_read(stream, buffer, parser, [&](beast::error_code ec3, std::size_t) {
+                    if (ec3) failure = ec3;
+                });
             });
         });
     });

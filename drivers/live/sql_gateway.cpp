@@ -88,7 +88,7 @@ void sql_gateway::close() {
 
 std::string sql_gateway::version() const {
     auto v = http_json(where_, http_method::get, "/v1/info");
-    return std::string(v.at("productVersion").as_string());
+    return std::string(v.at("version").as_string());  // {"productName": "Apache Flink", "version": ...}
 }
 
 std::vector<std::string> split_sql_script(const std::string& script) {

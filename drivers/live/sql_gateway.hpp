@@ -34,7 +34,7 @@ public:
     std::vector<std::string> execute_script(const std::string& script);
     void close();
 
-    std::string version() const;  // GET /v1/info: productVersion
+    std::string version() const;  // GET /v1/info: version
 
 private:
     component_address where_;

@@ -1,6 +1,7 @@
 #include "stack_config.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include <rosterrig/stack/fault_command.hpp>
@@ -65,6 +66,12 @@ stack_config stack_config::load(const std::string& description_file) {
     } else {
         c.described = stack::read_description(description_file);
         stack::check_placeholders(c.described);
+        // A relative log path is read from the file's folder, like the fault commands.
+        const auto folder = std::filesystem::path(description_file).parent_path();
+        for (std::string* log : {&c.described.kafka_log, &c.described.flink.log, &c.described.sql_gateway.log,
+                                 &c.described.catalog.log, &c.described.trino.log, &c.described.object_store.log})
+            if (!log->empty() && log->front() == '.')
+                *log = std::filesystem::weakly_canonical(folder / *log).string();
         c.description_file = description_file;
     }
     return c;

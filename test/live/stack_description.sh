@@ -24,7 +24,7 @@ echo "== doctor"
 
 echo "== smoke"
 "$smoke" --stack "$file" --out "$work/smoke.json" >/dev/null || fail "the smoke test failed through the description"
-grep -q '"passed":true' "$work/smoke.json" || fail "smoke result not passed"
+grep -Eq '"passed": *true' "$work/smoke.json" || fail "smoke result not passed"
 
 echo "== wrong password"
 wrong="not-the-password-$$"
