@@ -26,6 +26,14 @@ void await_kill_trigger(session& s, const std::string& job, long long last_resto
     }
 }
 
+stack::placeholder_values fault_placeholders(const session::taskmanager_process& target, const std::string& job) {
+    return {{"taskmanager.id", target.id},
+            {"taskmanager.host", target.address.host},
+            {"taskmanager.rpc_port", std::to_string(target.address.port)},
+            {"taskmanager.data_port", std::to_string(target.data_port)},
+            {"job.id", job}};
+}
+
 experiment::checkpoint_state checkpoint_state(session& s, const std::string& job) {
     const auto c = s.flink.checkpoints(job);
     // One ask: waiting for a metric the fetcher has not got would move the
@@ -47,11 +55,7 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     // effect is what Flink reports (RESTARTING after the kill, or the run
     // fails), and the return its came_back command or a new TaskManager.
     const auto* commands = fault_commands_for(s.stack, "kill_taskmanager");
-    const stack::placeholder_values placeholders{{"taskmanager.id", target.id},
-                                                 {"taskmanager.host", target.address.host},
-                                                 {"taskmanager.rpc_port", std::to_string(target.address.port)},
-                                                 {"taskmanager.data_port", std::to_string(target.data_port)},
-                                                 {"job.id", job}};
+    const auto placeholders = fault_placeholders(target, job);
     std::atomic<long long> registered_at{0}, replaced_at{0};
     const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
     kill_record k;  // the process kill (pid 0 when a command injected it)

@@ -9,10 +9,16 @@
 #include <rosterrig/experiment/fault_plan.hpp>
 #include <rosterrig/experiment/kill_record.hpp>
 
+#include <rosterrig/stack/fault_command.hpp>
+
 #include "process_fault.hpp"
 #include "session.hpp"
 
 namespace rosterrig::live {
+
+// A fault command's placeholders for a kill of `target` under `job`
+// (rosterrig/stack/fault_command.hpp names them).
+stack::placeholder_values fault_placeholders(const session::taskmanager_process& target, const std::string& job);
 
 // The job's checkpoint statistics and restart count now.
 experiment::checkpoint_state checkpoint_state(session& s, const std::string& job);

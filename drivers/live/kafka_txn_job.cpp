@@ -7,6 +7,8 @@
 #include <rosterrig/check/append_check.hpp>
 #include <rosterrig/generate/generator.hpp>
 
+#include "fault_commands.hpp"
+#include "faults.hpp"
 #include "feeder.hpp"
 #include "job_waits.hpp"
 #include "kafka_transactions.hpp"
@@ -156,6 +158,16 @@ long long cancel(session& s, const std::string& job) {
 
 long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
     const auto tm = s.taskmanager_of(job);
+    if (const auto* commands = fault_commands_for(s.stack, "kill_taskmanager")) {  // a stack description's own kill
+        const auto placeholders = fault_placeholders(tm, job);
+        run_fault_command(s.stack, *commands, placeholders);
+        const long long at = cancel(s, job);
+        poll_until(tm.address, std::chrono::seconds(commands->deadline_seconds), [&] {
+            return (commands->came_back.empty() || fault_target_came_back(s.stack, *commands, placeholders)) &&
+                   s.all_taskmanagers_registered();
+        }, [&] { return std::string("the TaskManager did not come back after the kill command"); });
+        return at;
+    }
     const long long old_pid = read_pid(tm.pid_file);
     if (old_pid <= 0 || ::kill(static_cast<pid_t>(old_pid), SIGKILL) != 0)
         throw live_error(tm.address, "cannot SIGKILL the TaskManager (pid file " + tm.pid_file + ")");
