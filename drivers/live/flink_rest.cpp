@@ -221,9 +221,7 @@ std::pair<long long, long long> flink_rest::deploying_and_running_ms(const std::
 
 std::vector<std::string> flink_rest::taskmanager_ids() const {
     std::vector<std::string> out;
-    const auto tms = http_json(where_, http_method::get, "/taskmanagers");  // kept: the loop walks into it
-    for (const auto& tm : tms.as_object().at("taskmanagers").as_array())
-        out.push_back(str_at(tm.as_object(), "id"));
+    for (const auto& tm : taskmanagers()) out.push_back(tm.id);
     return out;
 }
 

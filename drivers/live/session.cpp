@@ -82,12 +82,19 @@ session::taskmanager_process session::taskmanager_of(const std::string& job) con
                                         (seen.empty() ? std::string("none") : seen) + ")");
 }
 
-bool session::all_taskmanagers_registered() const {
+// A described stack's TaskManagers are as many as Flink ever listed in this session.
+int session::registered_noting_most() const {
     const int registered = flink.registered_taskmanagers();
+    most_taskmanagers_seen_ = std::max(most_taskmanagers_seen_, registered);
+    return registered;
+}
+
+bool session::all_taskmanagers_registered() const {
     if (!stack.local()) {
-        most_taskmanagers_seen_ = std::max(most_taskmanagers_seen_, registered);
+        const int registered = registered_noting_most();
         return registered > 0 && registered >= most_taskmanagers_seen_;
     }
+    const int registered = flink.registered_taskmanagers();
     const int ours = supervised_taskmanagers(stack);
     return ours > 0 && registered >= ours;
 }
@@ -124,11 +131,11 @@ experiment::recovery_settings session::recovery_in_force(
 }
 
 bool session::spare_taskmanager_registered() const {
-    const int registered = flink.registered_taskmanagers();
     if (!stack.local()) {
-        most_taskmanagers_seen_ = std::max(most_taskmanagers_seen_, registered);
+        const int registered = registered_noting_most();
         return registered >= std::min(2, std::max(1, most_taskmanagers_seen_));
     }
+    const int registered = flink.registered_taskmanagers();
     const int ours = supervised_taskmanagers(stack);
     return ours > 0 && registered >= std::min(2, ours);
 }

@@ -66,7 +66,8 @@ public:
 
 private:
     std::string tag_;
-    mutable int most_taskmanagers_seen_ = 0;  // a described stack's TaskManagers: as many as Flink ever listed
+    mutable int most_taskmanagers_seen_ = 0;
+    int registered_noting_most() const;  // Flink's registered TaskManagers, noting the most seen  // a described stack's TaskManagers: as many as Flink ever listed
 };
 
 }  // namespace rosterrig::live
