@@ -130,10 +130,19 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
 
 }  // namespace
 
+// Experiment 1b, the multi-input variant (e1b_multi_input.cpp).
+int run_multi_input(int argc, char** argv);
+
 int main(int argc, char** argv) {
+    // `--multi-input` anywhere selects the variant; the other flags are its own.
+    std::vector<char*> rest{argv[0]};
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) != "--multi-input") rest.push_back(argv[i]);
+    if (static_cast<int>(rest.size()) != argc) return run_multi_input(static_cast<int>(rest.size()), rest.data());
     return run_experiment<e1::definition>(
         argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
-                    "from Kafka's committed offsets or from its checkpoint.",
+                    "from Kafka's committed offsets or from its checkpoint. "
+                    "With --multi-input: experiment 1b, 1.2 M events into a writer with several inputs (--multi-input --help).",
         {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& c : e1::configurations_of(params)) run_configuration(s, params, c, plan, h);

@@ -106,6 +106,8 @@ flink_checkpoint_config flink_rest::checkpoint_config(const std::string& id) con
                                                                                : "retain_on_cancellation")
                                   : "disabled";
     }
+    if (auto* u = c.if_contains("unaligned_checkpoints"); u && u->is_bool()) out.unaligned = u->as_bool();
+    out.aligned_checkpoint_timeout_ms = int_at(c, "aligned_checkpoint_timeout");
     return out;
 }
 
@@ -144,10 +146,10 @@ std::vector<flink_exception> flink_rest::exceptions(const std::string& id) const
 std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id) const {
     auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan").as_object();
     const auto& nodes = p.at("plan").at("nodes").as_array();
-    auto name_of = [&](const std::string& node_id) {
+    auto node = [&](const std::string& node_id) -> const json::object* {
         for (const auto& n : nodes)
-            if (str_at(n.as_object(), "id") == node_id) return str_at(n.as_object(), "description");
-        return node_id;
+            if (str_at(n.as_object(), "id") == node_id) return &n.as_object();
+        return nullptr;
     };
     std::vector<experiment::plan_edge> out;
     for (const auto& n : nodes) {
@@ -156,13 +158,63 @@ std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id)
         if (!inputs || !inputs->is_array() || inputs->as_array().empty()) {
             // A vertex fed by nothing upstream: its first operator is a source,
             // and whatever is chained after it gets records without an exchange.
-            out.push_back({"", str_at(o, "description"), "NONE (source vertex)"});
+            out.push_back({"", str_at(o, "description"), "NONE (source vertex)", std::nullopt, int_at(o, "parallelism")});
         } else {
             for (const auto& in : inputs->as_array()) {
                 const auto& io = in.as_object();
-                out.push_back({name_of(str_at(io, "id")), str_at(o, "description"), str_at(io, "ship_strategy")});
+                const auto* from = node(str_at(io, "id"));
+                out.push_back({from ? str_at(*from, "description") : str_at(io, "id"), str_at(o, "description"),
+                               str_at(io, "ship_strategy"),
+                               from ? std::optional<std::int64_t>(int_at(*from, "parallelism")) : std::nullopt,
+                               int_at(o, "parallelism")});
             }
         }
+    }
+    return out;
+}
+
+std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id,
+                                                                   const std::vector<std::int64_t>& known) const {
+    std::string writer_vertex;
+    {
+        const auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan");  // kept: the loop walks into it
+        for (const auto& n : p.at("plan").at("nodes").as_array())
+            if (experiment::holds_writer(str_at(n.as_object(), "description"))) writer_vertex = str_at(n.as_object(), "id");
+    }
+    const auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints");  // kept: the loop walks into it
+    std::vector<experiment::checkpoint_stat> out;
+    const auto* history = c.as_object().if_contains("history");
+    if (!history || !history->is_array()) return out;
+    for (const auto& h : history->as_array()) {
+        const auto& o = h.as_object();
+        experiment::checkpoint_stat x;
+        x.id = int_at(o, "id", -1);
+        x.status = str_at(o, "status");
+        if (auto* sp = o.if_contains("is_savepoint"); sp && sp->is_bool() && sp->as_bool()) continue;
+        if (x.status != "COMPLETED" || std::find(known.begin(), known.end(), x.id) != known.end()) continue;
+        x.trigger_ms = int_at(o, "trigger_timestamp");
+        x.end_to_end_ms = int_at(o, "end_to_end_duration");
+        x.checkpointed_bytes = int_at(o, "checkpointed_size");
+        if (!writer_vertex.empty()) {
+            const auto path = "/jobs/" + id + "/checkpoints/details/" + std::to_string(x.id) + "/subtasks/" + writer_vertex;
+            const auto res = http_call(where_, http_method::get, path);
+            if (res.status == 200) {  // 404: the checkpoint left Flink's history between the two calls
+                const auto d = json::parse(res.body);  // kept: the loop walks into it
+                for (const auto& st : d.at("subtasks").as_array()) {
+                    const auto& so = st.as_object();
+                    ++x.writer_subtasks;
+                    x.writer_start_delay_max_ms = std::max<std::int64_t>(x.writer_start_delay_max_ms, int_at(so, "start_delay"));
+                    if (auto* u = so.if_contains("unaligned_checkpoint"); u && u->is_bool() && u->as_bool()) x.writer_unaligned = true;
+                    if (auto* a = so.if_contains("alignment"); a && a->is_object()) {
+                        const auto& ao = a->as_object();
+                        x.writer_alignment_max_ms = std::max<std::int64_t>(x.writer_alignment_max_ms, int_at(ao, "duration"));
+                        x.writer_processed_bytes += int_at(ao, "processed");
+                        x.writer_persisted_bytes += int_at(ao, "persisted");
+                    }
+                }
+            }
+        }
+        out.push_back(x);
     }
     return out;
 }

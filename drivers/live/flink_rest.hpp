@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 #include <boost/json.hpp>
+#include <rosterrig/experiment/checkpoint_stats.hpp>
 #include <rosterrig/experiment/job_plan.hpp>
 #include "live_error.hpp"
 
@@ -31,6 +32,8 @@ struct flink_checkpoint_config {
     long long interval_ms = 0;
     long long timeout_ms = 0;
     std::string externalization;  // retention of externalized checkpoints
+    bool unaligned = false;                    // unaligned_checkpoints
+    long long aligned_checkpoint_timeout_ms = 0;  // 0: every checkpoint unaligned when unaligned is on
 };
 
 struct flink_exception {
@@ -79,7 +82,13 @@ public:
     // or the cluster's /jobmanager/config when Flink has no job endpoint (404).
     std::pair<std::string, std::vector<std::pair<std::string, std::string>>> jobmanager_config(const std::string& job_id) const;
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
+    // Each edge of the job's plan, with both vertices' parallelism.
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
+    // The job's checkpoint history as Flink keeps it (web.checkpoints.history
+    // entries, newest first), with the writer vertex's per-subtask alignment
+    // figures for each completed checkpoint whose id is not in `known`.
+    std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id,
+                                                              const std::vector<std::int64_t>& known) const;
     int registered_taskmanagers() const;  // GET /overview
     long long total_slots() const;        // GET /overview: slots-total
     long long free_slots() const;         // GET /overview: slots-available

@@ -29,6 +29,8 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.interval_ms = c.interval_ms;
     w.edges = s_.flink.plan_edges(job);
     w.writer_input = experiment::writer_input(w.edges);
+    w.unaligned = c.unaligned;
+    w.aligned_checkpoint_timeout_ms = c.aligned_checkpoint_timeout_ms;
     // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set.
     w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
                  ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
@@ -45,6 +47,15 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.table->format_version = table.format_version;
     w.table->identifier_fields = table.identifier_fields;
     const std::string want_mode(flink_reported(spec.config.mode));
+    if (spec.config.unaligned_checkpoints && !c.unaligned)
+        throw live_error(s_.flink.where(), "job " + job + " runs with aligned checkpoints; unaligned ones were requested");
+    if (spec.config.writer_parallelism > 0) {
+        const auto f = experiment::fan_in_of(w.edges);
+        if (f.writer_parallelism != spec.config.writer_parallelism)
+            throw live_error(s_.flink.where(), "job " + job + "'s writer runs at parallelism " + std::to_string(f.writer_parallelism) +
+                                                   ", not the requested " + std::to_string(spec.config.writer_parallelism) +
+                                                   " (plan: " + w.writer_input + ")");
+    }
     if (w.mode != want_mode || w.interval_ms != spec.config.checkpoint_interval_ms)
         throw live_error(s_.flink.where(), "job " + job + " runs with mode " + w.mode + " and interval " +
                                                std::to_string(w.interval_ms) + " ms, not the requested " + want_mode +

@@ -21,21 +21,26 @@ std::string qualified(const std::string& ns, const std::string& table, const std
 }
 }  // namespace
 
-std::vector<observed_row> read_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
-    auto r = trino.query("SELECT seq, npi, name, taxonomy, address, city, state, zip, phone, status FROM " +
-                         qualified(ns, table));
-    std::vector<observed_row> rows;
-    rows.reserve(r.rows.size());
-    for (const auto& row : r.rows) {
-        provider_fields f{str(row[2]), str(row[3]), str(row[4]), str(row[5]),
-                          str(row[6]), str(row[7]), str(row[8]), str(row[9])};
-        observed_row o;
-        if (!row[0].is_null()) o.seq = u64(row[0]);
-        o.npi = u64(row[1]);
-        o.fields_digest = fields_digest(f);
-        rows.push_back(o);
-    }
-    return rows;
+namespace {
+const char* const row_columns = "seq, npi, name, taxonomy, address, city, state, zip, phone, status";
+
+observed_row observed_of(const json::array& row) {
+    provider_fields f{str(row[2]), str(row[3]), str(row[4]), str(row[5]),
+                      str(row[6]), str(row[7]), str(row[8]), str(row[9])};
+    observed_row o;
+    if (!row[0].is_null()) o.seq = u64(row[0]);
+    o.npi = u64(row[1]);
+    o.fields_digest = fields_digest(f);
+    return o;
+}
+}  // namespace
+
+long long for_each_observed_row(const trino_client& trino, const std::string& ns, const std::string& table,
+                                const std::function<void(const observed_row&)>& row) {
+    long long n = 0;
+    trino.for_each_row(std::string("SELECT ") + row_columns + " FROM " + qualified(ns, table),
+                       [&](const json::array& r) { row(observed_of(r)), ++n; }, std::chrono::seconds(600));
+    return n;
 }
 
 experiment::table_files read_table_files(const trino_client& trino, const std::string& ns, const std::string& table) {
@@ -80,7 +85,9 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
 
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
                                             const roster_spec& spec) {
-    return experiment::observe_rows(read_rows(trino, ns, table), spec, read_table_files(trino, ns, table));
+    experiment::table_observer o(spec);
+    for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
+    return o.finish(read_table_files(trino, ns, table));
 }
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {

@@ -21,8 +21,11 @@
 
 namespace rosterrig::live {
 
-// Every row of iceberg.<ns>.<table>: seq, npi and the provider fields' digest.
-std::vector<observed_row> read_rows(const trino_client& trino, const std::string& ns, const std::string& table);
+// Hands each row of iceberg.<ns>.<table> to `row` as Trino's pages arrive,
+// keeping none (seq, npi and the provider fields' digest); returns how many
+// there were.
+long long for_each_observed_row(const trino_client& trino, const std::string& ns, const std::string& table,
+                                const std::function<void(const observed_row&)>& row);
 
 // From the "$files" and "$snapshots" metadata tables.
 experiment::table_files read_table_files(const trino_client& trino, const std::string& ns, const std::string& table);
@@ -38,7 +41,8 @@ std::vector<experiment::file_entry> read_file_entries(const trino_client& trino,
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
                                                                  const std::string& table);
 
-// Rows and files, checked against the feed `spec` describes.
+// Rows and files, checked against the feed `spec` describes, the rows
+// streamed through the checks as they are read (table_observer).
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
                                             const roster_spec& spec);
 

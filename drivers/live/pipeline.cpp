@@ -52,11 +52,19 @@ std::string table_location(const stack_config& stack, const pipeline_spec& spec)
 
 std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name,
                                                    const std::string& job_prefix) {
-    return {{"execution.runtime-mode", "streaming"},
+    std::map<std::string, std::string> out{{"execution.runtime-mode", "streaming"},
             {"execution.checkpointing.interval", std::to_string(config.checkpoint_interval_ms) + "ms"},
             {"execution.checkpointing.mode", std::string(flink_option(config.mode))},
             {"parallelism.default", std::to_string(config.parallelism)},
             {"pipeline.name", job_prefix + ":" + name}};
+    // Without an aligned-checkpoint timeout, every checkpoint is unaligned.
+    if (config.unaligned_checkpoints) out["execution.checkpointing.unaligned.enabled"] = "true";
+    return out;
+}
+
+std::string sink_hints(const experiment::pipeline_config& config) {
+    if (config.writer_parallelism <= 0) return {};
+    return " /*+ OPTIONS('write-parallelism'='" + std::to_string(config.writer_parallelism) + "') */";
 }
 
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec) {
@@ -97,6 +105,7 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"startup_mode", std::string(flink_option(spec.config.startup))},
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
         {"table_properties", engine::table_properties_text(spec.table_properties)},
+        {"sink_hints", sink_hints(spec.config)},
     });
     auto session = session_options(spec.config, spec.table, stack.described.job_prefix);
     session["table.exec.iceberg.use-v2-sink"] = spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";

@@ -49,6 +49,11 @@ std::string flink_kafka_properties(const stack_config& stack);
 std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name,
                                                    const std::string& job_prefix);
 
+// The INSERT's table hint: the Iceberg writer's own parallelism when the
+// config sets one (a writer at another parallelism than its source is fed
+// through an exchange), else nothing.
+std::string sink_hints(const experiment::pipeline_config& config);
+
 // Submits the Kafka → Kafka job; returns the job id Flink assigned.
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec);
 

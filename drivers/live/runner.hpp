@@ -169,7 +169,11 @@ int analyze_history(const std::string& command, const std::string& file) {
 template <class E>
 int run_experiment(int argc, char** argv, const std::string& summary, const std::vector<count_flag<E>>& extra,
                    const run_body<E>& body) {
-    const std::string command = std::string("rosterrig-") + E::tag;
+    // A variant run by another experiment's driver names that driver's flag.
+    const std::string command = [] {
+        if constexpr (requires { E::command; }) return std::string(E::command);
+        else return std::string("rosterrig-") + E::tag;
+    }();
     bool quick = false;
     std::uint64_t seed = 0;
     std::string warehouse = "s3", out, analyze, runs_dir, resume, stack_file;

@@ -16,6 +16,14 @@ std::string path_of(const std::string& uri) {
 }  // namespace
 
 trino_result trino_client::query(const std::string& sql, std::chrono::seconds deadline) const {
+    std::vector<boost::json::array> rows;
+    auto out = for_each_row(sql, [&](const boost::json::array& r) { rows.push_back(r); }, deadline);
+    out.rows = std::move(rows);
+    return out;
+}
+
+trino_result trino_client::for_each_row(const std::string& sql, const std::function<void(const boost::json::array&)>& row,
+                                        std::chrono::seconds deadline) const {
     const auto give_up = std::chrono::steady_clock::now() + deadline;
     const std::vector<std::pair<std::string, std::string>> headers{{"X-Trino-User", user_}};
     auto res = http_call(where_, http_method::post, "/v1/statement", sql, "text/plain",
@@ -43,7 +51,7 @@ trino_result trino_client::query(const std::string& sql, std::chrono::seconds de
             }
         }
         if (auto* data = doc.if_contains("data")) {
-            for (auto& row : data->as_array()) out.rows.push_back(row.as_array());
+            for (const auto& r : data->as_array()) row(r.as_array());
         }
         auto* next = doc.if_contains("nextUri");
         if (!next || next->is_null()) break;

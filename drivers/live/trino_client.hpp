@@ -3,6 +3,7 @@
 #ifndef ROSTERRIG_LIVE_TRINO_CLIENT_HPP
 #define ROSTERRIG_LIVE_TRINO_CLIENT_HPP
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 #include <boost/json.hpp>
@@ -23,6 +24,12 @@ public:
 
     // Runs one statement to completion; throws live_error carrying Trino's message.
     trino_result query(const std::string& sql, std::chrono::seconds deadline = std::chrono::seconds(120)) const;
+
+    // Runs one statement, handing each row to `row` as its page arrives and
+    // keeping none: memory is one page, whatever the table's size. Returns
+    // the columns and query id (no rows).
+    trino_result for_each_row(const std::string& sql, const std::function<void(const boost::json::array&)>& row,
+                              std::chrono::seconds deadline = std::chrono::seconds(120)) const;
 
     // The first column of the first row as an integer (count(*) and friends).
     long long scalar(const std::string& sql) const;

@@ -64,8 +64,11 @@ struct pipeline_config {
     startup_mode startup = startup_mode::earliest_offset;
     std::int64_t checkpoint_interval_ms = 2000;
     std::int64_t parallelism = 2;
+    std::int64_t writer_parallelism = 0;  ///< the Iceberg writer's own ('write-parallelism'); 0: the job's
+    bool unaligned_checkpoints = false;   ///< execution.checkpointing.unaligned.enabled (exactly-once only)
 };
-BOOST_DESCRIBE_STRUCT(pipeline_config, (), (table, mode, sink, store, startup, checkpoint_interval_ms, parallelism))
+BOOST_DESCRIBE_STRUCT(pipeline_config, (), (table, mode, sink, store, startup, checkpoint_interval_ms, parallelism,
+                                            writer_parallelism, unaligned_checkpoints))
 
 } // namespace rosterrig::experiment
 

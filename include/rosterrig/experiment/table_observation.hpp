@@ -43,19 +43,30 @@ struct table_observation {
     table_files files;
 };
 
+/// Checks rows as a reader hands them over, one at a time, keeping nothing
+/// per row: memory is the per-seq counts and the per-NPI state, never the
+/// rows, so a table of millions is checked while it is read.
+class table_observer {
+public:
+    explicit table_observer(const roster_spec& spec) : seqs_(spec.events), npis_(expect_upsert(spec)) {}
+    void observe(const observed_row& r) {
+        seqs_.observe(r.seq.value_or(0));
+        npis_.observe(r);
+    }
+    table_observation finish(table_files files) {
+        return {seqs_.finish(), npis_.finish(), files};
+    }
+
+private:
+    append_checker seqs_;
+    upsert_checker npis_;
+};
+
 /// Checks the rows a reader saw against the feed `spec` describes.
 inline table_observation observe_rows(const std::vector<observed_row>& rows, const roster_spec& spec, table_files files) {
-    table_observation o;
-    append_checker seqs(spec.events);
-    upsert_checker npis(expect_upsert(spec));
-    for (const auto& r : rows) {
-        seqs.observe(r.seq.value_or(0));
-        npis.observe(r);
-    }
-    o.by_seq = seqs.finish();
-    o.by_npi = npis.finish();
-    o.files = files;
-    return o;
+    table_observer o(spec);
+    for (const auto& r : rows) o.observe(r);
+    return o.finish(files);
 }
 
 /// The upsert table's promise: one row per NPI of the feed, each its latest.

@@ -1,0 +1,116 @@
+// rosterrig-e1 --multi-input: experiment 1b, does the checkpointing mode matter
+// once the Iceberg writer has several input channels, at 100× the feed?
+//
+// Three configurations (at-least-once; exactly-once aligned; exactly-once
+// unaligned), one append job each, the source at one subtask per partition and
+// the writer at another parallelism (the plan is read back, and a chained
+// writer stops the run). 1.2 M events go to Kafka as fast as it takes them
+// while the TaskManager is SIGKILLed at the planned moments, as long as the
+// writer still has data to read; Flink's checkpoint statistics give the
+// writer's alignment window. Everything else is in
+// include/rosterrig/experiments/e1b_multi_input.hpp.
+#include <rosterrig/experiments/e1b_multi_input.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+#include "faults.hpp"
+#include "feeder.hpp"
+#include "flink_sql_writer.hpp"
+#include "job_waits.hpp"
+#include "observe_table.hpp"
+#include "runner.hpp"
+
+using namespace rosterrig;
+using namespace rosterrig::live;
+using history = history_writer<e1b::definition>;
+
+namespace {
+
+// Flink keeps the last few checkpoints' statistics: collected before each
+// kill and at the end, so the run keeps every one it saw.
+void collect_checkpoints(session& s, const std::string& job, std::size_t at, history& h) {
+    const auto known = h.read([&](const e1b::samples& x) { return experiment::ids_of(x.configurations[at].checkpoints); });
+    const auto seen = s.flink.checkpoint_stats(job, known);
+    h.record([&](e1b::samples& x) { experiment::merge_checkpoints(x.configurations[at].checkpoints, seen); });
+}
+
+void run_configuration(session& s, const e1b::parameters& params, const e1b::configuration& cfg,
+                       const experiment::fault_plan& plan, history& h) {
+    const std::string label = "e1b[" + cfg.name + "]";
+    pipeline_scope scope(s);
+    const auto spec = params.feed();
+    const int parts = static_cast<int>(spec.partitions);
+    const std::string short_name = cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo" : cfg.unaligned ? "eo_unaligned" : "eo_aligned";
+    const auto p = s.pipeline(short_name, e1b::pipeline_of(params, cfg));
+    const std::string job = scope.launch(p, parts);
+    const auto in_force = scope.writer.in_force(job, p);
+    const std::size_t at = h.record([&](e1b::samples& x) {
+        x.configurations.push_back(e1b::start_run(cfg, params, job, in_force));
+        return x.configurations.size() - 1;
+    });
+    const auto fan_in = experiment::fan_in_of(in_force.edges);
+    if (auto why = e1b::fan_in_problem(fan_in)) throw live_error(s.flink.where(), "job " + job + ": " + *why + "; the question needs several");
+    progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : "") +
+             "; writer input " + fan_in.ship_strategy + ", " + std::to_string(fan_in.upstream_parallelism) + " → " +
+             std::to_string(fan_in.writer_parallelism) + " subtasks");
+
+    progress(label + ": generating " + std::to_string(spec.events) + " events");
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.feed_rate));
+    const long long feed_start = now_ms();
+    long long last_restored = -1;
+    std::string ended = e1b::all_kills_ran;
+    const auto steps = plan.of(cfg.name);
+    for (const auto& step : steps) {
+        await_kill_trigger(s, job, last_restored, step);
+        collect_checkpoints(s, job, at, h);
+        // Kills only while data still arrives at the writer: after it has read
+        // the whole feed, a replay has nothing to repeat.
+        if (feed.acknowledged() >= feed.total() && s.admin.committed_offsets_sum(p.group, p.topic, parts) >= feed.total()) {
+            ended = e1b::writer_caught_up;
+            progress(label + ": the writer has read the whole feed before kill " + std::to_string(step.index) + "; stopping kills");
+            break;
+        }
+        const auto before = checkpoint_state(s, job);
+        const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
+        const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
+        last_restored = k.restored_checkpoint_id;
+        h.record([&](e1b::samples& x) { x.configurations[at].run.kills.push_back(k); });
+        progress(label + ": " + e1::describe(k, steps.size()) + "; committed offsets " +
+                 std::to_string(s.admin.committed_offsets_sum(p.group, p.topic, parts)) + " of " + std::to_string(feed.total()));
+    }
+    const auto report = feed.finish();
+    const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
+    progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged in " +
+             std::to_string(produced_ms) + " ms); draining");
+    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(900));
+    collect_checkpoints(s, job, at, h);
+    progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
+    const long long read_start = now_ms();
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const long long read_ms = now_ms() - read_start;
+    h.record([&](e1b::samples& x) {
+        auto& c = x.configurations[at];
+        c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
+        auto& run = c.run;
+        run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;
+        run.feed_sha256 = report.feed_sha256;
+        run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
+        run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
+        e1::record_table(run, seen);
+        progress(label + ": " + std::to_string(run.rows) + " rows read in " + std::to_string(read_ms) + " ms, " +
+                 std::to_string(run.duplicate_rows) + " duplicate seq rows, " + std::to_string(run.missing_runs.size()) +
+                 " missing runs, " + std::to_string(c.checkpoints.size()) + " checkpoints recorded");
+    });
+}
+
+}  // namespace
+
+int run_multi_input(int argc, char** argv) {
+    return run_experiment<e1b::definition>(
+        argc, argv, "Experiment 1b (rosterrig-e1 --multi-input): at 1.2 M events, whether at-least-once duplicates once "
+                    "the Iceberg writer has several input channels, and whether aligned and unaligned exactly-once do not.",
+        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1b::parameters::kills_per_configuration},
+         {"--events", "N", "events in the feed (default 1200000, quick 60000); providers stay events/6", &e1b::parameters::events}},
+        [](session& s, const e1b::parameters& params, const experiment::fault_plan& plan, history& h) {
+            for (const auto& c : e1b::configurations()) run_configuration(s, params, c, plan, h);
+        });
+}
