@@ -56,26 +56,30 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     progress(label + ": generating " + std::to_string(spec.events) + " events");
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.feed_rate));
     const long long feed_start = now_ms();
-    long long last_restored = -1;
     std::string ended = e1b::all_kills_ran;
     const auto steps = plan.of(cfg.name);
     for (const auto& step : steps) {
-        await_kill_trigger(s, job, last_restored, step);
+        await_running_then_delay(s, job, step);
         collect_checkpoints(s, job, at, h);
-        // Kills only while data still arrives at the writer: after it has read
-        // the whole feed, a replay has nothing to repeat.
-        if (feed.acknowledged() >= feed.total() && s.admin.committed_offsets_sum(p.group, p.topic, parts) >= feed.total()) {
+        // Kills only while data still arrives at the writer: once the table
+        // has committed the whole feed, a replay has nothing to repeat. (The
+        // committed offsets are no guide: they lag, and stalled for minutes.)
+        const long long committed = committed_records(s.catalog, p.ns, p.table);
+        if (committed >= feed.total()) {
             ended = e1b::writer_caught_up;
-            progress(label + ": the writer has read the whole feed before kill " + std::to_string(step.index) + "; stopping kills");
+            progress(label + ": the table holds " + std::to_string(committed) + " records before kill " +
+                     std::to_string(step.index) + "; stopping kills");
             break;
         }
         const auto before = checkpoint_state(s, job);
         const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
         const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
-        last_restored = k.restored_checkpoint_id;
-        h.record([&](e1b::samples& x) { x.configurations[at].run.kills.push_back(k); });
-        progress(label + ": " + e1::describe(k, steps.size()) + "; committed offsets " +
-                 std::to_string(s.admin.committed_offsets_sum(p.group, p.topic, parts)) + " of " + std::to_string(feed.total()));
+        h.record([&](e1b::samples& x) {
+            x.configurations[at].run.kills.push_back(k);
+            x.configurations[at].table_records_at_kills.push_back(committed);
+        });
+        progress(label + ": " + e1::describe(k, steps.size()) + "; the table held " + std::to_string(committed) +
+                 " of " + std::to_string(feed.total()) + " records");
     }
     const auto report = feed.finish();
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
@@ -87,6 +91,16 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     const long long read_start = now_ms();
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     const long long read_ms = now_ms() - read_start;
+    std::vector<e1b::duplicate_copy> copies;  // which checkpoint committed each copy of a duplicated seq
+    if (seen.by_seq.duplicate_rows > 0) {
+        const auto table = s.catalog.load(p.ns, p.table);
+        for (const auto& [seq, snapshot] : duplicate_seq_snapshots(s.trino, p.ns, p.table)) {
+            std::int64_t cp = -1;
+            for (const auto& snap : table.snapshots)
+                if (snap.snapshot_id == snapshot) cp = snap.flink_watermark();
+            copies.push_back({static_cast<std::uint64_t>(seq), cp});
+        }
+    }
     h.record([&](e1b::samples& x) {
         auto& c = x.configurations[at];
         c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
@@ -96,6 +110,8 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
         run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
         run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
         e1::record_table(run, seen);
+        c.duplicate_copies = copies;
+        e1b::attribute_by_checkpoint(c);
         progress(label + ": " + std::to_string(run.rows) + " rows read in " + std::to_string(read_ms) + " ms, " +
                  std::to_string(run.duplicate_rows) + " duplicate seq rows, " + std::to_string(run.missing_runs.size()) +
                  " missing runs, " + std::to_string(c.checkpoints.size()) + " checkpoints recorded");

@@ -12,18 +12,32 @@
 
 namespace rosterrig::live {
 
-void await_kill_trigger(session& s, const std::string& job, long long last_restored_id,
-                        const experiment::fault_step& step) {
+namespace {
+void await_running_with_spare(session& s, const std::string& job) {
     wait_all_running(s.flink, job, std::chrono::seconds(180));
     // A kill with no TaskManager to go to would measure waiting for a JVM, not recovery.
     poll_until(s.stack.flink(), std::chrono::seconds(120), [&] { return s.spare_taskmanager_registered(); },
                [] { return std::string("no spare TaskManager registered again after the last kill"); });
-    const long long base = s.flink.checkpoints(job).latest_completed_id;
-    wait_checkpoint_above(s.flink, job, std::max(base - 1, last_restored_id), std::chrono::seconds(120));
+}
+void sleep_planned_delay(const experiment::fault_step& step) {
     for (long long slept = 0; slept < step.delay_ms; slept += 100) {
         throw_if_interrupted();
         std::this_thread::sleep_for(std::chrono::milliseconds(std::min(100LL, step.delay_ms - slept)));
     }
+}
+}  // namespace
+
+void await_kill_trigger(session& s, const std::string& job, long long last_restored_id,
+                        const experiment::fault_step& step) {
+    await_running_with_spare(s, job);
+    const long long base = s.flink.checkpoints(job).latest_completed_id;
+    wait_checkpoint_above(s.flink, job, std::max(base - 1, last_restored_id), std::chrono::seconds(120));
+    sleep_planned_delay(step);
+}
+
+void await_running_then_delay(session& s, const std::string& job, const experiment::fault_step& step) {
+    await_running_with_spare(s, job);
+    sleep_planned_delay(step);
 }
 
 stack::placeholder_values fault_placeholders(const session::taskmanager_process& target, const std::string& job) {

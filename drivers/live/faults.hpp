@@ -28,6 +28,13 @@ experiment::checkpoint_state checkpoint_state(session& s, const std::string& job
 void await_kill_trigger(session& s, const std::string& job, long long last_restored_id,
                         const experiment::fault_step& step);
 
+// Waits until every task runs again after the last recovery (and a spare
+// TaskManager is registered), then the step's planned delay, without waiting
+// for a checkpoint: a kill may then restore the same checkpoint as the one
+// before it, so a feed the job reads faster than it checkpoints lasts for
+// more kills.
+void await_running_then_delay(session& s, const std::string& job, const experiment::fault_step& step);
+
 // SIGKILLs the TaskManager (the step must be a kill_taskmanager step) and
 // waits for the heal: a new TaskManager, Flink's RESTARTING, every task RUNNING.
 // With `heal_or_record`, a job whose tasks are not all RUNNING within that

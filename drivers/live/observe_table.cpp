@@ -70,6 +70,21 @@ std::vector<experiment::file_entry> read_file_entries(const trino_client& trino,
     return out;
 }
 
+std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino_client& trino, const std::string& ns,
+                                                                     const std::string& table) {
+    const auto t = qualified(ns, table);
+    std::vector<std::pair<long long, long long>> out;
+    trino.for_each_row("SELECT t.seq, e.snapshot_id FROM " + t + " t LEFT JOIN (SELECT snapshot_id, data_file.file_path AS path FROM " +
+                           qualified(ns, table, "$entries") + " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path "
+                           "WHERE t.seq IN (SELECT seq FROM " + t + " GROUP BY seq HAVING count(*) > 1)",
+                       [&](const json::array& row) {
+                           out.emplace_back(static_cast<long long>(u64(row[0])),
+                                            row[1].is_null() ? -1LL : static_cast<long long>(u64(row[1])));
+                       },
+                       std::chrono::seconds(300));
+    return out;
+}
+
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
                                                                  const std::string& table) {
     auto r = trino.query("SELECT t.seq, e.snapshot_id FROM " + qualified(ns, table) + " t LEFT JOIN (SELECT snapshot_id, "

@@ -41,6 +41,12 @@ std::vector<experiment::file_entry> read_file_entries(const trino_client& trino,
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
                                                                  const std::string& table);
 
+// Every copy of each seq the table holds more than once: (seq, the snapshot
+// that added the data file Trino reads that copy from; -1 when the metadata
+// does not list the file).
+std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino_client& trino, const std::string& ns,
+                                                                     const std::string& table);
+
 // Rows and files, checked against the feed `spec` describes, the rows
 // streamed through the checks as they are read (table_observer).
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,

@@ -11,6 +11,7 @@
 
 #include "rosterrig/experiment/history.hpp"
 #include "rosterrig/experiments/e1_restart_replay.hpp"
+#include "rosterrig/experiments/e1b_multi_input.hpp"
 #include "rosterrig/experiments/e2_savepoint_restore.hpp"
 #include "rosterrig/experiments/e3_file_size.hpp"
 #include "rosterrig/experiments/e4_maintenance.hpp"
@@ -48,7 +49,7 @@ entry entry_for() {
 }
 
 inline std::vector<entry> registry() {
-    return {entry_for<e1::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
+    return {entry_for<e1::definition>(), entry_for<e1b::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
             entry_for<e5::definition>(), entry_for<e6::definition>()};
 }
 
