@@ -18,7 +18,6 @@
 #define ROSTERRIG_CHECK_EXPECTED_STATE_HPP
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -76,25 +75,51 @@ inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
     detail::fold_record(x, e.npi, expected_record{e.seq, e.revision, fields_digest(e.fields)});
 }
 
-/// The upsert expectation of a feed, streamed from the generator. Each
-/// event's map slot is prefetched `lookahead` events before it is folded in
-/// (a FIFO of small records, so the fold order stays the seq order).
+/// The upsert expectation of a feed, from one generator pass that renders
+/// nothing per event. The generator's own per-provider state records where
+/// each provider's records arrived (detail::arrival_marks: its last seq,
+/// whether that event re-delivered revision r-1, the seq of its newest
+/// revision); providers map one to one onto NPIs, so after the pass each
+/// NPI's entry is read off its provider's final state, and only those
+/// records (one or two per NPI, not one per event) are rendered and
+/// digested. The result equals folding every event in seq order with
+/// fold_upsert (test/unit/expected_state.tests.cpp holds the two side by side).
 inline upsert_expectation expect_upsert(const roster_spec& spec) {
+    const auto providers = detail::run_feed<detail::arrival_marks>(
+        spec, [](std::uint64_t, const auto&, const detail::compact_record&, std::uint32_t, std::int64_t, source_kind) {});
+    std::size_t seen = 0;
+    for (const auto& p : providers) seen += p.revision != 0;
+    upsert_expectation x;
+    x.by_npi.reserve(seen);
+    provider_fields fields;
+    auto digest_of = [&fields](const detail::compact_record& r) {
+        detail::render(r, fields);
+        return fields_digest(fields);
+    };
+    // Inserted in provider order: each NPI's slot is prefetched `lookahead`
+    // providers before it is written.
+    constexpr std::size_t lookahead = 16;
+    for (std::size_t i = 0; i < providers.size(); ++i) {
+        if (i + lookahead < providers.size() && providers[i + lookahead].revision != 0)
+            x.by_npi.prefetch(providers[i + lookahead].npi);
+        const auto& p = providers[i];
+        if (p.revision == 0) continue;
+        const expected_record newest{p.marks.newest_seq, p.revision, digest_of(p.current)};
+        const expected_record latest = p.marks.last_was_stale
+                                           ? expected_record{p.marks.last_seq, p.revision - 1, digest_of(p.previous)}
+                                           : newest;
+        x.by_npi.try_emplace(p.npi, upsert_expectation_entry{latest, newest});
+    }
+    x.events = spec.events;
+    return x;
+}
+
+/// The same expectation folded event by event from the rendered feed (every
+/// event digested): the definition expect_upsert is held to, kept for tests.
+inline upsert_expectation expect_upsert_by_folding(const roster_spec& spec) {
     upsert_expectation x;
     x.by_npi.reserve(static_cast<std::size_t>(std::min(spec.providers, spec.events)));
-    constexpr std::size_t lookahead = 16;
-    struct pending { std::uint64_t npi; expected_record r; };
-    std::array<pending, lookahead> ring{};
-    std::uint64_t n = 0;
-    for_each_event(spec, [&](const roster_event& e) {
-        pending& p = ring[n % lookahead];
-        if (n >= lookahead) detail::fold_record(x, p.npi, p.r);
-        p = pending{e.npi, expected_record{e.seq, e.revision, fields_digest(e.fields)}};
-        x.by_npi.prefetch(e.npi);
-        ++n;
-    });
-    for (std::uint64_t i = n > lookahead ? n - lookahead : 0; i < n; ++i)
-        detail::fold_record(x, ring[i % lookahead].npi, ring[i % lookahead].r);
+    for_each_event(spec, [&](const roster_event& e) { fold_upsert(x, e); });
     x.events = spec.events;
     return x;
 }

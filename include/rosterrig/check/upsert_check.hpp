@@ -18,7 +18,10 @@
 // Speed: observe() validates the row at once but judges it `lookahead` rows
 // later, after prefetching its NPI's slot (a FIFO, so rows are judged in
 // arrival order); finish() judges the rows still in flight. The per-NPI
-// state is a compact copy of the expectation laid out in the same slots.
+// state is a compact copy of the expectation laid out in the same slots:
+// 32 bytes per slot (the last-arrived record's seq and digest, a row count),
+// each in one cache line; the newest revision is kept aside, only for the
+// NPIs where it differs from the last-arrived record.
 #ifndef ROSTERRIG_CHECK_UPSERT_CHECK_HPP
 #define ROSTERRIG_CHECK_UPSERT_CHECK_HPP
 
@@ -75,9 +78,12 @@ public:
         : slots_(detail::flat_map<slot>::same_keys(expectation.by_npi,
                                                    [](const upsert_expectation_entry& e) {
                                                        return slot{e.latest_by_arrival.seq, e.latest_by_arrival.digest,
-                                                                   e.newest_by_revision.seq, e.newest_by_revision.digest, 0};
+                                                                   differs(e) ? newest_differs : 0};
                                                    })),
-          stale_cap_(stale_cap) {}
+          stale_cap_(stale_cap) {
+        for (const auto& [npi, e] : expectation.by_npi)
+            if (differs(e)) newest_.try_emplace(npi, newest_record{e.newest_by_revision.seq, e.newest_by_revision.digest});
+    }
 
     /// Throws std::invalid_argument when the row has neither seq nor digest.
     void observe(const observed_row& row) {
@@ -112,9 +118,10 @@ public:
         r.unexpected_rows = unexpected_rows_;
         r.behind_newest_revision = behind_newest_;
         for (const auto& [npi, s] : slots_) {
-            if (s.seen == 0) r.missing_npis.push_back(npi);
+            const std::uint64_t seen = s.seen & seen_mask;
+            if (seen == 0) r.missing_npis.push_back(npi);
             else ++r.distinct_npis;
-            if (s.seen > 1) r.shared_npis.push_back({npi, s.seen});
+            if (seen > 1) r.shared_npis.push_back({npi, seen});
         }
         for (const auto& [npi, n] : unexpected_) {
             ++r.distinct_npis;
@@ -129,12 +136,23 @@ public:
     }
 
 private:
-    /// What a row is judged by: its seq when it has one, else its fields' digest.
+    /// What a row is judged by: its seq when it has one, else its fields'
+    /// digest. With the key, 32 bytes (one cache line holds two slots).
     struct slot {
         std::uint64_t latest_seq, latest_digest;  ///< the last-arrived record
-        std::uint64_t newest_seq, newest_digest;  ///< the newest revision
-        std::uint64_t seen;
+        std::uint64_t seen;  ///< rows seen (low 63 bits) | newest_differs
     };
+    /// The newest revision, kept in newest_ only for the NPIs whose newest
+    /// revision is not their last-arrived record (late stale assertions);
+    /// for every other NPI it is the slot's latest record.
+    struct newest_record {
+        std::uint64_t seq, digest;
+    };
+    static constexpr std::uint64_t newest_differs = std::uint64_t{1} << 63;
+    static constexpr std::uint64_t seen_mask = newest_differs - 1;  // 2^63 rows: out of reach
+    static bool differs(const upsert_expectation_entry& e) noexcept {
+        return e.latest_by_arrival.seq != e.newest_by_revision.seq;
+    }
     struct pending {
         std::uint64_t npi = 0;
         std::uint64_t id = 0;  ///< seq, or fields digest when by_seq is false
@@ -151,12 +169,18 @@ private:
             return;
         }
         slot& s = *found;
-        if (++s.seen > 1) ++rows_sharing_npi_;
-        if (row.id != (row.by_seq ? s.latest_seq : s.latest_digest)) {
+        if ((++s.seen & seen_mask) > 1) ++rows_sharing_npi_;
+        const bool latest = row.id == (row.by_seq ? s.latest_seq : s.latest_digest);
+        if (!latest) {
             ++stale_rows_;
             if (stale_.size() < stale_cap_) stale_.push_back({row.npi, row.by_seq ? row.id : 0, s.latest_seq});
         }
-        if (row.id != (row.by_seq ? s.newest_seq : s.newest_digest)) ++behind_newest_;
+        if (s.seen & newest_differs) {
+            const newest_record& n = *newest_.find(row.npi);
+            if (row.id != (row.by_seq ? n.seq : n.digest)) ++behind_newest_;
+        } else if (!latest) {
+            ++behind_newest_;
+        }
     }
 
     void drain() const {
@@ -166,6 +190,7 @@ private:
     // Logically const: finish() judges the rows in flight (drain), which
     // changes when the work is done, not what the checker reports.
     mutable detail::flat_map<slot> slots_;
+    detail::flat_map<newest_record> newest_;
     mutable detail::flat_map<std::uint64_t> unexpected_;
     mutable std::uint64_t rows_ = 0;
     mutable std::uint64_t rows_sharing_npi_ = 0;

@@ -6,7 +6,8 @@
 // every 64-bit key is allowed and no separate "used" array has to be read.
 //
 // For streams of lookups, prefetch(key) issues the cache-line load of the
-// key's home slot early (callers keep a few keys in flight).
+// key's home slot early (callers keep a few keys in flight). Slots of 16, 32
+// or 64 bytes are aligned to their size, so each sits in one cache line.
 #ifndef ROSTERRIG_DETAIL_FLAT_MAP_HPP
 #define ROSTERRIG_DETAIL_FLAT_MAP_HPP
 
@@ -24,7 +25,20 @@ namespace rosterrig::detail {
 template <class V>
 class flat_map {
 public:
-    struct slot {
+private:
+    struct natural_slot {
+        std::uint64_t key;
+        V value;
+    };
+    /// A slot of 16, 32 or 64 bytes is aligned to its size, so that no slot
+    /// straddles two cache lines (one line per lookup); others keep their
+    /// natural alignment.
+    static constexpr std::size_t slot_align =
+        sizeof(natural_slot) == 16 || sizeof(natural_slot) == 32 || sizeof(natural_slot) == 64 ? sizeof(natural_slot)
+                                                                                               : alignof(natural_slot);
+
+public:
+    struct alignas(slot_align) slot {
         std::uint64_t key;
         V value;
     };

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "rosterrig/generate/npi.hpp"
@@ -103,7 +104,20 @@ struct compact_record {
     std::uint32_t phone = 0;       // seven digits: exchange * 10000 + line
 };
 
-struct provider_state {
+/// Where a provider's records arrived, for the upsert expectation: the seq
+/// of its last event and whether that event re-delivered revision r-1
+/// (`previous`), and the seq of the event that carried its newest revision
+/// (`current`, emitted once, when it was made).
+struct arrival_marks {
+    std::uint64_t last_seq = 0;
+    std::uint64_t newest_seq = 0;
+    bool last_was_stale = false;
+};
+/// No marks: plain generation keeps the per-provider state small.
+struct no_marks {};
+
+template <class Marks>
+struct basic_provider_state {
     std::uint64_t npi = 0;         // cached npi_for_provider(seed, index)
     std::uint32_t partition = 0;   // cached partition_of(npi, partitions)
     std::uint32_t revision = 0;    // 0 = not seen yet
@@ -111,7 +125,9 @@ struct provider_state {
     std::int64_t previous_asserted_ms = 0;
     compact_record current;
     compact_record previous;
+    [[no_unique_address]] Marks marks;
 };
+using provider_state = basic_provider_state<no_marks>;
 
 template <class Engine>
 void draw_address(Engine& rng, compact_record& r, bool move_city) {
@@ -171,13 +187,19 @@ inline void render(const compact_record& r, provider_fields& f) {
 
 } // namespace detail
 
-/// Calls f(const roster_event&) for seq = 1..spec.events in arrival order.
-/// The reference is to one reused object: copy it if you keep it.
-template <class F>
-void for_each_event(const roster_spec& spec, F&& f) {
+namespace detail {
+
+/// The feed's one loop. For seq = 1..spec.events, in arrival order, calls
+/// on_event(seq, const provider_state&, const compact_record& emitted,
+/// revision, asserted_ms, source) with the record as it would be rendered;
+/// returns every provider's final state (indexed by provider; revision 0 =
+/// never seen). With Marks = arrival_marks each state also records where
+/// its records arrived (see arrival_marks). Every feed is made by this loop,
+/// rendered or not, so all callers see the same draws.
+template <class Marks, class OnEvent>
+std::vector<basic_provider_state<Marks>> run_feed(const roster_spec& spec, OnEvent&& on_event) {
     validate(spec);
-    using namespace detail;
-    std::vector<provider_state> providers(spec.providers);
+    std::vector<basic_provider_state<Marks>> providers(spec.providers);
     splitmix64 rng{spec.seed ^ feed_salt};
     // Which provider each event is about comes from its own stream, drawn
     // `lookahead` events early so that the provider's state can be prefetched
@@ -186,7 +208,6 @@ void for_each_event(const roster_spec& spec, F&& f) {
     splitmix64 pick{spec.seed ^ pick_salt};
     std::array<std::uint64_t, lookahead> upcoming{};
     for (auto& u : upcoming) u = uniform_below(pick, spec.providers);
-    roster_event event;
     for (std::uint64_t seq = 1; seq <= spec.events; ++seq) {
         const std::size_t ring = static_cast<std::size_t>(seq % lookahead);
         const std::uint64_t index = upcoming[ring];
@@ -208,10 +229,11 @@ void for_each_event(const roster_spec& spec, F&& f) {
         }
         const std::int64_t arrival_ms = feed_epoch_ms + static_cast<std::int64_t>(seq) * arrival_step_ms;
 
-        provider_state& p = providers[index];
+        auto& p = providers[index];
         const compact_record* emitted = &p.current;
         std::uint32_t revision = 0;
         std::int64_t asserted_ms = 0;
+        bool stale = false;
         if (p.revision == 0) {
             p.npi = npi_for_provider(spec.seed, index);
             p.partition = partition_of(p.npi, spec.partitions);
@@ -225,6 +247,7 @@ void for_each_event(const roster_spec& spec, F&& f) {
             emitted = &p.previous;  // late re-delivery of revision r-1
             revision = p.revision - 1;
             asserted_ms = p.previous_asserted_ms;
+            stale = true;
         } else {
             p.previous = p.current;
             p.previous_asserted_ms = p.asserted_ms;
@@ -248,16 +271,35 @@ void for_each_event(const roster_spec& spec, F&& f) {
             revision = p.revision;
             asserted_ms = p.asserted_ms;
         }
-
-        event.seq = seq;
-        event.npi = p.npi;
-        event.partition = p.partition;
-        event.source = source;
-        event.revision = revision;
-        event.asserted_at_ms = asserted_ms;
-        render(*emitted, event.fields);
-        f(static_cast<const roster_event&>(event));
+        if constexpr (!std::is_same_v<Marks, no_marks>) {
+            p.marks.last_seq = seq;
+            p.marks.last_was_stale = stale;
+            if (!stale) p.marks.newest_seq = seq;
+        }
+        on_event(seq, static_cast<const basic_provider_state<Marks>&>(p), *emitted, revision, asserted_ms, source);
     }
+    return providers;
+}
+
+} // namespace detail
+
+/// Calls f(const roster_event&) for seq = 1..spec.events in arrival order.
+/// The reference is to one reused object: copy it if you keep it.
+template <class F>
+void for_each_event(const roster_spec& spec, F&& f) {
+    roster_event event;
+    detail::run_feed<detail::no_marks>(
+        spec, [&](std::uint64_t seq, const detail::provider_state& p, const detail::compact_record& emitted,
+                  std::uint32_t revision, std::int64_t asserted_ms, source_kind source) {
+            event.seq = seq;
+            event.npi = p.npi;
+            event.partition = p.partition;
+            event.source = source;
+            event.revision = revision;
+            event.asserted_at_ms = asserted_ms;
+            detail::render(emitted, event.fields);
+            f(static_cast<const roster_event&>(event));
+        });
 }
 
 /// The whole feed in memory (tests, small runs). Prefer for_each_event for
