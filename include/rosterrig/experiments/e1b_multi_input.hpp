@@ -319,7 +319,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                            : "at " + n(params.feed_rate) + " events/s") +
                     "; the TaskManager SIGKILLed up to " + std::to_string(params.kills_per_configuration) +
                     " times at randomized moments (0 to " + std::to_string(params.kill_delay_max_ms) +
-                    " ms after the first checkpoint of each recovery) while the writer still had data to read; "
+                    " ms after every task ran again following the previous recovery, not waiting for a checkpoint) "
+                    "while the table still lacked part of the feed; "
                     "checkpoint interval " + std::to_string(params.checkpoint_interval_ms) + " ms" +
                     (params.quick ? ", **quick run**" : "") + ".\n\n";
     report::markdown_table t{{"Configuration", "In force (Flink)", "Writer input (plan)", "Kills", "Kills with duplicates",
