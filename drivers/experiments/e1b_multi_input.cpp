@@ -1,13 +1,14 @@
 // rosterrig-e1 --multi-input: experiment 1b, does the checkpointing mode matter
 // once the Iceberg writer has several input channels, at 100× the feed?
 //
-// Three configurations (at-least-once; exactly-once aligned; exactly-once
-// unaligned), one append job each, the source at one subtask per partition and
-// the writer at another parallelism (the plan is read back, and a chained
-// writer stops the run). 1.2 M events go to Kafka as fast as it takes them
-// while the TaskManager is SIGKILLed at the planned moments, as long as the
-// writer still has data to read; Flink's checkpoint statistics give the
-// writer's alignment window. Everything else is in
+// Five configurations (at-least-once; exactly-once aligned; exactly-once
+// unaligned, each with a paced feed and 30 kills; at-least-once and aligned
+// exactly-once with the feed produced at once), one append job each, the
+// source at one subtask per partition and the writer at another parallelism
+// (the plan is read back, and a chained writer stops the run). The TaskManager
+// is SIGKILLed at the planned moments while the table lacks part of the
+// 1.2 M-event feed; Flink's checkpoint statistics give the writer's alignment
+// window. Everything else is in
 // include/rosterrig/experiments/e1b_multi_input.hpp.
 #include <rosterrig/experiments/e1b_multi_input.hpp>
 #include <rosterrig/generate/generator.hpp>
@@ -39,12 +40,13 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     pipeline_scope scope(s);
     const auto spec = params.feed();
     const int parts = static_cast<int>(spec.partitions);
-    const std::string short_name = cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo" : cfg.unaligned ? "eo_unaligned" : "eo_aligned";
+    const std::string short_name = std::string(cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo" : cfg.unaligned ? "eo_unaligned" : "eo_aligned") +
+                                   (cfg.saturated ? "_saturated" : "");
     const auto p = s.pipeline(short_name, e1b::pipeline_of(params, cfg));
     const std::string job = scope.launch(p, parts);
     const auto in_force = scope.writer.in_force(job, p);
     const std::size_t at = h.record([&](e1b::samples& x) {
-        x.configurations.push_back(e1b::start_run(cfg, params, job, in_force));
+        x.configurations.push_back(e1b::start_run(cfg, params, job, in_force, 0));
         return x.configurations.size() - 1;
     });
     const auto fan_in = experiment::fan_in_of(in_force.edges);
@@ -54,32 +56,41 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
              std::to_string(fan_in.writer_parallelism) + " subtasks");
 
     progress(label + ": generating " + std::to_string(spec.events) + " events");
-    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.feed_rate));
+    const auto pacing = e1b::pacing_of(params);
+    const auto steps = plan.of(cfg.name);
+    const double rate = cfg.saturated ? 0.0 : pacing.initial_rate(spec.events, steps.size());
+    h.record([&](e1b::samples& x) { x.configurations[at].run.rate_per_second = rate; });
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
     std::string ended = e1b::all_kills_ran;
-    const auto steps = plan.of(cfg.name);
+    long long last_restored = -1;
     for (const auto& step : steps) {
-        await_running_then_delay(s, job, step);
+        if (cfg.saturated) await_running_then_delay(s, job, step);
+        else await_kill_trigger(s, job, last_restored, step);
         collect_checkpoints(s, job, at, h);
         // Kills only while data still arrives at the writer: once the table
         // has committed the whole feed, a replay has nothing to repeat. (The
         // committed offsets are no guide: they lag, and stalled for minutes.)
         const long long committed = committed_records(s.catalog, p.ns, p.table);
-        if (committed >= feed.total()) {
+        if (committed >= feed.total() || (!cfg.saturated && feed.sent() >= feed.total())) {
             ended = e1b::writer_caught_up;
-            progress(label + ": the table holds " + std::to_string(committed) + " records before kill " +
+            progress(label + ": the feed is " + (committed >= feed.total() ? "in the table" : "sent") + " before kill " +
                      std::to_string(step.index) + "; stopping kills");
             break;
         }
         const auto before = checkpoint_state(s, job);
         const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
         const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
+        last_restored = k.restored_checkpoint_id;
         h.record([&](e1b::samples& x) {
             x.configurations[at].run.kills.push_back(k);
             x.configurations[at].table_records_at_kills.push_back(committed);
         });
         progress(label + ": " + e1::describe(k, steps.size()) + "; the table held " + std::to_string(committed) +
                  " of " + std::to_string(feed.total()) + " records");
+        if (!cfg.saturated)
+            feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
+                                        static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
     }
     const auto report = feed.finish();
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
@@ -123,10 +134,12 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
 int run_multi_input(int argc, char** argv) {
     return run_experiment<e1b::definition>(
         argc, argv, "Experiment 1b (rosterrig-e1 --multi-input): at 1.2 M events, whether at-least-once duplicates once "
-                    "the Iceberg writer has several input channels, and whether aligned and unaligned exactly-once do not.",
-        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1b::parameters::kills_per_configuration},
-         {"--events", "N", "events in the feed (default 1200000, quick 60000); providers stay events/6", &e1b::parameters::events}},
+                    "the Iceberg writer has several input channels, and whether aligned and unaligned exactly-once do not; "
+                    "paced feeds for 30 kills each, and saturated ones for sustained backpressure.",
+        {{"--kills", "N", "TaskManager kills planned per configuration (default 30, quick 2)", &e1b::parameters::kills_per_configuration},
+         {"--events", "N", "events in each configuration's feed (default 1200000, quick 60000); providers are events/6",
+          &e1b::parameters::events}},
         [](session& s, const e1b::parameters& params, const experiment::fault_plan& plan, history& h) {
-            for (const auto& c : e1b::configurations()) run_configuration(s, params, c, plan, h);
+            for (const auto& c : e1b::configurations_of(params)) run_configuration(s, params, c, plan, h);
         });
 }

@@ -68,12 +68,12 @@ TEST_CASE("at-least-once without duplicates is refuted only after thirty clean k
     c.fan_in = experiment::fan_in_of({edge(source, writer, "REBALANCE", 4, 1)});
     for (std::uint64_t i = 1; i <= 29; ++i) c.run.kills.push_back(kill(i, static_cast<std::int64_t>(i)));
     s.configurations.push_back(c);
-    CHECK(e1b::at_least_once_duplicates(s).verdict == verdict_kind::inconclusive);
+    CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::inconclusive);
     s.configurations[0].run.kills.push_back(kill(30, 30));
-    CHECK(e1b::at_least_once_duplicates(s).verdict == verdict_kind::refuted);
+    CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::refuted);
     s.configurations[0].run.kills[4].duplicates = 12;
-    CHECK(e1b::at_least_once_duplicates(s).verdict == verdict_kind::held);
+    CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::held);
     // A chained writer cannot answer, whatever the kills say.
     s.configurations[0].fan_in = experiment::fan_in_of({edge("", source + " -> " + writer, "NONE (source vertex)", 0, 4)});
-    CHECK(e1b::at_least_once_duplicates(s).verdict == verdict_kind::inconclusive);
+    CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::inconclusive);
 }

@@ -31,58 +31,85 @@ struct parameters {
     std::uint64_t seed = 1;
     std::uint64_t events = 1'200'000;  // 100× experiment 1's feed
     std::uint32_t partitions = 4;
-    std::uint64_t kills_per_configuration = 30;
+    std::uint64_t kills_per_configuration = 30;  // planned; a saturated configuration stops when the table has the feed
     std::int64_t checkpoint_interval_ms = 2000;
-    std::int64_t kill_delay_min_ms = 0;   // after every task runs again following a recovery
+    std::int64_t kill_delay_min_ms = 0;
     std::int64_t kill_delay_max_ms = 4000;
     std::int64_t source_parallelism = 4;  // one subtask per partition (the job's parallelism)
     std::int64_t writer_parallelism = 1;  // another parallelism: the writer is fed through an exchange
-    std::uint64_t feed_rate = 0;          // events per second; 0: as fast as the broker takes them
     experiment::warehouse warehouse = experiment::warehouse::s3;
     bool quick = false;
 
-    /// The full run: 1.2 M events produced as fast as the broker takes them,
-    /// 30 kills per configuration while the writer still has data to read.
+    /// The full run: 1.2 M events per configuration, 30 kills planned for each.
     static parameters full() { return {}; }
-    /// For CI (under 5 minutes): 60,000 events paced over about 20 s so that
-    /// two kills still find data arriving.
+    /// For CI (under 5 minutes): three of the configurations (configurations_of),
+    /// 60,000 events, two kills each.
     static parameters quick_run() {
         parameters p;
         p.quick = true;
         p.events = 60'000;
         p.kills_per_configuration = 2;
-        p.feed_rate = 3'000;
         return p;
     }
     /// Providers are a sixth of the events: about six assertions each, as in experiment 1.
     roster_spec feed() const { return roster_feed(seed, events, std::max<std::uint64_t>(1, events / 6), partitions); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, partitions, kills_per_configuration, checkpoint_interval_ms,
-                       kill_delay_min_ms, kill_delay_max_ms, source_parallelism, writer_parallelism, feed_rate,
-                       warehouse, quick))
+                      (seed, events, partitions, kills_per_configuration, checkpoint_interval_ms, kill_delay_min_ms,
+                       kill_delay_max_ms, source_parallelism, writer_parallelism, warehouse, quick))
 
-/// The three configurations, every one an append table, in the order they run.
+/// The configurations, every one an append table, in the order they run.
+///
+/// Paced: the feed is spread over the planned kills as in experiment 1, so
+/// that 30 kills find data arriving (this stack writes about 80,000 events/s
+/// into the table, so 1.2 M produced at once are in the table within a few
+/// kill cycles); after each recovery the job catches up its backlog at full
+/// speed. Kills come 0-4 s after the first checkpoint that follows a recovery.
+///
+/// Saturated: the whole feed produced as fast as the broker takes it, the
+/// writer backpressured until it has read it; kills come 0-4 s after every
+/// task runs again (not waiting for a checkpoint, which would let the job
+/// read the feed within a handful of kills), for as long as the table lacks
+/// part of the feed. Fewer kills, so no bound: these say whether a
+/// duplicate appears under sustained backpressure.
 struct configuration {
     std::string name;
     experiment::checkpoint_mode mode;
     bool unaligned = false;
+    bool saturated = false;
 };
 inline std::vector<configuration> configurations() {
     using experiment::checkpoint_mode;
-    return {{"at-least-once", checkpoint_mode::at_least_once, false},
-            {"exactly-once, aligned", checkpoint_mode::exactly_once, false},
-            {"exactly-once, unaligned", checkpoint_mode::exactly_once, true}};
+    return {{"at-least-once", checkpoint_mode::at_least_once, false, false},
+            {"exactly-once, aligned", checkpoint_mode::exactly_once, false, false},
+            {"exactly-once, unaligned", checkpoint_mode::exactly_once, true, false},
+            {"at-least-once, saturated", checkpoint_mode::at_least_once, false, true},
+            {"exactly-once, aligned, saturated", checkpoint_mode::exactly_once, false, true}};
+}
+
+/// A quick run (CI, under 5 minutes) covers each code path once: paced and
+/// saturated, aligned and unaligned.
+inline std::vector<configuration> configurations_of(const parameters& p) {
+    const auto all = configurations();
+    if (p.quick) return {all[0], all[2], all[4]};
+    return all;
 }
 
 inline experiment::fault_plan fault_plan(const parameters& p) {
     std::vector<std::string> names;
-    for (const auto& c : configurations()) names.push_back(c.name);
-    // Not experiment 1's trigger (the first checkpoint after the recovery):
-    // at full speed the job reads 1.2 M events within about fifteen such
-    // cycles. A kill may now restore the checkpoint the kill before it did.
+    for (const auto& c : configurations_of(p)) names.push_back(c.name);
     return experiment::plan_kills(p.seed ^ 0x65316232u, names, p.kills_per_configuration, p.kill_delay_min_ms,
-                                  p.kill_delay_max_ms, "every task running again after the previous recovery");
+                                  p.kill_delay_max_ms,
+                                  "paced: the first checkpoint completed after the previous recovery; saturated: every "
+                                  "task running again after the previous recovery");
+}
+
+/// How a paced feed is spread: a quick run keeps 5 s of feed after the last kill, a full run 20 s.
+inline experiment::feed_pacing pacing_of(const parameters& p) {
+    experiment::feed_pacing f;
+    f.guessed_cycle_s = 8.0;  // experiment 1's full run: a median 6.8 s from kill to kill
+    if (p.quick) f.tail_s = 5.0;
+    return f;
 }
 
 /// The pipeline a configuration runs: an append table, the source at one
@@ -112,6 +139,7 @@ BOOST_DESCRIBE_STRUCT(duplicate_copy, (), (seq, checkpoint_id))
 struct configuration_run {
     e1::configuration_run run;  // experiment 1's record: settings, kills, table read-back, attribution
     bool unaligned_requested = false;
+    bool saturated = false;                     // the feed produced at once (else paced)
     std::optional<bool> unaligned_in_force;     // /jobs/<id>/checkpoints/config
     std::int64_t aligned_checkpoint_timeout_ms = 0;
     experiment::writer_fan_in fan_in;           // from the job's plan
@@ -123,7 +151,7 @@ struct configuration_run {
     std::vector<std::int64_t> table_records_at_kills;  // the catalog's total-records just before each kill
 };
 BOOST_DESCRIBE_STRUCT(configuration_run, (),
-                      (run, unaligned_requested, unaligned_in_force, aligned_checkpoint_timeout_ms, fan_in,
+                      (run, unaligned_requested, saturated, unaligned_in_force, aligned_checkpoint_timeout_ms, fan_in,
                        checkpoints, kills_ended, produce_ms, readback_ms, duplicate_copies,
                        table_records_at_kills))
 
@@ -134,13 +162,13 @@ struct samples {
 BOOST_DESCRIBE_STRUCT(samples, (), (configurations, predictions))
 
 inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
-                                   const experiment::writer_settings& w) {
+                                   const experiment::writer_settings& w, double rate_per_second) {
     e1::parameters as_e1;
     as_e1.events = p.events, as_e1.checkpoint_interval_ms = p.checkpoint_interval_ms;
     configuration_run r;
-    r.run = e1::start_run({c.name, c.mode, experiment::table_kind::append}, as_e1, job, w,
-                          static_cast<double>(p.feed_rate));
+    r.run = e1::start_run({c.name, c.mode, experiment::table_kind::append}, as_e1, job, w, rate_per_second);
     r.unaligned_requested = c.unaligned;
+    r.saturated = c.saturated;
     r.unaligned_in_force = w.unaligned;
     r.aligned_checkpoint_timeout_ms = w.aligned_checkpoint_timeout_ms;
     r.fan_in = experiment::fan_in_of(w.edges);
@@ -253,17 +281,22 @@ inline std::optional<experiment::rule_verdict> cannot_answer(const configuration
     return std::nullopt;
 }
 
-/// "At-least-once with a multi-input writer duplicates after some kills."
-inline experiment::rule_verdict at_least_once_duplicates(const samples& s) {
+/// The fewest kills that can refute "a saturated at-least-once writer
+/// duplicates": it gets as many kills as the backlog lasts.
+inline constexpr std::uint64_t saturated_kills_to_refute = 5;
+
+/// "At-least-once with a multi-input writer duplicates after some kills":
+/// held by any duplicating kill, refuted by `enough` clean kills.
+inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const std::string& name, std::uint64_t enough) {
     using namespace experiment;
-    const auto* c = find_configuration(s, configurations()[0].name);
+    const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
     const auto sum = e1::summarize(c->run);
     const std::string what = std::to_string(sum.kills_with_duplicates) + " of " + std::to_string(sum.kills) +
                              " kills duplicated (" + std::to_string(c->run.duplicate_rows) + " duplicate rows)";
     if (sum.kills_with_duplicates > 0) return held(what);
-    if (sum.kills >= kills_to_refute) return refuted(what);
-    return inconclusive(what + "; at least " + std::to_string(kills_to_refute) + " clean kills are needed to refute");
+    if (sum.kills >= enough) return refuted(what);
+    return inconclusive(what + "; at least " + std::to_string(enough) + " clean kills are needed to refute");
 }
 
 /// "Exactly-once never duplicates here; the 95% bound is at most 0.10."
@@ -271,6 +304,20 @@ inline experiment::rule_verdict exactly_once_clean(const samples& s, const std::
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
     return e1::no_duplicates(&c->run);
+}
+
+/// "Saturated exactly-once leaves no duplicate row": exact, no bound (the
+/// configuration gets as many kills as the backlog lasts).
+inline experiment::rule_verdict saturated_exactly_once_clean(const samples& s, const std::string& name) {
+    using namespace experiment;
+    const auto* c = find_configuration(s, name);
+    if (auto no = cannot_answer(c)) return *no;
+    const auto sum = e1::summarize(c->run);
+    const std::string what = std::to_string(c->run.duplicate_rows) + " duplicate rows after " + std::to_string(sum.kills) + " kills";
+    if (c->run.duplicate_rows > 0) return refuted(what);
+    if (sum.kills < saturated_kills_to_refute)
+        return inconclusive(what + "; fewer than " + std::to_string(saturated_kills_to_refute) + " kills");
+    return held(what);
 }
 
 /// "No configuration loses a record": every seq 1..N is in every table.
@@ -292,14 +339,21 @@ inline experiment::rule_verdict nothing_missing(const samples& s) {
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
+    const auto c = configurations();
     std::vector<rule> out;
-    out.push_back({"e1b.at-least-once-duplicates",
-                   [](const samples& s, const parameters&) { return at_least_once_duplicates(s); }});
-    for (const auto& c : configurations())
-        if (c.mode == experiment::checkpoint_mode::exactly_once)
-            out.push_back({"e1b.no-duplicates:" + c.name, [name = c.name](const samples& s, const parameters&) {
-                               return exactly_once_clean(s, name);
-                           }});
+    out.push_back({"e1b.at-least-once-duplicates", [n = c[0].name](const samples& s, const parameters&) {
+                       return at_least_once_duplicates(s, n, kills_to_refute);
+                   }});
+    for (const auto& x : {c[1], c[2]})
+        out.push_back({"e1b.no-duplicates:" + x.name, [n = x.name](const samples& s, const parameters&) {
+                           return exactly_once_clean(s, n);
+                       }});
+    out.push_back({"e1b.saturated-at-least-once-duplicates", [n = c[3].name](const samples& s, const parameters&) {
+                       return at_least_once_duplicates(s, n, saturated_kills_to_refute);
+                   }});
+    out.push_back({"e1b.saturated-exactly-once-clean", [n = c[4].name](const samples& s, const parameters&) {
+                       return saturated_exactly_once_clean(s, n);
+                   }});
     out.push_back({"e1b.nothing-missing", [](const samples& s, const parameters&) { return nothing_missing(s); }});
     return out;
 }
@@ -314,22 +368,25 @@ inline std::string report_section(const result::result_envelope& env, const samp
     std::string o = "Each configuration: an append table, one job reading " + std::to_string(params.partitions) +
                     " partitions with " + std::to_string(params.source_parallelism) +
                     " source subtasks and writing with " + std::to_string(params.writer_parallelism) + " writer subtasks, fed " +
-                    n(params.events) + " roster events " +
-                    (params.feed_rate == 0 ? std::string("as fast as the broker took them")
-                                           : "at " + n(params.feed_rate) + " events/s") +
-                    "; the TaskManager SIGKILLed up to " + std::to_string(params.kills_per_configuration) +
-                    " times at randomized moments (0 to " + std::to_string(params.kill_delay_max_ms) +
-                    " ms after every task ran again following the previous recovery, not waiting for a checkpoint) "
-                    "while the table still lacked part of the feed; "
-                    "checkpoint interval " + std::to_string(params.checkpoint_interval_ms) + " ms" +
+                    n(params.events) + " roster events, the TaskManager SIGKILLed up to " +
+                    std::to_string(params.kills_per_configuration) + " times at randomized moments (" +
+                    std::to_string(params.kill_delay_min_ms) + " to " + std::to_string(params.kill_delay_max_ms) +
+                    " ms after the trigger) while the table still lacked part of the feed. Paced: the feed spread over "
+                    "the planned kills as in experiment 1 (the rate in the table, re-paced after each kill), each "
+                    "kill triggered by the first checkpoint after the previous recovery. Saturated: the feed produced "
+                    "as fast as the broker took it, kills triggered by every task running again (not waiting for a "
+                    "checkpoint), for as long as the table lacked part of the feed. Checkpoint interval " +
+                    std::to_string(params.checkpoint_interval_ms) + " ms" +
                     (params.quick ? ", **quick run**" : "") + ".\n\n";
-    report::markdown_table t{{"Configuration", "In force (Flink)", "Writer input (plan)", "Kills", "Kills with duplicates",
+    report::markdown_table t{{"Configuration", "Feed", "In force (Flink)", "Writer input (plan)", "Kills", "Kills with duplicates",
                               "Per-kill rate (95% interval)", "Duplicates per kill (min / median / max)", "Rows",
                               "Duplicate seq rows", "Missing seqs", "Kills ended"}};
     for (const auto& c : s.configurations) {
         const auto sum = e1::summarize(c.run);
         const double rate = sum.kills ? static_cast<double>(sum.kills_with_duplicates) / static_cast<double>(sum.kills) : 0;
         t.row({c.run.name,
+               c.saturated ? "at once (" + n(static_cast<std::uint64_t>(produce_rate(c))) + " events/s)"
+                           : "paced (" + n(static_cast<std::uint64_t>(c.run.rate_per_second)) + " events/s at first)",
                c.run.checkpoint_mode_in_force + (c.unaligned_in_force.value_or(false) ? ", unaligned" : ", aligned") + ", " +
                    std::to_string(c.run.checkpoint_interval_in_force_ms) + " ms",
                c.fan_in.ship_strategy + ", " + std::to_string(c.fan_in.upstream_parallelism) + " → " +
@@ -361,9 +418,10 @@ inline std::string report_section(const result::result_envelope& env, const samp
                fixed(x.end_to_end_median_ms, 0) + " / " + fixed(x.end_to_end_max_ms, 0)});
     }
     o += a.render();
-    if (const auto* alo = find_configuration(s, configurations()[0].name); alo && alo->run.duplicate_rows == 0) {
-        const auto x = summarize_alignment(*alo);
-        o += "\nAt-least-once showed no duplicate. What it had to work with: " + std::to_string(x.checkpoints) +
+    for (const auto& alo : s.configurations) {
+        if (alo.run.checkpoint_mode_requested != "AT_LEAST_ONCE" || alo.run.duplicate_rows != 0) continue;
+        const auto x = summarize_alignment(alo);
+        o += "\n" + alo.run.name + " showed no duplicate. What it had to work with: " + std::to_string(x.checkpoints) +
              " checkpoints recorded, alignment at the writer a median " + fixed(x.alignment_median_ms, 0) + " ms (max " +
              fixed(x.alignment_max_ms, 0) + " ms), with " + mb(x.processed_median_bytes) + " (max " +
              mb(x.processed_max_bytes) + ") processed during alignment: an upper bound on what crossed a barrier.\n";
