@@ -17,13 +17,14 @@ namespace {
 bool every_configuration_ran(const e1b::samples& s) { return s.configurations.size() == e1b::configurations().size(); }
 }  // namespace
 
-// Mutation: one configuration recorded a kill short.
-TEST_CASE("the e1b full run made at least thirty kills in each of the three configurations", "[claims][e1b]") {
+// Mutation: one paced configuration recorded a kill short.
+TEST_CASE("the e1b full run made at least thirty kills in each paced configuration and five in each saturated one",
+          "[claims][e1b]") {
     REQUIRE_FALSE(C::load().params.quick);
     C::holds_and_is_mutation_checked(
         [](const e1b::samples& x) {
             for (const auto& c : x.configurations)
-                if (c.run.kills.size() < 30) return false;
+                if (c.run.kills.size() < (c.saturated ? e1b::saturated_kills_to_refute : e1b::kills_to_refute)) return false;
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) { x.configurations[1].run.kills.resize(29); });
@@ -122,7 +123,7 @@ TEST_CASE("each e1b run's feed regenerates to the digest the results recorded", 
 }
 
 TEST_CASE("the e1b verdicts on record are the ones the code computes from the samples", "[claims][e1b]") {
-    auto h = C::recorded_verdicts_are_recomputed(4);
+    auto h = C::recorded_verdicts_are_recomputed(6);
     // Mutation (data): a duplicate under aligned exactly-once changes the recomputed verdict.
     h.samples.configurations[1].run.duplicate_rows = 1;
     CHECK(experiment::rejudge(h)[1].verdict == verdict_kind::refuted);
