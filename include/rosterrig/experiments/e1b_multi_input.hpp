@@ -367,7 +367,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
     auto mb = [](double bytes) { return fixed(bytes / 1e6, 2) + " MB"; };
     std::string o = "Each configuration: an append table, one job reading " + std::to_string(params.partitions) +
                     " partitions with " + std::to_string(params.source_parallelism) +
-                    " source subtasks and writing with " + std::to_string(params.writer_parallelism) + " writer subtasks, fed " +
+                    " source subtasks and writing at parallelism " + std::to_string(params.writer_parallelism) + ", fed " +
                     n(params.events) + " roster events, the TaskManager SIGKILLed up to " +
                     std::to_string(params.kills_per_configuration) + " times at randomized moments (" +
                     std::to_string(params.kill_delay_min_ms) + " to " + std::to_string(params.kill_delay_max_ms) +
@@ -387,7 +387,10 @@ inline std::string report_section(const result::result_envelope& env, const samp
         t.row({c.run.name,
                c.saturated ? "at once (" + n(static_cast<std::uint64_t>(produce_rate(c))) + " events/s)"
                            : "paced (" + n(static_cast<std::uint64_t>(c.run.rate_per_second)) + " events/s at first)",
-               c.run.checkpoint_mode_in_force + (c.unaligned_in_force.value_or(false) ? ", unaligned" : ", aligned") + ", " +
+               c.run.checkpoint_mode_in_force +
+                   (c.run.checkpoint_mode_in_force == "at_least_once" ? std::string()  // barriers are tracked, not aligned
+                                                                       : c.unaligned_in_force.value_or(false) ? ", unaligned" : ", aligned") +
+                   ", " +
                    std::to_string(c.run.checkpoint_interval_in_force_ms) + " ms",
                c.fan_in.ship_strategy + ", " + std::to_string(c.fan_in.upstream_parallelism) + " → " +
                    std::to_string(c.fan_in.writer_parallelism) + " (" + std::to_string(c.fan_in.input_channels) +
@@ -401,7 +404,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
     }
     o += t.render();
     o += "\nThe interval is Clopper–Pearson, two one-sided 95% bounds on the probability that a kill duplicates. "
-         "Duplicates are exact: every row read back through Trino, each duplicate attributed to the kill before it.\n\n";
+         "Duplicates are exact: every row read back through Trino; each copy is attributed to the kill whose restore "
+         "replayed it, from the checkpoint that committed the copy.\n\n";
     o += "The writer's barrier alignment, from Flink's checkpoint statistics (per checkpoint, the slowest writer subtask; "
          "bytes summed over the writer's subtasks). In at-least-once, what the writer processes during alignment from a "
          "channel whose barrier has already arrived is after the barrier: a restore from that checkpoint replays it.\n\n";
@@ -428,11 +432,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
     }
     report::markdown_table perf{{"Configuration", "Produced (events/s, with delivery reports)", "Read back and checked (rows/s)"}};
     for (const auto& c : s.configurations)
-        perf.row({c.run.name, n(static_cast<std::uint64_t>(produce_rate(c))) + " (" + report::seconds_from_ms(c.produce_ms) + " s)",
+        perf.row({c.run.name, n(static_cast<std::uint64_t>(produce_rate(c))) + " (" + report::seconds_from_ms(c.produce_ms) + ")" +
+                                  (c.saturated ? "" : ", paced"),
                   n(static_cast<std::uint64_t>(readback_rate(c))) + " (" + n(c.run.rows) + " rows in " +
-                      report::seconds_from_ms(c.readback_ms) + " s)"});
-    o += "\nThe rig at this size: the producer while Flink read, and the read-back through Trino, streamed through the "
-         "checks page by page.\n\n" + perf.render();
+                      report::seconds_from_ms(c.readback_ms) + ")"});
+    o += "\nThe rig at this size: the producer while Flink read (a paced feed's figure is its pace, not the producer's "
+         "speed), and the read-back through Trino, streamed through the checks page by page.\n\n" + perf.render();
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().run.sink) + ".\n";
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
