@@ -10,6 +10,8 @@
 // 1.2 M-event feed; Flink's checkpoint statistics give the writer's alignment
 // window. Everything else is in
 // include/rosterrig/experiments/e1b_multi_input.hpp.
+#include <map>
+
 #include <rosterrig/experiments/e1b_multi_input.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -28,9 +30,9 @@ namespace {
 
 // Flink keeps the last few checkpoints' statistics: collected before each
 // kill and at the end, so the run keeps every one it saw.
-void collect_checkpoints(session& s, const std::string& job, std::size_t at, history& h) {
+void collect_checkpoints(session& s, const std::string& job, const std::string& writer_vertex, std::size_t at, history& h) {
     const auto known = h.read([&](const e1b::samples& x) { return experiment::ids_of(x.configurations[at].checkpoints); });
-    const auto seen = s.flink.checkpoint_stats(job, known);
+    const auto seen = s.flink.checkpoint_stats(job, writer_vertex, known);
     h.record([&](e1b::samples& x) { experiment::merge_checkpoints(x.configurations[at].checkpoints, seen); });
 }
 
@@ -55,6 +57,7 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
              "; writer input " + fan_in.ship_strategy + ", " + std::to_string(fan_in.upstream_parallelism) + " → " +
              std::to_string(fan_in.writer_parallelism) + " subtasks");
 
+    const std::string writer_vertex = s.flink.writer_vertex(job);  // the plan does not change across restarts
     progress(label + ": generating " + std::to_string(spec.events) + " events");
     const auto pacing = e1b::pacing_of(params);
     const auto steps = plan.of(cfg.name);
@@ -67,7 +70,7 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     for (const auto& step : steps) {
         if (cfg.saturated) await_running_then_delay(s, job, step);
         else await_kill_trigger(s, job, last_restored, step);
-        collect_checkpoints(s, job, at, h);
+        collect_checkpoints(s, job, writer_vertex, at, h);
         // Kills only while data still arrives at the writer: once the table
         // has committed the whole feed, a replay has nothing to repeat. (The
         // committed offsets are no guide: they lag, and stalled for minutes.)
@@ -97,19 +100,18 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged in " +
              std::to_string(produced_ms) + " ms); draining");
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(900));
-    collect_checkpoints(s, job, at, h);
+    collect_checkpoints(s, job, writer_vertex, at, h);
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const long long read_start = now_ms();
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     const long long read_ms = now_ms() - read_start;
     std::vector<e1b::duplicate_copy> copies;  // which checkpoint committed each copy of a duplicated seq
     if (seen.by_seq.duplicate_rows > 0) {
-        const auto table = s.catalog.load(p.ns, p.table);
+        std::map<long long, std::int64_t> checkpoint_of;  // snapshot id -> the checkpoint that committed it
+        for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) checkpoint_of[snap.snapshot_id] = snap.flink_watermark();
         for (const auto& [seq, snapshot] : duplicate_seq_snapshots(s.trino, p.ns, p.table)) {
-            std::int64_t cp = -1;
-            for (const auto& snap : table.snapshots)
-                if (snap.snapshot_id == snapshot) cp = snap.flink_watermark();
-            copies.push_back({static_cast<std::uint64_t>(seq), cp});
+            const auto it = checkpoint_of.find(snapshot);
+            copies.push_back({static_cast<std::uint64_t>(seq), it == checkpoint_of.end() ? -1 : it->second});
         }
     }
     h.record([&](e1b::samples& x) {

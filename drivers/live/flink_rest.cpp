@@ -173,14 +173,15 @@ std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id)
     return out;
 }
 
-std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id,
+std::string flink_rest::writer_vertex(const std::string& id) const {
+    const auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan");  // kept: the loop walks into it
+    for (const auto& n : p.at("plan").at("nodes").as_array())
+        if (experiment::holds_writer(str_at(n.as_object(), "description"))) return str_at(n.as_object(), "id");
+    return {};
+}
+
+std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id, const std::string& writer_vertex,
                                                                    const std::vector<std::int64_t>& known) const {
-    std::string writer_vertex;
-    {
-        const auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan");  // kept: the loop walks into it
-        for (const auto& n : p.at("plan").at("nodes").as_array())
-            if (experiment::holds_writer(str_at(n.as_object(), "description"))) writer_vertex = str_at(n.as_object(), "id");
-    }
     const auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints");  // kept: the loop walks into it
     std::vector<experiment::checkpoint_stat> out;
     const auto* history = c.as_object().if_contains("history");

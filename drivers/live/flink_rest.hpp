@@ -84,10 +84,12 @@ public:
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
     // Each edge of the job's plan, with both vertices' parallelism.
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
+    // The id of the plan's vertex that holds the Iceberg writer; "" if none.
+    std::string writer_vertex(const std::string& job_id) const;
     // The job's checkpoint history as Flink keeps it (web.checkpoints.history
     // entries, newest first), with the writer vertex's per-subtask alignment
     // figures for each completed checkpoint whose id is not in `known`.
-    std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id,
+    std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id, const std::string& writer_vertex,
                                                               const std::vector<std::int64_t>& known) const;
     int registered_taskmanagers() const;  // GET /overview
     long long total_slots() const;        // GET /overview: slots-total

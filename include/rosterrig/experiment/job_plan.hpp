@@ -68,15 +68,10 @@ inline writer_fan_in fan_in_of(const std::vector<plan_edge>& edges) {
     return f;
 }
 
-/// The ship strategy into the vertex that holds the writer (not the
-/// committer, whose description also names the sink).
+/// The ship strategy into the vertex that holds the writer, as fan_in_of reads it.
 inline std::string writer_input(const std::vector<plan_edge>& edges) {
-    for (const auto& e : edges) {
-        if (!holds_writer(e.to)) continue;
-        if (e.from.empty()) return "FORWARD (chained with the source)";
-        return e.ship_strategy;
-    }
-    return "unknown (no writer vertex in the plan)";
+    const auto f = fan_in_of(edges);
+    return f.found ? f.ship_strategy : "unknown (no writer vertex in the plan)";
 }
 
 /// What a writer runs with, as its engine reports it (not as requested).
