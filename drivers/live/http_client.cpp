@@ -19,6 +19,7 @@ http::verb to_verb(http_method m) {
         case http_method::get: return http::verb::get;
         case http_method::post: return http::verb::post;
         case http_method::patch: return http::verb::patch;
+        case http_method::put: return http::verb::put;
         case http_method::del: return http::verb::delete_;
     }
     return http::verb::get;
@@ -28,6 +29,7 @@ const char* method_name(http_method m) {
         case http_method::get: return "GET";
         case http_method::post: return "POST";
         case http_method::patch: return "PATCH";
+        case http_method::put: return "PUT";
         case http_method::del: return "DELETE";
     }
     return "?";

@@ -15,7 +15,7 @@ struct http_response {
     std::string location;  // Location header, for Trino-style redirects
 };
 
-enum class http_method { get, post, patch, del };
+enum class http_method { get, post, patch, put, del };
 
 // One call with a deadline covering connect, write and read. Throws live_error
 // naming the component on a network failure or timeout; never on an HTTP status.

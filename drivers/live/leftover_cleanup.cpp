@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "connect_rest.hpp"
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
 #include "kafka_admin.hpp"
@@ -50,6 +51,10 @@ std::string remove_one(const stack_config& stack, const result::created_resource
         iceberg_catalog(stack.catalog()).drop_table(c.name.substr(0, dot), c.name.substr(dot + 1), true);
         const auto n = remove_table_files(stack, c.name.substr(0, dot), c.name.substr(dot + 1));
         return "table " + c.name + ": dropped with purge" + (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
+    }
+    if (c.kind == "connector") {
+        const bool existed = connect_rest(stack.connect()).remove(c.name);
+        return "connector " + c.name + (existed ? ": deleted" : ": not known to the Connect worker (gone)");
     }
     if (c.kind == "consumer-group") {  // fails while a dead run's member still runs: it stops on its own, clean again then
         kafka_admin(stack.kafka()).delete_group(c.name);

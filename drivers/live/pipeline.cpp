@@ -1,5 +1,7 @@
 #include "pipeline.hpp"
 
+#include "connect_rest.hpp"
+
 #include "table_store.hpp"
 
 #include <rosterrig/engine/flink_sql_text.hpp>
@@ -92,8 +94,9 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
     return jobs.front();
 }
 
-std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
-    wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
+namespace {
+// The values every table and source template is filled with.
+std::map<std::string, std::string> pipeline_template_values(const stack_config& stack, const pipeline_spec& spec) {
     auto values = catalog_template_values(stack, spec.ns);
     values.insert({
         {"table", spec.table},
@@ -107,6 +110,21 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
         {"table_properties", engine::table_properties_text(spec.table_properties)},
         {"sink_hints", sink_hints(spec.config)},
     });
+    return values;
+}
+}  // namespace
+
+void create_table(const stack_config& stack, const pipeline_spec& spec) {
+    const auto values = pipeline_template_values(stack, spec);
+    sql_gateway gateway(stack.sql_gateway());
+    gateway.open(session_options(spec.config, spec.table, stack.described.job_prefix));
+    gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
+    gateway.execute_script(fill_template(read_sql(stack, experiment::name_of(spec.config.table) + "_table.sql"), values));
+}
+
+std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
+    wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
+    const auto values = pipeline_template_values(stack, spec);
     auto session = session_options(spec.config, spec.table, stack.described.job_prefix);
     session["table.exec.iceberg.use-v2-sink"] = spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
@@ -161,6 +179,14 @@ int remove_job_folders(const stack_config& stack, const std::string& job) {
 created_resources::~created_resources() { cleanup(); }
 
 void created_resources::cleanup() {
+    for (auto it = connectors_.rbegin(); it != connectors_.rend(); ++it) {
+        try {
+            connect_rest(stack_.connect()).remove(*it);
+        } catch (const std::exception& e) {
+            progress("cleanup: connector " + *it + ": " + e.what());
+        }
+    }
+    connectors_.clear();
     flink_rest flink(stack_.flink());
     for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it) {
         try {

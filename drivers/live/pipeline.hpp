@@ -60,6 +60,11 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
 // Where the table lives in the chosen warehouse mode.
 std::string table_location(const stack_config& stack, const pipeline_spec& spec);
 
+// CREATE CATALOG, the namespace and the table, through the SQL Gateway, with no
+// job: the table another writer (Kafka Connect) lands the feed in, the same
+// shape as the Flink jobs' tables.
+void create_table(const stack_config& stack, const pipeline_spec& spec);
+
 // CREATE CATALOG, the namespace, optionally the table, the Kafka source, and the
 // INSERT; returns the job id Flink assigned.
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table);
@@ -92,6 +97,11 @@ public:
         note("consumer-group", name);
         groups_.push_back(name);
     }
+    // A Kafka Connect connector: deleted first, before its table and topics.
+    void connector(const std::string& name) {
+        note("connector", name);
+        connectors_.push_back(name);
+    }
     void cleanup();  // logs, never throws
 
 private:
@@ -105,6 +115,7 @@ private:
     std::vector<std::pair<std::string, std::string>> tables_;
     std::vector<std::string> jobs_;
     std::vector<std::string> groups_;
+    std::vector<std::string> connectors_;
 };
 
 // Where a job's savepoints go: a folder of their own per job

@@ -104,5 +104,11 @@ component_address stack_config::catalog() const {
 }
 component_address stack_config::trino() const { return address_of("trino", described.trino); }
 component_address stack_config::s3() const { return address_of("s3", described.object_store); }
+component_address stack_config::connect() const {
+    if (!local())
+        throw live_error("the Kafka Connect writer runs on the local stack only: " + description_file +
+                         " describes no Connect worker (docs/STACK.md)");
+    return {"kafka-connect", get("RR_HOST"), port_of(get("RR_CONNECT_PORT"), "RR_CONNECT_PORT"), log_file("connect"), {}, {}};
+}
 
 }  // namespace rosterrig::live

@@ -32,6 +32,9 @@ struct stack_config {
     component_address catalog() const;      // Iceberg REST catalog
     component_address trino() const;
     component_address s3() const;
+    // The Kafka Connect worker's REST API (compose/connect/): the local stack's
+    // only; a stack description names no worker yet, so it throws there.
+    component_address connect() const;
 
     std::string get(const std::string& key) const;   // throws when absent
     std::string kafka_bootstrap() const { return kafka().where(); }

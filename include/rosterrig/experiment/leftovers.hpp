@@ -45,6 +45,7 @@ inline long long pid_in_history_name(const std::string& path) {
 /// The order things are undone in: jobs first (they hold the rest), then the
 /// transactions they left open, then tables, consumer groups and topics.
 inline int undo_rank(const std::string& kind) {
+    if (kind == "connector") return 0;  // a running connector's tasks hold its group and write its table
     if (kind == "job") return 0;
     if (kind == "transactional-id-prefix") return 1;
     if (kind == "table") return 2;

@@ -17,6 +17,7 @@
 #include "rosterrig/experiments/e4_maintenance.hpp"
 #include "rosterrig/experiments/e5_transaction_timeout.hpp"
 #include "rosterrig/experiments/e6_poll_interval.hpp"
+#include "rosterrig/experiments/e7_connect_writer.hpp"
 
 namespace rosterrig::experiments {
 
@@ -50,7 +51,7 @@ entry entry_for() {
 
 inline std::vector<entry> registry() {
     return {entry_for<e1::definition>(), entry_for<e1b::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
-            entry_for<e5::definition>(), entry_for<e6::definition>()};
+            entry_for<e5::definition>(), entry_for<e6::definition>(), entry_for<e7::definition>()};
 }
 
 } // namespace rosterrig::experiments

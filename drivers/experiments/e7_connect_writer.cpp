@@ -1,0 +1,222 @@
+// rosterrig-e7: experiments 1 and 3's questions asked of Kafka Connect's
+// Iceberg sink. Part 1: the worker SIGKILLed while a paced feed arrives.
+// Part 2: rewind the connector's group behind it, kill the worker, delete and
+// recreate the connector, with and without the group rewound. Part 3: the
+// commit interval's dial. Everything else is in
+// include/rosterrig/experiments/e7_connect_writer.hpp.
+#include <thread>
+
+#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+#include "connect_writer.hpp"
+#include "feeder.hpp"
+#include "observe_table.hpp"
+#include "runner.hpp"
+
+using namespace rosterrig;
+using namespace rosterrig::live;
+using history = history_writer<e7::definition>;
+
+namespace {
+
+e7::connect_settings settings_of(const connect_in_force& x) {
+    return {x.commit_interval_ms, x.tasks_max, x.tasks_running, x.control_topic, x.consumer_group, x.worker_version};
+}
+
+// Until the group has read the whole topic and the table counts at least
+// `records`, or the deadline passes (a missing record is an outcome, not an error).
+void await_landed(session& s, const pipeline_spec& p, int parts, long long records, std::chrono::seconds deadline) {
+    const auto group = connect_names::of(p).consumer_group;
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < give_up) {
+        throw_if_interrupted();
+        if (s.admin.lag(group, p.topic, parts) == 0 && committed_records(s.catalog, p.ns, p.table) >= records) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    progress("e7: " + p.table + " did not reach " + std::to_string(records) + " records within " +
+             std::to_string(deadline.count()) + " s; reading back what it holds");
+}
+
+void run_restart(session& s, const e7::parameters& params, const experiment::fault_plan& plan, history& h) {
+    const std::string label = std::string("e7[") + e7::restart_name + "]";
+    connect_scope scope(s);
+    const auto spec = params.feed();
+    const int parts = static_cast<int>(spec.partitions);
+    const auto p = s.pipeline("restart", e7::pipeline_of(params.commit_interval_ms, params.tasks));
+    const auto name = scope.launch(p, parts);
+    const auto in_force = scope.writer.in_force(name, p);
+    const auto pacing = e7::pacing_of(params);
+    const double rate = pacing.initial_rate(spec.events, params.kills);
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
+    const long long feed_start = now_ms();
+    h.record([&](e7::samples& x) {
+        x.restart = e7::start_restart(params, name, in_force, settings_of(scope.writer.connect_settings(name, p)), rate);
+    });
+    progress(label + ": connector " + name + ": " + in_force.sink + ", commit every " + std::to_string(in_force.interval_ms) + " ms");
+
+    long long snapshots_at_recovery = 0;
+    const auto steps = plan.of(e7::restart_name);
+    for (const auto& step : steps) {
+        // The trigger: the first table commit after the previous recovery, then the planned delay.
+        e7::worker_kill w;
+        const auto seen_by = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (std::chrono::steady_clock::now() < seen_by && !w.commit_seen_before) {
+            throw_if_interrupted();
+            const auto t = s.catalog.load(p.ns, p.table);
+            if (static_cast<long long>(t.snapshots.size()) > snapshots_at_recovery) {
+                w.commit_seen_before = true;
+                h.record([&](e7::samples& x) {
+                    auto& r = *x.restart;
+                    if (!r.worker_kills.empty() && r.worker_kills.back().first_commit_after_ms < 0)
+                        r.worker_kills.back().first_commit_after_ms = t.current()->timestamp_ms - r.run.kills.back().killed_at_ms;
+                });
+            } else {
+                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
+        if (feed.sent() >= feed.total()) {
+            progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
+            break;
+        }
+        const auto before = s.catalog.load(p.ns, p.table);
+        const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
+        w.index = step.index;
+        w.snapshots_before = static_cast<std::int64_t>(before.snapshots.size());
+        if (const auto cur = before.current()) w.table_records_before = cur->summary_int("total-records", 0);
+        const auto killed = kill_connect_worker(s, scope.writer.rest, name);
+        if (const auto cur = before.current()) w.ms_since_last_commit = killed.process.killed_at_ms - cur->timestamp_ms;
+        w.rest_back_after_ms = killed.rest_back_at_ms - killed.process.killed_at_ms;
+        e1::kill_sample k;
+        k.index = step.index, k.planned_delay_ms = step.delay_ms, k.killed_at_ms = killed.process.killed_at_ms;
+        k.feed_elapsed_ms = k.killed_at_ms - feed_start, k.sent_before_kill = sent, k.acknowledged_before_kill = acked;
+        k.killed_pid = killed.process.pid, k.replacement_pid = killed.process.replacement_pid;
+        k.taskmanager_back_after_ms = killed.process.replaced_at_ms - k.killed_at_ms;
+        k.job_running_after_ms = killed.running_at_ms - k.killed_at_ms, k.job_id_after = name;
+        snapshots_at_recovery = static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size());
+        h.record([&](e7::samples& x) { x.restart->run.kills.push_back(k), x.restart->worker_kills.push_back(w); });
+        progress(label + ": " + e7::describe(k, w, steps.size()));
+        feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
+                                    static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
+    }
+    const auto report = feed.finish();
+    progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); waiting for the table");
+    await_landed(s, p, parts, report.acknowledged, std::chrono::seconds(180));
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    h.record([&](e7::samples& x) {
+        auto& run = x.restart->run;
+        run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;
+        run.feed_sha256 = report.feed_sha256;
+        const auto st = scope.writer.rest.status(name);
+        run.final_job_state = st ? st->state : "absent";
+        e1::record_table(run, seen);
+        progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicate seq rows");
+    });
+}
+
+void run_offsets(session& s, const e7::parameters& params, history& h) {
+    connect_scope scope(s);
+    const auto spec = params.offsets_feed();
+    const int parts = static_cast<int>(spec.partitions);
+    const auto p = s.pipeline("offsets", e7::pipeline_of(params.commit_interval_ms, params.tasks));
+    const auto group = connect_names::of(p).consumer_group;
+    const auto name = scope.launch(p, parts);
+    scope.writer.in_force(name, p);
+    const auto fed = feeder(s.stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
+    h.record([&](e7::samples& x) { x.offsets.events = spec.events, x.offsets.feed_sha256 = fed.feed_sha256; });
+    // After each step, a quiet spell long enough for any replay to be committed: three commit rounds.
+    const auto settle = std::chrono::milliseconds(3 * params.commit_interval_ms + 3000);
+    auto record = [&](const std::string& step, const std::string& note) {
+        await_landed(s, p, parts, static_cast<long long>(spec.events), std::chrono::seconds(120));
+        std::this_thread::sleep_for(settle);
+        const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+        const auto st = scope.writer.rest.status(name);
+        e7::offsets_step x{step, s.admin.committed_offsets_sum(group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
+                           seen.by_seq.rows, seen.by_seq.distinct_seq, seen.by_seq.duplicate_rows, st ? st->state : "", note};
+        h.record([&](e7::samples& all) { all.offsets.steps.push_back(x); });
+        progress("e7[offsets]: " + e7::step_text(x, spec.events) + (note.empty() ? "" : " (" + note + ")"));
+    };
+    record(e7::step_landed, "");
+    std::string refusal;  // 1. behind the running connector's back: its tasks are the group's members
+    try {
+        s.admin.rewind_committed_offsets(group, p.topic, parts);
+    } catch (const std::exception& e) {
+        refusal = e.what();
+    }
+    h.record([&](e7::samples& x) {
+        x.offsets.rewind_while_running_tried = true;
+        if (!refusal.empty()) x.offsets.rewind_while_running_refused = refusal;
+    });
+    record(e7::step_rewind_running, refusal.empty() ? "the broker applied the rewind" : "the broker refused the rewind");
+    kill_connect_worker(s, scope.writer.rest, name);  // 2.
+    record(e7::step_worker_killed, "worker SIGKILLed and restarted by its supervisor");
+    scope.writer.stop(name);  // 3. the same name, so the same group
+    scope.writer.recreate(p);
+    scope.writer.rest.wait_running(name, std::chrono::seconds(120));
+    record(e7::step_recreated, "connector deleted and created again under the same name");
+    scope.writer.stop(name);  // 4. the group rewound while no task is a member
+    s.admin.rewind_committed_offsets(group, p.topic, parts);
+    scope.writer.recreate(p);
+    scope.writer.rest.wait_running(name, std::chrono::seconds(120));
+    record(e7::step_rewound_recreated, "connector deleted, its group rewound to 0, created again under the same name");
+}
+
+e3::snapshot_entry entry_of(const iceberg_snapshot& snap, const std::string& connector) {
+    // The sink marks its commits with kafka.connect.commit-id: those are the writer's commits.
+    const bool ours = !snap.summary_text("kafka.connect.commit-id").empty();
+    return {snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"), ours ? connector : "",
+            snap.summary_int("added-data-files", 0), snap.summary_int("added-records", 0), 0};
+}
+
+void run_dial_cell(session& s, const e7::parameters& params, std::int64_t interval_ms, const std::vector<kafka_record>& records,
+                   const roster_spec& spec, history& h) {
+    const std::string cell = e7::cell_name(interval_ms), label = "e7[" + cell + "]";
+    connect_scope scope(s);
+    const auto p = s.pipeline("dial_" + e3::seconds_text(interval_ms), e7::pipeline_of(interval_ms, params.tasks));
+    e3::cell_run run;
+    run.cell = cell, run.interval_ms = interval_ms, run.parallelism = params.tasks, run.events = params.dial_events;
+    run.job_id = scope.launch(p, static_cast<int>(spec.partitions));
+    const auto x = scope.writer.connect_settings(run.job_id, p);
+    run.in_force = {"kafka_connect_transactions", x.commit_interval_ms, x.tasks_running, "IcebergSinkConnector tasks", std::nullopt};
+    progress(label + ": connector " + run.job_id + " commits every " + std::to_string(x.commit_interval_ms) + " ms with " +
+             std::to_string(x.tasks_running) + " tasks");
+    run.feed_started_ms = now_ms();
+    const auto fed = feed_with_progress(s.stack.kafka(), p.topic, records, params.dial_rate(), [&](long long acked, long long total) {
+        return label + ": " + std::to_string(acked) + " of " + std::to_string(total) + " acknowledged, table at " +
+               std::to_string(committed_records(s.catalog, p.ns, p.table)) + " records";
+    });
+    const auto acks = e3::acknowledgements_of(fed.acked_at);
+    run.feed_duration_ms = acks.feed_duration_ms;
+    wait_table_counts(s.catalog, p.ns, p.table, static_cast<long long>(params.dial_events),
+                      std::chrono::seconds(interval_ms / 1000 + 180));
+    scope.writer.stop(run.job_id);
+    std::vector<e3::snapshot_entry> snapshots;
+    for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) snapshots.push_back(entry_of(snap, run.job_id));
+    e3::record_snapshots(run, std::move(snapshots), seq_first_snapshots(s.trino, p.ns, p.table), acks.at_ms,
+                         params.freshness_bucket_ms);
+    run.files = read_file_entries(s.trino, p.ns, p.table);
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
+    progress(label + ": " + e3::describe(run));
+    h.record([&](e7::samples& all) { all.dial.push_back(std::move(run)); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_experiment<e7::definition>(
+        argc, argv, "Experiment 7: experiments 1 and 3's questions asked of Kafka Connect's Iceberg sink: what a worker "
+                    "kill replays, whether the connector's consumer-group offsets are the truth, and what the commit "
+                    "interval does to files and freshness.",
+        {{"--kills", "N", "worker kills in part 1 (default 30, quick 2)", &e7::parameters::kills},
+         {"--intervals", "MS,MS,..", "commit intervals of part 3, in ms (default 2000,10000,30000)", &e7::parameters::dial_intervals_ms}},
+        [](session& s, const e7::parameters& params, const experiment::fault_plan& plan, history& h) {
+            connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run before anything is created
+            run_restart(s, params, plan, h);
+            run_offsets(s, params, h);
+            const auto spec = params.dial_feed();
+            const auto records = kafka_records(generate(spec));
+            for (const auto interval : params.dial_intervals_ms) run_dial_cell(s, params, interval, records, spec, h);
+        });
+}

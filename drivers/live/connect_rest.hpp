@@ -1,0 +1,72 @@
+// Kafka Connect's worker REST API (a distributed worker): create, read back,
+// pause and delete a connector, and ask the worker what it runs. A connector
+// config the worker refuses throws connect_rejected with the worker's own
+// message, so a driver can report it and exit 2.
+#ifndef ROSTERRIG_LIVE_CONNECT_REST_HPP
+#define ROSTERRIG_LIVE_CONNECT_REST_HPP
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "live_error.hpp"
+
+namespace rosterrig::live {
+
+// The worker answered a connector request with an error of its own (a bad config).
+class connect_rejected : public live_error {
+public:
+    connect_rejected(const component_address& c, const std::string& what) : live_error(c, what) {}
+};
+
+struct connector_status {
+    std::string state;                    // RUNNING, PAUSED, FAILED, UNASSIGNED, "" when absent
+    std::vector<std::string> task_states; // per task, in task id order
+    std::string trace;                    // the first FAILED task's or connector's trace, "" when none
+    bool all_running() const {
+        if (state != "RUNNING" || task_states.empty()) return false;
+        for (const auto& t : task_states)
+            if (t != "RUNNING") return false;
+        return true;
+    }
+};
+
+class connect_rest {
+public:
+    explicit connect_rest(component_address where) : where_(std::move(where)) {}
+
+    // GET /: the worker's version and commit, as it reports them.
+    std::string version() const;
+    // Whether the worker answers at all (a short deadline, never throws).
+    bool answers() const;
+    // GET /connector-plugins: the class names the worker loaded.
+    std::vector<std::string> plugins() const;
+
+    // PUT /connectors/<name>/config: creates or updates; throws connect_rejected with the worker's message.
+    void put_config(const std::string& name, const std::map<std::string, std::string>& config) const;
+    // PUT /connector-plugins/<class>/config/validate: the worker's complaints, empty when it accepts.
+    std::vector<std::string> validate(const std::map<std::string, std::string>& config) const;
+    // GET /connectors/<name>/config, as the worker stored it.
+    std::map<std::string, std::string> config(const std::string& name) const;
+    // GET /connectors/<name>/status; nothing when the worker does not know the connector.
+    std::optional<connector_status> status(const std::string& name) const;
+    std::vector<std::string> connectors() const;
+    void pause(const std::string& name) const;
+    void resume(const std::string& name) const;
+    // DELETE /connectors/<name>; true when it existed.
+    bool remove(const std::string& name) const;
+
+    // Waits until the connector and every task run; throws naming the worker's
+    // trace when a task failed, or the last status when the deadline passes.
+    connector_status wait_running(const std::string& name, std::chrono::seconds deadline) const;
+
+    const component_address& where() const { return where_; }
+
+private:
+    component_address where_;
+};
+
+}  // namespace rosterrig::live
+
+#endif

@@ -1,0 +1,95 @@
+// The writer role implemented by Kafka Connect's Iceberg sink connector
+// (Apache Iceberg's own, 1.10) on the stack's distributed worker. Its
+// exactly-once rests on a coordinator task, a control topic, Kafka
+// transactions, and the connector's consumer group: not on checkpoints. So
+// `start` creates the table (through Trino), the control topic and the
+// connector; `stop` deletes the connector; there are no savepoints. Every
+// connector, topic, table and consumer group it creates is recorded in
+// `created` first, so the run drops them however it ends.
+#ifndef ROSTERRIG_LIVE_CONNECT_WRITER_HPP
+#define ROSTERRIG_LIVE_CONNECT_WRITER_HPP
+#include <map>
+#include <string>
+
+#include <rosterrig/experiment/kill_record.hpp>
+
+#include "connect_rest.hpp"
+#include "process_fault.hpp"
+#include "session.hpp"
+#include "writer.hpp"
+
+namespace rosterrig::live {
+
+// The names a Connect pipeline uses, all derived from the spec, so a run's
+// connector, control topic and groups carry its run id.
+struct connect_names {
+    std::string connector;       // the spec's group name
+    std::string control_topic;   // <topic>_control
+    std::string consumer_group;  // connect-<connector>: where the sink's source offsets are committed
+    static connect_names of(const pipeline_spec& spec);
+};
+
+// The sink's settings, as the worker stored them and as its tasks run.
+struct connect_in_force {
+    std::int64_t commit_interval_ms = 0;  // iceberg.control.commit.interval-ms, from the worker's stored config
+    std::int64_t tasks_max = 0;           // tasks.max, stored
+    std::int64_t tasks_running = 0;       // tasks the worker reports RUNNING
+    std::string control_topic;
+    std::string consumer_group;           // iceberg.connect.group-id or the sink's default, connect-<name>
+    std::string connector_class;
+    std::string worker_version;           // GET / on the worker
+    std::string plugin_version;           // GET /connector-plugins, the sink's version
+};
+
+class connect_writer : public writer {
+public:
+    connect_writer(session& s, created_resources& created);
+    // Creates the table (when asked) and the control topic, then the connector;
+    // returns the connector's name. A config the worker refuses throws connect_rejected.
+    std::string start(const pipeline_spec& spec, bool create_table) override;
+    // Deletes the connector (its consumer group stays, as Kafka keeps it).
+    void stop(const std::string& connector) override;
+    savepoint_taken savepoint(const std::string& connector) override;  // throws: Connect has none
+    writer_in_force in_force(const std::string& connector, const pipeline_spec& spec) override;
+    // The sink's own settings, read back from the worker; throws when they are not the spec's.
+    connect_in_force connect_settings(const std::string& connector, const pipeline_spec& spec) const;
+    // The connector config this writer sends for `spec`.
+    std::map<std::string, std::string> config_of(const pipeline_spec& spec) const;
+    // Creates the connector again under the same name (after `stop`), without touching the table or topics.
+    void recreate(const pipeline_spec& spec);
+
+    connect_rest rest;
+
+private:
+    session& s_;
+    created_resources& created_;
+};
+
+// One SIGKILL of the Connect worker JVM (its supervisor restarts it), and the
+// heal: a new pid, the REST API answering, the connector and its tasks RUNNING.
+struct worker_kill {
+    kill_record process;
+    long long rest_back_at_ms = 0;     // the new worker answers GET /
+    long long running_at_ms = 0;       // connector and every task RUNNING again
+};
+worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std::string& connector,
+                                std::chrono::seconds heal_within = std::chrono::seconds(120));
+
+// The Connect writer's pipeline: topic, table, control topic, connector, all
+// dropped with the scope.
+class connect_scope {
+public:
+    explicit connect_scope(session& s) : created(s.stack, s.on_created, s.keep_tables), writer(s, created), s_(s) {}
+    // Creates the topic, then everything `writer.start` creates; waits until every task runs.
+    std::string launch(const pipeline_spec& p, int partitions);
+
+    created_resources created;
+    connect_writer writer;
+
+private:
+    session& s_;
+};
+
+}  // namespace rosterrig::live
+
+#endif
