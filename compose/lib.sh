@@ -26,10 +26,12 @@ mkdir -p "$RR_LOGS" "$RR_PIDS" "$RR_DATA" "$RR_LIBS"
 rr_log() { printf '[stack %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 rr_die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# rr_resolve <component>: copy the runtime jars named by compose/<component>/pom.xml
-# into $RR_LIBS/<component>, with strict checksum checking, once per pom content.
+# rr_resolve <component> [pom] [dest]: copy the runtime jars named by
+# compose/<component>/pom.xml (or the given pom) into $RR_LIBS/<component> (or
+# dest), with strict checksum checking, once per pom content. Its Maven log is
+# $RR_LOGS/<component>-resolve.log.
 rr_resolve() {
-  local comp="$1" pom="$RR_COMPOSE/$1/pom.xml" dest="$RR_LIBS/$1"
+  local comp="$1" pom="${2:-$RR_COMPOSE/$1/pom.xml}" dest="${3:-$RR_LIBS/$1}"
   local stamp; stamp="$(sha256sum "$pom" | cut -c1-16)"
   if [ -f "$dest/.resolved-$stamp" ]; then return 0; fi
   rr_log "$comp: resolving jars with Maven (first time only)"

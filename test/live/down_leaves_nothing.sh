@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Claims: `stack status` fails, naming it, when the TaskManager's supervisor is
-# dead; after `stack down`, no process of ours is left (a process is ours when
+# Claims: `stack status` fails, naming it, when the TaskManager's supervisor (or
+# the Kafka Connect worker's) is dead; after `stack down`, no process of ours is left (a process is ours when
 # its command line mentions this checkout's state directory or jar cache); and
 # `stack up` with a port taken by another process fails naming the port and
 # the process, before starting anything.
@@ -22,6 +22,18 @@ if [ -f "$sup" ] && kill -0 "$(cat "$sup")" 2>/dev/null; then
   [ "$rc" = 1 ] || fail "status exited $rc with the TaskManager's supervisor dead: $out"
   grep -q "supervisor is not running" <<<"$out" || fail "status did not name the dead supervisor: $out"
   echo "status with a dead supervisor: exit 1, $(grep -m1 problem: <<<"$out" | cut -c1-120)"
+fi
+
+# 1b. The same for the Kafka Connect worker's supervisor (compose/connect): its
+# JVM stays, and step 2 must stop it too.
+sup="$state/pids/connect-supervisor.pid"
+if [ -f "$sup" ] && kill -0 "$(cat "$sup")" 2>/dev/null; then
+  kill -KILL "$(cat "$sup")"
+  sleep 1
+  out="$("$stack" status connect 2>&1)"; rc=$?
+  [ "$rc" = 1 ] || fail "status exited $rc with the Connect worker's supervisor dead: $out"
+  grep -q "supervisor is not running" <<<"$out" || fail "status did not name the Connect worker's dead supervisor: $out"
+  echo "status with the Connect worker's supervisor dead: exit 1, $(grep -m1 problem: <<<"$out" | cut -c1-120)"
 fi
 
 # 2. Down leaves nothing.
