@@ -12,6 +12,7 @@
 #include "connect_writer.hpp"
 #include "feeder.hpp"
 #include "observe_table.hpp"
+#include "poll.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -97,8 +98,12 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         snapshots_at_recovery = static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size());
         h.record([&](e7::samples& x) { x.restart->run.kills.push_back(k), x.restart->worker_kills.push_back(w); });
         progress(label + ": " + e7::describe(k, w, steps.size()));
-        feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
-                                    static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
+        // The first cycle is short (the first commit comes seconds after the
+        // start); the later ones wait out the restart's commit timeout, so the
+        // guess is the floor of the measured mean.
+        const double elapsed_s = std::max(static_cast<double>(now_ms() - feed_start) / 1000.0,
+                                          pacing.guessed_cycle_s * static_cast<double>(step.index));
+        feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()), elapsed_s, step.index, steps.size()));
     }
     const auto report = feed.finish();
     progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); waiting for the table");
@@ -115,29 +120,69 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
     });
 }
 
+// Rewinds the group to 0 once its last member has left (a deleted connector's
+// tasks leave it within seconds); the broker refuses while one remains.
+void rewind_when_empty(session& s, const std::string& group, const std::string& topic, int parts) {
+    std::string last;
+    poll_until(
+        s.stack.kafka(), std::chrono::seconds(60),
+        [&] {
+            try {
+                s.admin.rewind_committed_offsets(group, topic, parts);
+                return true;
+            } catch (const live_error& e) {
+                last = e.what();
+                return false;
+            }
+        },
+        [&] { return "group " + group + " rewound to 0 once empty (last refusal: " + last + ")"; },
+        {std::chrono::milliseconds(500), std::chrono::seconds(10)});
+}
+
 void run_offsets(session& s, const e7::parameters& params, history& h) {
     connect_scope scope(s);
     const auto spec = params.offsets_feed();
     const int parts = static_cast<int>(spec.partitions);
+    const auto events = static_cast<long long>(spec.events);
     const auto p = s.pipeline("offsets", e7::pipeline_of(params.commit_interval_ms, params.tasks));
     const auto group = connect_names::of(p).consumer_group;
     const auto name = scope.launch(p, parts);
     scope.writer.in_force(name, p);
     const auto fed = feeder(s.stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
     h.record([&](e7::samples& x) { x.offsets.events = spec.events, x.offsets.feed_sha256 = fed.feed_sha256; });
-    // After each step, a quiet spell long enough for any replay to be committed: three commit rounds.
-    const auto settle = std::chrono::milliseconds(3 * params.commit_interval_ms + 3000);
+    // After each action: the group's offsets right away, then offsets and the
+    // table's records every 500 ms for the watch window (a replay is waited
+    // for until it lands, at most 60 s), then every row read back.
     auto record = [&](const std::string& step, const std::string& note) {
-        await_landed(s, p, parts, static_cast<long long>(spec.events), std::chrono::seconds(120));
-        std::this_thread::sleep_for(settle);
+        e7::offsets_step x;
+        x.step = step, x.note = note;
+        x.committed_after_action = s.admin.committed_offsets_sum(group, p.topic, parts);
+        const auto from = std::chrono::steady_clock::now();
+        for (;;) {
+            throw_if_interrupted();
+            const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - from).count();
+            const e7::offsets_watch_sample w{t, s.admin.committed_offsets_sum(group, p.topic, parts),
+                                             committed_records(s.catalog, p.ns, p.table)};
+            x.watch.push_back(w);
+            const bool replaying = w.committed_offsets_sum < *x.committed_after_action || *x.committed_after_action < events;
+            const bool landed = w.table_records >= 2 * events;
+            if (t >= (replaying && !landed ? std::max<std::int64_t>(60000, params.offsets_watch_ms) : params.offsets_watch_ms) ||
+                (landed && t >= 3 * params.commit_interval_ms))
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        }
         const auto seen = observe_table(s.trino, p.ns, p.table, spec);
         const auto st = scope.writer.rest.status(name);
-        e7::offsets_step x{step, s.admin.committed_offsets_sum(group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
-                           seen.by_seq.rows, seen.by_seq.distinct_seq, seen.by_seq.duplicate_rows, st ? st->state : "", note};
+        x.committed_offsets_sum = s.admin.committed_offsets_sum(group, p.topic, parts);
+        x.end_offsets_sum = s.admin.end_offsets_sum(p.topic, parts);
+        x.rows = seen.by_seq.rows, x.distinct_seq = seen.by_seq.distinct_seq, x.duplicate_rows = seen.by_seq.duplicate_rows;
+        x.connector_state = st ? st->state : "";
         h.record([&](e7::samples& all) { all.offsets.steps.push_back(x); });
-        progress("e7[offsets]: " + e7::step_text(x, spec.events) + (note.empty() ? "" : " (" + note + ")"));
+        progress("e7[offsets]: " + e7::step_text(x, spec.events) + " (" + note + "; offsets right after: " +
+                 std::to_string(*x.committed_after_action) + ")");
     };
-    record(e7::step_landed, "");
+    await_landed(s, p, parts, events, std::chrono::seconds(120));
+    record(e7::step_landed, "the feed produced at once and committed");
     std::string refusal;  // 1. behind the running connector's back: its tasks are the group's members
     try {
         s.admin.rewind_committed_offsets(group, p.topic, parts);
@@ -156,10 +201,12 @@ void run_offsets(session& s, const e7::parameters& params, history& h) {
     scope.writer.rest.wait_running(name, std::chrono::seconds(120));
     record(e7::step_recreated, "connector deleted and created again under the same name");
     scope.writer.stop(name);  // 4. the group rewound while no task is a member
-    s.admin.rewind_committed_offsets(group, p.topic, parts);
+    rewind_when_empty(s, group, p.topic, parts);
+    const auto rewound = s.admin.committed_offsets_sum(group, p.topic, parts);
     scope.writer.recreate(p);
     scope.writer.rest.wait_running(name, std::chrono::seconds(120));
-    record(e7::step_rewound_recreated, "connector deleted, its group rewound to 0, created again under the same name");
+    record(e7::step_rewound_recreated, "connector deleted, its group rewound to 0 (read back: " + std::to_string(rewound) +
+                                           "), created again under the same name");
 }
 
 e3::snapshot_entry entry_of(const iceberg_snapshot& snap, const std::string& connector) {

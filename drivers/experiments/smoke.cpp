@@ -3,12 +3,14 @@
 // for the table's snapshot to show them, reads them back through Trino only,
 // checks them with the core library, and drops the job, table and topic.
 #include <iostream>
+#include <optional>
 
 #include <boost/json.hpp>
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/generate/generator.hpp>
 #include <rosterrig/result/json_file.hpp>
 
+#include "connect_writer.hpp"
 #include "feeder.hpp"
 #include "flink_sql_writer.hpp"
 #include "observe_table.hpp"
@@ -25,12 +27,14 @@ using namespace rosterrig::live;
 namespace json = boost::json;
 
 int main(int argc, char** argv) {
-    std::string warehouse = "s3", out_file, stack_file;
+    std::string warehouse = "s3", out_file, stack_file, writer = "flink";
     roster_spec spec;
     spec.events = 1000;
     spec.seed = 7;
     cli::arg_parser args{"rosterrig-smoke", "Runs the end-to-end smoke test against the running stack (compose/stack up)."};
     args.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    args.choice("--writer", writer, {"flink", "connect"},
+                "the writer under test: a Flink SQL job (default) or Kafka Connect's Iceberg sink (object store only)");
     args.option("--events", spec.events, "N", "events to land (default 1000)");
     args.option("--seed", spec.seed, "S", "the feed's seed (default 7)");
     bool keep_tables = false;
@@ -48,6 +52,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
+    if (writer == "connect" && warehouse != "s3") {
+        std::cerr << "rosterrig-smoke: --writer connect writes to the object store only (--warehouse s3)\n" << args.usage();
+        return 2;
+    }
 
     install_interrupt_handler();
     stack_config stack;
@@ -68,12 +76,23 @@ int main(int argc, char** argv) {
 
         session s(stack, "smoke");
         s.keep_tables = keep_tables;
-        pipeline_scope scope(s);
+        // One of the two writers; `created` drops what it made, however the test ends.
+        std::optional<pipeline_scope> flink_scope;
+        std::optional<connect_scope> connect;
         experiment::pipeline_config config;
         config.store = *experiment::parse_name<experiment::warehouse>(warehouse);
-        const auto p = s.pipeline(warehouse, config);
-        const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
-        progress("smoke: job " + job + " running");
+        const auto p = s.pipeline(writer == "connect" ? "connect" : warehouse, config);
+        std::string job;
+        if (writer == "connect") {
+            connect.emplace(s);
+            job = connect->launch(p, static_cast<int>(spec.partitions));
+            progress("smoke: connector " + job + " running: " + connect->writer.in_force(job, p).sink);
+        } else {
+            flink_scope.emplace(s);
+            job = flink_scope->launch(p, static_cast<int>(spec.partitions));
+            progress("smoke: job " + job + " running");
+        }
+        created_resources& created = connect ? connect->created : flink_scope->created;
         const auto report = feeder(stack.kafka(), p.topic, kafka_records(generate(spec)), 0).finish();
         progress("smoke: produced " + std::to_string(report.acknowledged) + " of " + std::to_string(report.attempted) +
                  " acknowledged");
@@ -84,26 +103,34 @@ int main(int argc, char** argv) {
             auto cur = s.catalog.load(p.ns, p.table).current();
             visible = cur ? cur->summary_int("total-records", 0) : 0;
             if (visible >= static_cast<long long>(spec.events)) return true;
-            state = s.flink.job_state(job);
-            if (state == "FAILED" || state == "CANCELED") throw live_error(stack.flink(), "job " + job + " is " + state);
+            if (connect) {
+                const auto st = connect->writer.rest.status(job);
+                state = st ? st->state : "absent";
+                if (!st || st->state == "FAILED") throw live_error(stack.connect(), "connector " + job + " is " + state);
+            } else {
+                state = s.flink.job_state(job);
+                if (state == "FAILED" || state == "CANCELED") throw live_error(stack.flink(), "job " + job + " is " + state);
+            }
             return false;
-        }, [&] { return "table " + p.table + " shows " + std::to_string(visible) + " records; job is " + state; },
+        }, [&] { return "table " + p.table + " shows " + std::to_string(visible) + " records; the writer is " + state; },
            {std::chrono::milliseconds(500)});
-        auto ckpt = s.flink.checkpoints(job);
-        progress("smoke: snapshot shows " + std::to_string(visible) + " records after " +
-                 std::to_string(ckpt.completed) + " checkpoints; reading back through Trino");
+        const long long checkpoints = connect ? static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size())
+                                              : s.flink.checkpoints(job).completed;
+        progress("smoke: snapshot shows " + std::to_string(visible) + " records after " + std::to_string(checkpoints) +
+                 (connect ? " table commits" : " checkpoints") + "; reading back through Trino");
 
         const auto check = observe_table(trino, p.ns, p.table, spec).by_seq;
         progress("smoke: " + std::to_string(check.rows) + " rows, " + std::to_string(check.duplicate_rows) +
                  " duplicates, " + std::to_string(check.missing_runs.size()) + " missing runs");
         const auto location = s.catalog.load(p.ns, p.table).location;
-        scope.created.cleanup();
+        created.cleanup();
         // Nothing of the run may stay: no file under the dropped table's
         // location (listed from the store itself), no checkpoint or savepoint folder.
         json::array left_behind;
         if (!keep_tables)
             for (const auto& f : list_location(s, location).files) left_behind.push_back(json::value(location + "/" + f.relative));
-        for (const auto& dir : job_folders(stack, job)) left_behind.push_back(json::value(dir));
+        if (!connect)
+            for (const auto& dir : job_folders(stack, job)) left_behind.push_back(json::value(dir));
         progress("smoke: after clean-up, " + std::to_string(left_behind.size()) + " files or folders of the run remain");
 
         json::object versions_json;
@@ -113,11 +140,12 @@ int main(int argc, char** argv) {
         json::value result = {
             {"experiment", "e0_smoke"},
             {"warehouse", warehouse},
+            {"writer", writer},
             {"component_versions", versions_json},
             {"events", spec.events},
             {"acknowledged", report.acknowledged},
             {"job_id", job},
-            {"checkpoints_completed", ckpt.completed},
+            {connect ? "table_commits" : "checkpoints_completed", checkpoints},
             {"rows", check.rows},
             {"distinct_seq", check.distinct_seq},
             {"duplicate_rows", check.duplicate_rows},

@@ -220,7 +220,22 @@ void created_resources::cleanup() {
     if (!topics_.empty() || !groups_.empty()) {
         try {
             kafka_admin admin(stack_.kafka());
-            for (const auto& g : groups_) admin.delete_group(g);
+            for (const auto& g : groups_) {
+                // A deleted connector's tasks leave its group a few seconds after the worker answers.
+                for (int attempt = 1;; ++attempt) {
+                    try {
+                        admin.delete_group(g);
+                        break;
+                    } catch (const std::exception& e) {
+                        if (attempt < 30 && std::string(e.what()).find("not empty") != std::string::npos) {
+                            std::this_thread::sleep_for(std::chrono::seconds(1));
+                            continue;
+                        }
+                        progress("cleanup: consumer group " + g + ": " + e.what());
+                        break;
+                    }
+                }
+            }
             for (const auto& t : topics_) admin.delete_topic(t);
         } catch (const std::exception& e) {
             progress(std::string("cleanup: topics: ") + e.what());
