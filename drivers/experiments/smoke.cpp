@@ -3,6 +3,7 @@
 // for the table's snapshot to show them, reads them back through Trino only,
 // checks them with the core library, and drops the job, table and topic.
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include <boost/json.hpp>
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
     spec.seed = 7;
     cli::arg_parser args{"rosterrig-smoke", "Runs the end-to-end smoke test against the running stack (compose/stack up)."};
     args.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    std::string connector_config;
+    args.option("--connector-config", connector_config, "KEY=VALUE,..",
+                "with --writer connect: settings laid over the connector's own, sent to the worker as given");
     args.choice("--writer", writer, {"flink", "connect"},
                 "the writer under test: a Flink SQL job (default) or Kafka Connect's Iceberg sink (object store only)");
     args.option("--events", spec.events, "N", "events to land (default 1000)");
@@ -52,6 +56,22 @@ int main(int argc, char** argv) {
         return 2;
     }
     spec.providers = std::max<std::uint64_t>(1, spec.events / 6);
+    std::map<std::string, std::string> overrides;
+    for (std::size_t at = 0; !connector_config.empty() && at <= connector_config.size();) {
+        const auto end = std::min(connector_config.find(',', at), connector_config.size());
+        const auto pair = connector_config.substr(at, end - at);
+        const auto eq = pair.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "rosterrig-smoke: --connector-config: expected KEY=VALUE, got \"" << pair << "\"\n" << args.usage();
+            return 2;
+        }
+        overrides[pair.substr(0, eq)] = pair.substr(eq + 1);
+        at = end + 1;
+    }
+    if (!overrides.empty() && writer != "connect") {
+        std::cerr << "rosterrig-smoke: --connector-config needs --writer connect\n" << args.usage();
+        return 2;
+    }
     if (writer == "connect" && warehouse != "s3") {
         std::cerr << "rosterrig-smoke: --writer connect writes to the object store only (--warehouse s3)\n" << args.usage();
         return 2;
@@ -85,6 +105,7 @@ int main(int argc, char** argv) {
         std::string job;
         if (writer == "connect") {
             connect.emplace(s);
+            connect->writer.overrides = overrides;
             job = connect->launch(p, static_cast<int>(spec.partitions));
             progress("smoke: connector " + job + " running: " + connect->writer.in_force(job, p).sink);
         } else {
@@ -158,6 +179,9 @@ int main(int argc, char** argv) {
         if (!out_file.empty()) result::write_json_file(out_file, result);
         std::cout << json::serialize(result) << "\n";
         return result.at("passed").as_bool() ? 0 : 1;
+    } catch (const connect_rejected& e) {  // bad input: the worker's own words, and everything created is gone
+        std::cerr << "rosterrig-smoke: " << stack.described.redact(e.what()) << "\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-smoke: FAILED: " << stack.described.redact(e.what()) << "\n";
         return 1;

@@ -31,7 +31,7 @@ connect_writer::connect_writer(session& s, created_resources& created)
 std::map<std::string, std::string> connect_writer::config_of(const pipeline_spec& spec) const {
     const auto& st = s_.stack;
     const auto names = connect_names::of(spec);
-    return {
+    std::map<std::string, std::string> config{
         {"connector.class", sink_class},
         {"tasks.max", std::to_string(spec.config.parallelism)},
         {"topics", spec.topic},
@@ -59,6 +59,8 @@ std::map<std::string, std::string> connect_writer::config_of(const pipeline_spec
         {"consumer.override.session.timeout.ms", "6000"},
         {"consumer.override.heartbeat.interval.ms", "1500"},
     };
+    for (const auto& [k, v] : overrides) config[k] = v;
+    return config;
 }
 
 std::string connect_writer::start(const pipeline_spec& spec, bool create_table_too) {

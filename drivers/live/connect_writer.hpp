@@ -59,6 +59,8 @@ public:
     void recreate(const pipeline_spec& spec);
 
     connect_rest rest;
+    // Settings laid over the writer's own (a user's --connector-config), sent as given.
+    std::map<std::string, std::string> overrides;
 
 private:
     session& s_;

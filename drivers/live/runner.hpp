@@ -31,6 +31,7 @@
 #include <rosterrig/result/envelope.hpp>
 #include <rosterrig/result/prediction_file.hpp>
 
+#include "connect_rest.hpp"
 #include "kafka_transactions.hpp"
 #include "leftover_cleanup.hpp"
 #include "process_fault.hpp"
@@ -368,6 +369,11 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = keep_tables;
         body(s, params, plan, history);
+    } catch (const connect_rejected& e) {  // bad input: the worker refused a connector config, in its own words
+        const auto why = stack.described.redact(e.what());
+        history.fail(why);
+        std::cerr << command << ": " << why << "\n  the history so far: " << file << "\n";
+        return 2;
     } catch (const std::exception& e) {
         const auto why = stack.described.redact(e.what());  // an error may quote what a component echoed
         history.fail(why);

@@ -31,7 +31,7 @@ e3::cell_run cell(std::int64_t interval_ms, int commits, std::int64_t bytes, std
 }
 }  // namespace
 
-// Mutation: comparing duplicate_rows with rows instead of events makes it fail.
+// Mutation: judging by rows == 2 x duplicate_rows, without the feed's size, makes it fail.
 TEST_CASE("a rewound group replays everything only when every seq is in the table twice", "[e7]") {
     e7::samples s;
     s.offsets.events = 1000;
@@ -41,6 +41,8 @@ TEST_CASE("a rewound group replays everything only when every seq is in the tabl
     s.offsets.steps = {step(e7::step_rewound_recreated, 1000, 0)};
     CHECK(e7::rewound_group_replays_everything(s).verdict == verdict_kind::refuted);
     s.offsets.steps = {step(e7::step_rewound_recreated, 1500, 500)};
+    CHECK(e7::rewound_group_replays_everything(s).verdict == verdict_kind::refuted);
+    s.offsets.steps = {step(e7::step_rewound_recreated, 1000, 500)};  // half the feed twice, half of it gone
     CHECK(e7::rewound_group_replays_everything(s).verdict == verdict_kind::refuted);
 }
 

@@ -18,6 +18,7 @@ inline std::vector<experiment::claim> claims() {
     const std::string e1 = "test/claims/e1_claims.tests.cpp", e2 = "test/claims/e2_claims.tests.cpp",
                       e3 = "test/claims/e3_claims.tests.cpp", e4 = "test/claims/e4_claims.tests.cpp",
                       e5 = "test/claims/e5_claims.tests.cpp", e1b = "test/claims/e1b_claims.tests.cpp", e6 = "test/claims/e6_claims.tests.cpp",
+                      e7 = "test/claims/e7_claims.tests.cpp",
                       engine = "test/claims/engine_claims.tests.cpp", judge = "test/unit/experiment_judgement.tests.cpp",
                       live = "test/live/CMakeLists.txt";
     return {
@@ -298,6 +299,25 @@ inline std::vector<experiment::claim> claims() {
         {"The e6 verdicts on record are the ones the code computes from the samples",
          "the e6 verdicts on record are the ones the code computes from the samples", e6,
          "a healthy run one record short of the end changes the recomputed verdict", false},
+        // Experiment 7
+        {"The Connect worker was SIGKILLed at least 30 times in the full run",
+         "the e7 full run SIGKILLed the Connect worker at least thirty times", e7, "drop one kill", false},
+        {"Every Connect kill ended the worker JVM; its supervisor started another, which answered over REST",
+         "every e7 kill ended the worker JVM, its supervisor started another and the new worker answered", e7,
+         "a kill whose replacement pid is the killed one", false},
+        {"Every Connect kill landed while data was still arriving", "every e7 kill landed while data was still arriving", e7,
+         "a kill recorded after the whole feed was sent", false},
+        {"Every connector ran with the commit interval and tasks requested, as the worker reported them",
+         "every e7 connector ran with the commit interval and tasks requested, as the worker reported them", e7,
+         "one dial cell's commit interval in force differs from the one requested", false},
+        {"The connector's group read back as rewound before the connector was created again",
+         "the e7 group read back as rewound to zero before the connector was created again", e7,
+         "the group's offsets right after the rewind recorded as the end offsets", false},
+        {"Each experiment 7 feed regenerates from the recorded parameters to the SHA-256 the producer computed",
+         "each e7 feed regenerates to the digest the results recorded", e7, "one recorded digest with a changed digit", false},
+        {"Experiment 7's verdicts on record are the ones the code computes from the samples",
+         "the e7 verdicts on record are the ones the code computes from the samples", e7,
+         "a duplicate row after the worker kills changes the recomputed verdict", false},
         // The judge and the core
         {"A prediction no rule knows is inconclusive, never held",
          "a prediction no rule knows is inconclusive, not held and not dropped", judge,
@@ -326,6 +346,8 @@ inline std::vector<experiment::claim> claims() {
          "clean-up never removes a name it did not record", "test/unit/leftovers.tests.cpp",
          "take leftovers from failed and complete runs too (drop the status test)", false},
         {"The stack works end to end in both warehouse modes", "live.smoke_${mode}_lands_every_event_once", live,
+         "not mutation-checked (live); it reads back through Trino with the append check the unit tests hold", false},
+        {"Kafka Connect's Iceberg sink lands 1,000 events once on the stack", "live.smoke_connect_lands_every_event_once", live,
          "not mutation-checked (live); it reads back through Trino with the append check the unit tests hold", false},
     };
 }
