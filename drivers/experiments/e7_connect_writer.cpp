@@ -12,7 +12,6 @@
 #include "connect_writer.hpp"
 #include "feeder.hpp"
 #include "observe_table.hpp"
-#include "poll.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -23,20 +22,6 @@ namespace {
 
 e7::connect_settings settings_of(const connect_in_force& x) {
     return {x.commit_interval_ms, x.tasks_max, x.tasks_running, x.control_topic, x.consumer_group, x.worker_version};
-}
-
-// Until the group has read the whole topic and the table counts at least
-// `records`, or the deadline passes (a missing record is an outcome, not an error).
-void await_landed(session& s, const pipeline_spec& p, int parts, long long records, std::chrono::seconds deadline) {
-    const auto group = connect_names::of(p).consumer_group;
-    const auto give_up = std::chrono::steady_clock::now() + deadline;
-    while (std::chrono::steady_clock::now() < give_up) {
-        throw_if_interrupted();
-        if (s.admin.lag(group, p.topic, parts) == 0 && committed_records(s.catalog, p.ns, p.table) >= records) return;
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    }
-    progress("e7: " + p.table + " did not reach " + std::to_string(records) + " records within " +
-             std::to_string(deadline.count()) + " s; reading back what it holds");
 }
 
 void run_restart(session& s, const e7::parameters& params, const experiment::fault_plan& plan, history& h) {
@@ -61,20 +46,13 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
     for (const auto& step : steps) {
         // The trigger: the first table commit after the previous recovery, then the planned delay.
         e7::worker_kill w;
-        const auto seen_by = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (std::chrono::steady_clock::now() < seen_by && !w.commit_seen_before) {
-            throw_if_interrupted();
-            const auto t = s.catalog.load(p.ns, p.table);
-            if (static_cast<long long>(t.snapshots.size()) > snapshots_at_recovery) {
-                w.commit_seen_before = true;
-                h.record([&](e7::samples& x) {
-                    auto& r = *x.restart;
-                    if (!r.worker_kills.empty() && r.worker_kills.back().first_commit_after_ms < 0)
-                        r.worker_kills.back().first_commit_after_ms = t.current()->timestamp_ms - r.run.kills.back().killed_at_ms;
-                });
-            } else {
-                std::this_thread::sleep_for(std::chrono::milliseconds(250));
-            }
+        if (const auto commit = await_commit_after(s, p, snapshots_at_recovery, std::chrono::seconds(60))) {
+            w.commit_seen_before = true;
+            h.record([&](e7::samples& x) {
+                auto& r = *x.restart;
+                if (!r.worker_kills.empty() && r.worker_kills.back().first_commit_after_ms < 0)
+                    r.worker_kills.back().first_commit_after_ms = commit->timestamp_ms - r.run.kills.back().killed_at_ms;
+            });
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
         if (feed.sent() >= feed.total()) {
@@ -89,12 +67,8 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         const auto killed = kill_connect_worker(s, scope.writer.rest, name);
         if (const auto cur = before.current()) w.ms_since_last_commit = killed.process.killed_at_ms - cur->timestamp_ms;
         w.rest_back_after_ms = killed.rest_back_at_ms - killed.process.killed_at_ms;
-        e1::kill_sample k;
-        k.index = step.index, k.planned_delay_ms = step.delay_ms, k.killed_at_ms = killed.process.killed_at_ms;
-        k.feed_elapsed_ms = k.killed_at_ms - feed_start, k.sent_before_kill = sent, k.acknowledged_before_kill = acked;
-        k.killed_pid = killed.process.pid, k.replacement_pid = killed.process.replacement_pid;
-        k.taskmanager_back_after_ms = killed.process.replaced_at_ms - k.killed_at_ms;
-        k.job_running_after_ms = killed.running_at_ms - k.killed_at_ms, k.job_id_after = name;
+        // Experiment 1's record; the fields only Flink reports (checkpoints, restarts) stay unset.
+        const auto k = e1::kill_sample_of(step, {}, killed.as_kill_record(), sent, acked, feed_start, name);
         snapshots_at_recovery = static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size());
         h.record([&](e7::samples& x) { x.restart->run.kills.push_back(k), x.restart->worker_kills.push_back(w); });
         progress(label + ": " + e7::describe(k, w, steps.size()));
@@ -107,7 +81,7 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
     }
     const auto report = feed.finish();
     progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); waiting for the table");
-    await_landed(s, p, parts, report.acknowledged, std::chrono::seconds(180));
+    await_connect_landed(s, p, parts, report.acknowledged, std::chrono::seconds(180));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     h.record([&](e7::samples& x) {
         auto& run = x.restart->run;
@@ -118,25 +92,6 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         e1::record_table(run, seen);
         progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicate seq rows");
     });
-}
-
-// Rewinds the group to 0 once its last member has left (a deleted connector's
-// tasks leave it within seconds); the broker refuses while one remains.
-void rewind_when_empty(session& s, const std::string& group, const std::string& topic, int parts) {
-    std::string last;
-    poll_until(
-        s.stack.kafka(), std::chrono::seconds(60),
-        [&] {
-            try {
-                s.admin.rewind_committed_offsets(group, topic, parts);
-                return true;
-            } catch (const live_error& e) {
-                last = e.what();
-                return false;
-            }
-        },
-        [&] { return "group " + group + " rewound to 0 once empty (last refusal: " + last + ")"; },
-        {std::chrono::milliseconds(500), std::chrono::seconds(10)});
 }
 
 void run_offsets(session& s, const e7::parameters& params, history& h) {
@@ -181,7 +136,7 @@ void run_offsets(session& s, const e7::parameters& params, history& h) {
         progress("e7[offsets]: " + e7::step_text(x, spec.events) + " (" + note + "; offsets right after: " +
                  std::to_string(*x.committed_after_action) + ")");
     };
-    await_landed(s, p, parts, events, std::chrono::seconds(120));
+    await_connect_landed(s, p, parts, events, std::chrono::seconds(120));
     record(e7::step_landed, "the feed produced at once and committed");
     std::string refusal;  // 1. behind the running connector's back: its tasks are the group's members
     try {
@@ -201,7 +156,7 @@ void run_offsets(session& s, const e7::parameters& params, history& h) {
     scope.writer.rest.wait_running(name, std::chrono::seconds(120));
     record(e7::step_recreated, "connector deleted and created again under the same name");
     scope.writer.stop(name);  // 4. the group rewound while no task is a member
-    rewind_when_empty(s, group, p.topic, parts);
+    rewind_once_group_empty(s, group, p.topic, parts);
     const auto rewound = s.admin.committed_offsets_sum(group, p.topic, parts);
     scope.writer.recreate(p);
     scope.writer.rest.wait_running(name, std::chrono::seconds(120));

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "observe_table.hpp"
 #include "poll.hpp"
 #include "progress.hpp"
 
@@ -157,6 +158,50 @@ worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std:
     rest.wait_running(connector, heal_within);
     k.running_at_ms = now_ms();
     return k;
+}
+
+bool await_connect_landed(session& s, const pipeline_spec& spec, int partitions, long long records,
+                          std::chrono::seconds deadline) {
+    const auto group = connect_names::of(spec).consumer_group;
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < give_up) {
+        throw_if_interrupted();
+        if (s.admin.lag(group, spec.topic, partitions) == 0 && committed_records(s.catalog, spec.ns, spec.table) >= records)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    progress(spec.table + ": not " + std::to_string(records) + " records within " + std::to_string(deadline.count()) +
+             " s; reading back what it holds");
+    return false;
+}
+
+std::optional<iceberg_snapshot> await_commit_after(session& s, const pipeline_spec& spec, long long snapshots,
+                                                   std::chrono::seconds deadline) {
+    const auto give_up = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < give_up) {
+        throw_if_interrupted();
+        const auto t = s.catalog.load(spec.ns, spec.table);
+        if (static_cast<long long>(t.snapshots.size()) > snapshots) return t.current();
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    return std::nullopt;
+}
+
+void rewind_once_group_empty(session& s, const std::string& group, const std::string& topic, int partitions) {
+    std::string last;
+    poll_until(
+        s.stack.kafka(), std::chrono::seconds(60),
+        [&] {
+            try {
+                s.admin.rewind_committed_offsets(group, topic, partitions);
+                return true;
+            } catch (const live_error& e) {
+                last = e.what();
+                return false;
+            }
+        },
+        [&] { return "group " + group + " rewound to 0 once empty (last refusal: " + last + ")"; },
+        {std::chrono::milliseconds(500), std::chrono::seconds(10)});
 }
 
 }  // namespace rosterrig::live

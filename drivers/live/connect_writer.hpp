@@ -9,6 +9,7 @@
 #ifndef ROSTERRIG_LIVE_CONNECT_WRITER_HPP
 #define ROSTERRIG_LIVE_CONNECT_WRITER_HPP
 #include <map>
+#include <optional>
 #include <string>
 
 #include <rosterrig/experiment/kill_record.hpp>
@@ -73,9 +74,32 @@ struct worker_kill {
     kill_record process;
     long long rest_back_at_ms = 0;     // the new worker answers GET /
     long long running_at_ms = 0;       // connector and every task RUNNING again
+    // As the experiments record a process kill: the heal is "every task RUNNING".
+    experiment::kill_record as_kill_record() const {
+        experiment::kill_record r;
+        r.pid = process.pid, r.killed_at_ms = process.killed_at_ms;
+        r.replacement_pid = process.replacement_pid, r.replaced_at_ms = process.replaced_at_ms;
+        r.running_after_ms = running_at_ms - process.killed_at_ms, r.same_job_running = true;
+        return r;
+    }
 };
 worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std::string& connector,
                                 std::chrono::seconds heal_within = std::chrono::seconds(120));
+
+// Waits until the connector's group has read the whole topic and the table
+// counts at least `records`; false when the deadline passes first (a missing
+// record is an outcome to read back, not an error).
+bool await_connect_landed(session& s, const pipeline_spec& spec, int partitions, long long records,
+                          std::chrono::seconds deadline);
+
+// The table's newest snapshot once it has more than `snapshots` of them (the
+// first commit after a moment that had that many), or nothing after the deadline.
+std::optional<iceberg_snapshot> await_commit_after(session& s, const pipeline_spec& spec, long long snapshots,
+                                                   std::chrono::seconds deadline);
+
+// Rewinds `group` to offset 0 once its last member has left (a deleted
+// connector's tasks leave within seconds; the broker refuses while one remains).
+void rewind_once_group_empty(session& s, const std::string& group, const std::string& topic, int partitions);
 
 // The Connect writer's pipeline: topic, table, control topic, connector, all
 // dropped with the scope.
