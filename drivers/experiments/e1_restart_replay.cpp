@@ -14,6 +14,7 @@
 #include "feeder.hpp"
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
+#include "kill_run.hpp"
 #include "observe_table.hpp"
 #include "runner.hpp"
 
@@ -45,34 +46,20 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
     progress(label + ": job " + job + " runs " + in_force.mode + " every " + std::to_string(in_force.interval_ms) +
              " ms; writer input: " + in_force.writer_input);
 
-    long long last_restored = -1;
     const auto steps = plan.of(cfg.name);
-    for (const auto& step : steps) {
-        await_kill_trigger(s, job, last_restored, step);
-        if (feed.sent() >= feed.total()) {
-            progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
-            break;
-        }
-        const auto before = checkpoint_state(s, job);
-        const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
-        const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
-        last_restored = k.restored_checkpoint_id;
-        h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); });
-        progress(label + ": " + e1::describe(k, steps.size()));
-        feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
-                                    static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
-    }
-    const auto report = feed.finish();
-    progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); draining");
-    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, static_cast<int>(spec.partitions), std::chrono::seconds(300));
+    run_kill_loop(s, job, label, feed, feed_start, steps, pacing,
+                  {[&](const experiment::fault_step& step, long long last_restored) { await_kill_trigger(s, job, last_restored, step); },
+                   [&](const experiment::fault_step& step) {
+                       if (feed.sent() < feed.total()) return false;
+                       progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
+                       return true;
+                   },
+                   [&](const e1::kill_sample& k) { h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); }); }});
+    const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
-        run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;
-        run.feed_sha256 = report.feed_sha256;
-        run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
-        run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
-        e1::record_table(run, seen);
+        record_run_end(s, run, report, feed_start, job, seen);
         progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) +
                  " duplicate seq rows, " + std::to_string(run.rows_sharing_npi) + " sharing an NPI, " +
                  std::to_string(run.equality_delete_files) + " equality delete files");

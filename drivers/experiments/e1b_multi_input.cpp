@@ -19,6 +19,7 @@
 #include "feeder.hpp"
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
+#include "kill_run.hpp"
 #include "observe_table.hpp"
 #include "runner.hpp"
 
@@ -66,40 +67,36 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
     std::string ended = e1b::all_kills_ran;
-    long long last_restored = -1;
-    for (const auto& step : steps) {
-        if (cfg.saturated) await_running_then_delay(s, job, step);
-        else await_kill_trigger(s, job, last_restored, step);
-        collect_checkpoints(s, job, writer_vertex, at, h);
-        // Kills only while data still arrives at the writer: once the table
-        // has committed the whole feed, a replay has nothing to repeat. (The
-        // committed offsets are no guide: they lag, and stalled for minutes.)
-        const long long committed = committed_records(s.catalog, p.ns, p.table);
-        if (committed >= feed.total() || (!cfg.saturated && feed.sent() >= feed.total())) {
-            ended = e1b::writer_caught_up;
-            progress(label + ": the feed is " + (committed >= feed.total() ? "in the table" : "sent") + " before kill " +
-                     std::to_string(step.index) + "; stopping kills");
-            break;
-        }
-        const auto before = checkpoint_state(s, job);
-        const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
-        const auto k = e1::kill_sample_of(step, before, kill_taskmanager(s, job, step), sent, acked, feed_start, job);
-        last_restored = k.restored_checkpoint_id;
-        h.record([&](e1b::samples& x) {
-            x.configurations[at].run.kills.push_back(k);
-            x.configurations[at].table_records_at_kills.push_back(committed);
-        });
-        progress(label + ": " + e1::describe(k, steps.size()) + "; the table held " + std::to_string(committed) +
-                 " of " + std::to_string(feed.total()) + " records");
-        if (!cfg.saturated)
-            feed.pace(pacing.rate_after(spec.events, static_cast<std::uint64_t>(feed.sent()),
-                                        static_cast<double>(now_ms() - feed_start) / 1000.0, step.index, steps.size()));
-    }
-    const auto report = feed.finish();
+    long long committed = 0;  // the table's records just before the kill
+    run_kill_loop(
+        s, job, label, feed, feed_start, steps, cfg.saturated ? std::nullopt : std::optional(pacing),
+        {[&](const experiment::fault_step& step, long long last_restored) {
+             if (cfg.saturated) await_running_then_delay(s, job, step);
+             else await_kill_trigger(s, job, last_restored, step);
+             collect_checkpoints(s, job, writer_vertex, at, h);
+         },
+         // Kills only while data still arrives at the writer: once the table
+         // has committed the whole feed, a replay has nothing to repeat. (The
+         // committed offsets are no guide: they lag, and stalled for minutes.)
+         [&](const experiment::fault_step& step) {
+             committed = committed_records(s.catalog, p.ns, p.table);
+             if (committed < feed.total() && (cfg.saturated || feed.sent() < feed.total())) return false;
+             ended = e1b::writer_caught_up;
+             progress(label + ": the feed is " + (committed >= feed.total() ? "in the table" : "sent") + " before kill " +
+                      std::to_string(step.index) + "; stopping kills");
+             return true;
+         },
+         [&](const e1::kill_sample& k) {
+             h.record([&](e1b::samples& x) {
+                 x.configurations[at].run.kills.push_back(k);
+                 x.configurations[at].table_records_at_kills.push_back(committed);
+             });
+         },
+         [&](const e1::kill_sample&) {
+             return "; the table held " + std::to_string(committed) + " of " + std::to_string(feed.total()) + " records";
+         }});
+    const auto report = finish_and_drain(s, feed, job, p, parts, label, feed_start, std::chrono::seconds(900));
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
-    progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged in " +
-             std::to_string(produced_ms) + " ms); draining");
-    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(900));
     collect_checkpoints(s, job, writer_vertex, at, h);
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const long long read_start = now_ms();
@@ -118,11 +115,7 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
         auto& c = x.configurations[at];
         c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
         auto& run = c.run;
-        run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;
-        run.feed_sha256 = report.feed_sha256;
-        run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
-        run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
-        e1::record_table(run, seen);
+        record_run_end(s, run, report, feed_start, job, seen);
         c.duplicate_copies = copies;
         e1b::attribute_by_checkpoint(c);
         progress(label + ": " + std::to_string(run.rows) + " rows read in " + std::to_string(read_ms) + " ms, " +
