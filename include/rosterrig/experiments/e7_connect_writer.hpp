@@ -18,6 +18,7 @@
 #define ROSTERRIG_EXPERIMENTS_E7_CONNECT_WRITER_HPP
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/history.hpp"
 #include "rosterrig/experiments/e1_restart_replay.hpp"
 #include "rosterrig/experiments/e3_file_size.hpp"
 
@@ -389,7 +391,8 @@ inline std::vector<rule> rules() {
 
 // ---- report ------------------------------------------------------------------
 
-inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p,
+                                  const std::string& beside = {}) {
     using report::fixed;
     using report::with_thousands;
     auto n = [](std::uint64_t v) { return with_thousands(static_cast<long long>(v)); };
@@ -417,8 +420,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
                    fixed(rec.first_commit_ms, 0)});
     }
     o += t.render();
-    o += "\nFlink's rows for the same question are experiment 1's table above (the same feed size, a 2 s checkpoint interval, "
-         "parallelism 2). Duplicates are exact: every row read back through Trino and checked against the seed.\n\n";
+    o += "\nDuplicates are exact: every row read back through Trino and checked against the seed. The heal: a new JVM "
+         "in the supervisor's pid file, the worker answering `GET /`, every task RUNNING in the worker's status, and the "
+         "first table commit after the kill.\n\n";
     o += "**Offsets** (experiment 1's second part): " + n(s.offsets.events) +
          " events landed, then, in order, each step's group offsets (`connect-<connector>`, summed) and table.\n\n";
     report::markdown_table ot{{"Step", "What happened", "Group offsets right after", "Watched", "Group offsets at the read-back",
@@ -445,8 +449,47 @@ inline std::string report_section(const result::result_envelope& env, const samp
                 "≤ " + std::to_string(a.p50_ms) + " / ≤ " + std::to_string(a.p99_ms) + " ms", n(c->rows), n(c->duplicate_rows)});
     }
     o += dt.render();
-    o += "\nFlink's rows for the same dial are experiment 3's grid (checkpoint interval × writer parallelism).\n";
+    o += beside;
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+}
+
+/// Both writers side by side: Flink's rows from experiments 1 and 3's results
+/// (their grid cells at the same parallelism as this run's tasks), this
+/// writer's from its own. A missing result is said, not skipped.
+inline std::string beside_flink(const samples& s, const parameters& p, const experiment::history<e1::definition>* flink_restart,
+                                const experiment::history<e3::definition>* flink_dial) {
+    using report::fixed;
+    auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
+    std::string o = "\n**Side by side.** The restart question, each writer's rows as its own run recorded them "
+                    "(Flink: `results/e1_restart_replay.json`):\n\n";
+    report::markdown_table t{{"Writer", "Configuration", "Feed", "Kills", "Kills with duplicates", "95% upper bound",
+                              "Duplicate seq rows", "Missing seqs"}};
+    auto row = [&](const std::string& writer, const e1::configuration_run& r) {
+        const auto sum = e1::summarize(r);
+        t.row({writer, r.name, n(r.events) + " events", std::to_string(sum.kills), std::to_string(sum.kills_with_duplicates),
+               fixed(sum.upper_bound_95, 3), n(r.duplicate_rows), n(r.events - std::min(r.events, r.distinct_seq))});
+    };
+    if (flink_restart)
+        for (const auto& c : flink_restart->samples.configurations) row("Flink " + std::string(flink_restart->envelope.component_versions.count("flink") ? flink_restart->envelope.component_versions.at("flink").substr(0, 6) : ""), c);
+    else o += "(experiment 1's results are not in results/.)\n\n";
+    if (s.restart) row("Kafka Connect", s.restart->run);
+    o += t.render();
+    o += "\nThe commit interval's dial (Flink: experiment 3's grid at writer parallelism " + std::to_string(p.tasks) +
+         ", `results/e3_file_size.json`; Kafka Connect: " + std::to_string(p.tasks) + " tasks):\n\n";
+    report::markdown_table d{{"Writer", "Interval", "Events", "Commits with data", "Mean file size", "Freshness p50 / p99"}};
+    auto cell = [&](const std::string& writer, const e3::cell_run& c) {
+        const auto a = e3::analyze(c);
+        d.row({writer, report::seconds_from_ms(c.in_force.interval_ms, 0), n(c.events), std::to_string(a.commits_with_data),
+               e3::bytes_text(a.mean_file_bytes) + " B", "≤ " + std::to_string(a.p50_ms) + " / ≤ " + std::to_string(a.p99_ms) + " ms"});
+    };
+    if (flink_dial) {
+        for (const auto interval : flink_dial->parameters.intervals_ms)
+            if (const auto* c = e3::grid_cell(flink_dial->samples, interval, p.tasks)) cell("Flink (checkpoint)", *c);
+    } else {
+        o += "(experiment 3's results are not in results/.)\n\n";
+    }
+    for (const auto* c : dial_by_interval(s)) cell("Kafka Connect (commit)", *c);
+    return o + d.render();
 }
 
 struct definition {
@@ -458,10 +501,23 @@ struct definition {
     static constexpr const char* results_file = "results/e7_connect_writer.json";
     static std::vector<rule> rules() { return e7::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e7::fault_plan(p); }
-    static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
-        return e7::report_section(env, s, p);
+    static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p,
+                                      const std::string& beside = {}) {
+        return e7::report_section(env, s, p, beside);
     }
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
+    /// Appended to the section by the report: Flink's rows from the results
+    /// beside this one's (the same folder).
+    static std::string beside(const samples& s, const parameters& p, const std::string& results_file) {
+        const auto dir = std::filesystem::path(results_file).parent_path();
+        std::optional<experiment::history<e1::definition>> restart;
+        std::optional<experiment::history<e3::definition>> dial;
+        if (const auto f = dir / std::filesystem::path(e1::definition::results_file).filename(); std::filesystem::exists(f))
+            restart = experiment::read_history<e1::definition>(f.string());
+        if (const auto f = dir / std::filesystem::path(e3::definition::results_file).filename(); std::filesystem::exists(f))
+            dial = experiment::read_history<e3::definition>(f.string());
+        return beside_flink(s, p, restart ? &*restart : nullptr, dial ? &*dial : nullptr);
+    }
 };
 
 } // namespace rosterrig::e7

@@ -43,7 +43,12 @@ entry entry_for() {
                 // The README shows full runs: a quick run copied into results/ is refused, not published.
                 if (h.parameters.quick)
                     throw std::invalid_argument(file + " holds a --quick run; the README shows full runs only");
-                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples, h.parameters));
+                // An experiment that sets its rows beside others' results reads them here (experiment 7: Flink's).
+                if constexpr (requires { E::beside(h.samples, h.parameters, file); })
+                    return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters, E::beside(h.samples, h.parameters, file)),
+                                          E::figures(h.samples, h.parameters));
+                else
+                    return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples, h.parameters));
             },
             [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); },
             [](const std::string& file) { return experiment::read_history<E>(file).samples.predictions; }};
