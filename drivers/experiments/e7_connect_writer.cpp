@@ -41,34 +41,37 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
     });
     progress(label + ": connector " + name + ": " + in_force.sink + ", commit every " + std::to_string(in_force.interval_ms) + " ms");
 
+    const long long restarts_at_start = connect_worker_restarts(s.stack);
     long long snapshots_at_recovery = 0;
-    const auto steps = plan.of(e7::restart_name);
-    for (const auto& step : steps) {
-        // The trigger: the first table commit after the previous recovery, then the planned delay.
-        e7::worker_kill w;
-        if (const auto commit = await_commit_after(s, p, snapshots_at_recovery, std::chrono::seconds(60))) {
-            w.commit_seen_before = true;
+    // The first table commit after the previous recovery: the trigger, and that kill's last figure.
+    const auto await_first_commit = [&] {
+        const auto commit = await_commit_after(s, p, snapshots_at_recovery, std::chrono::seconds(60));
+        if (commit)
             h.record([&](e7::samples& x) {
                 auto& r = *x.restart;
                 if (!r.worker_kills.empty() && r.worker_kills.back().first_commit_after_ms < 0)
                     r.worker_kills.back().first_commit_after_ms = commit->timestamp_ms - r.run.kills.back().killed_at_ms;
             });
-        }
+        return commit.has_value();
+    };
+    const auto steps = plan.of(e7::restart_name);
+    for (const auto& step : steps) {
+        e7::worker_kill w;
+        w.commit_seen_before = await_first_commit();  // then the planned delay
         std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
         if (feed.sent() >= feed.total()) {
             progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
             break;
         }
-        const auto before = s.catalog.load(p.ns, p.table);
+        const auto before = commit_state(s, p);
+        w.table_records_before = committed_records(s.catalog, p.ns, p.table);
         const auto sent = static_cast<std::uint64_t>(feed.sent()), acked = static_cast<std::uint64_t>(feed.acknowledged());
-        w.index = step.index;
-        w.snapshots_before = static_cast<std::int64_t>(before.snapshots.size());
-        if (const auto cur = before.current()) w.table_records_before = cur->summary_int("total-records", 0);
         const auto killed = kill_connect_worker(s, scope.writer.rest, name);
-        if (const auto cur = before.current()) w.ms_since_last_commit = killed.process.killed_at_ms - cur->timestamp_ms;
+        w.index = step.index, w.snapshots_before = before.completed;
+        if (before.latest_completed_at_ms > 0) w.ms_since_last_commit = killed.process.killed_at_ms - before.latest_completed_at_ms;
         w.rest_back_after_ms = killed.rest_back_at_ms - killed.process.killed_at_ms;
-        // Experiment 1's record; the fields only Flink reports (checkpoints, restarts) stay unset.
-        const auto k = e1::kill_sample_of(step, {}, killed.as_kill_record(), sent, acked, feed_start, name);
+        // Experiment 1's record, with this writer's analogues (e7::restart_run says which).
+        const auto k = e1::kill_sample_of(step, before, killed.as_kill_record(), sent, acked, feed_start, name);
         snapshots_at_recovery = static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size());
         h.record([&](e7::samples& x) { x.restart->run.kills.push_back(k), x.restart->worker_kills.push_back(w); });
         progress(label + ": " + e7::describe(k, w, steps.size()));
@@ -81,6 +84,7 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
     }
     const auto report = feed.finish();
     progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); waiting for the table");
+    await_first_commit();  // the last kill's
     await_connect_landed(s, p, parts, report.acknowledged, std::chrono::seconds(180));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     h.record([&](e7::samples& x) {
@@ -89,6 +93,7 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         run.feed_sha256 = report.feed_sha256;
         const auto st = scope.writer.rest.status(name);
         run.final_job_state = st ? st->state : "absent";
+        run.restarts_reported = connect_worker_restarts(s.stack) - restarts_at_start;
         e1::record_table(run, seen);
         progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicate seq rows");
     });

@@ -1,5 +1,6 @@
 #include "connect_writer.hpp"
 
+#include <fstream>
 #include <thread>
 
 #include "observe_table.hpp"
@@ -157,7 +158,24 @@ worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std:
     k.rest_back_at_ms = now_ms();
     rest.wait_running(connector, heal_within);
     k.running_at_ms = now_ms();
+    k.restarts_after = connect_worker_restarts(s.stack);
     return k;
+}
+
+long long connect_worker_restarts(const stack_config& stack) {
+    std::ifstream in(stack.state_dir + "/connect.restarts");
+    long long n = 0;
+    if (!(in >> n)) throw live_error("cannot read the Connect supervisor's restart count from " + stack.state_dir + "/connect.restarts");
+    return n;
+}
+
+experiment::checkpoint_state commit_state(session& s, const pipeline_spec& spec) {
+    const auto t = s.catalog.load(spec.ns, spec.table);
+    experiment::checkpoint_state c;
+    c.completed = static_cast<std::int64_t>(t.snapshots.size());
+    if (const auto cur = t.current()) c.latest_completed_at_ms = cur->timestamp_ms;
+    c.restarts = connect_worker_restarts(s.stack);
+    return c;
 }
 
 bool await_connect_landed(session& s, const pipeline_spec& spec, int partitions, long long records,

@@ -74,17 +74,27 @@ struct worker_kill {
     kill_record process;
     long long rest_back_at_ms = 0;     // the new worker answers GET /
     long long running_at_ms = 0;       // connector and every task RUNNING again
+    long long restarts_after = 0;      // the supervisor's restart count once healed
     // As the experiments record a process kill: the heal is "every task RUNNING".
     experiment::kill_record as_kill_record() const {
         experiment::kill_record r;
         r.pid = process.pid, r.killed_at_ms = process.killed_at_ms;
         r.replacement_pid = process.replacement_pid, r.replaced_at_ms = process.replaced_at_ms;
         r.running_after_ms = running_at_ms - process.killed_at_ms, r.same_job_running = true;
+        r.restarts_after = restarts_after;
         return r;
     }
 };
 worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std::string& connector,
                                 std::chrono::seconds heal_within = std::chrono::seconds(120));
+
+// How often the worker's supervisor has restarted its JVM since the stack came up.
+long long connect_worker_restarts(const stack_config& stack);
+
+// The table's state just before a kill, as experiment 1 records a job's
+// checkpoints: a commit for a checkpoint (count, newest timestamp), the
+// supervisor's restarts for Flink's numRestarts.
+experiment::checkpoint_state commit_state(session& s, const pipeline_spec& spec);
 
 // Waits until the connector's group has read the whole topic and the table
 // counts at least `records`; false when the deadline passes first (a missing

@@ -141,13 +141,18 @@ BOOST_DESCRIBE_STRUCT(worker_kill, (),
                       (index, table_records_before, snapshots_before, ms_since_last_commit, commit_seen_before,
                        rest_back_after_ms, first_commit_after_ms))
 
+/// Part 1's record. Experiment 1's fields hold this writer's analogues: a
+/// table commit where Flink has a checkpoint (checkpoints_completed_before,
+/// ms_since_last_checkpoint), the worker supervisor's restart count where
+/// Flink has numRestarts (restarts_before/after, restarts_reported);
+/// exceptions_recorded is -1 (Connect keeps no exception history), and the
+/// checkpoint ids stay -1.
 struct restart_run {
     e1::configuration_run run;   // experiment 1's record: kills, table read-back, attribution
     connect_settings in_force;
     std::vector<worker_kill> worker_kills;  // one per run.kills entry, same order
-    std::int64_t worker_restarts = 0;       // the supervisor's count over the part
 };
-BOOST_DESCRIBE_STRUCT(restart_run, (), (run, in_force, worker_kills, worker_restarts))
+BOOST_DESCRIBE_STRUCT(restart_run, (), (run, in_force, worker_kills))
 
 /// The group's committed offsets and the table's committed records, watched
 /// after a step's action, every 500 ms.
@@ -220,6 +225,7 @@ inline restart_run start_restart(const parameters& p, const std::string& connect
     r.run.sink = w.sink;
     r.run.writer_input = w.writer_input;
     r.run.job_id = connector;
+    r.run.exceptions_recorded = -1;
     r.run.events = p.events;
     r.run.rate_per_second = rate;
     r.in_force = in_force;
