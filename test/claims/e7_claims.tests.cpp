@@ -38,6 +38,18 @@ TEST_CASE("every e7 kill ended the worker JVM, its supervisor started another an
         [](e7::samples& x) { x.restart->run.kills[3].replacement_pid = x.restart->run.kills[3].killed_pid; });
 }
 
+// Mutation: one kill whose supervisor count did not move.
+TEST_CASE("the Connect worker's supervisor counted exactly one restart for each e7 kill", "[claims][e7]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7::samples& x) {
+            if (!x.restart || x.restart->run.kills.empty()) return false;
+            for (const auto& k : x.restart->run.kills)
+                if (k.restarts_after != k.restarts_before + 1) return false;
+            return x.restart->run.restarts_reported >= static_cast<std::int64_t>(x.restart->run.kills.size());
+        },
+        [](e7::samples& x) { x.restart->run.kills[5].restarts_after = x.restart->run.kills[5].restarts_before; });
+}
+
 // Mutation: a kill recorded after the whole feed was sent.
 TEST_CASE("every e7 kill landed while data was still arriving", "[claims][e7]") {
     C::holds_and_is_mutation_checked(

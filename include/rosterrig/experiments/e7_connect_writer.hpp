@@ -473,7 +473,9 @@ inline std::string beside_flink(const samples& s, const parameters& p, const exp
     auto row = [&](const std::string& writer, const e1::configuration_run& r) {
         const auto sum = e1::summarize(r);
         t.row({writer, r.name, n(r.events) + " events", std::to_string(sum.kills), std::to_string(sum.kills_with_duplicates),
-               fixed(sum.upper_bound_95, 3), n(r.duplicate_rows), n(r.events - std::min(r.events, r.distinct_seq))});
+               fixed(sum.upper_bound_95, 3), n(r.duplicate_rows),
+               r.table_kind == experiment::table_kind::upsert ? std::string("n/a (an upsert table keeps one row per NPI)")
+                                                              : n(r.events - std::min(r.events, r.distinct_seq))});
     };
     if (flink_restart)
         for (const auto& c : flink_restart->samples.configurations) row("Flink " + std::string(flink_restart->envelope.component_versions.count("flink") ? flink_restart->envelope.component_versions.at("flink").substr(0, 6) : ""), c);
