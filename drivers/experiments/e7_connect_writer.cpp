@@ -124,11 +124,7 @@ void run_offsets(session& s, const e7::parameters& params, history& h) {
             const e7::offsets_watch_sample w{t, s.admin.committed_offsets_sum(group, p.topic, parts),
                                              committed_records(s.catalog, p.ns, p.table)};
             x.watch.push_back(w);
-            const bool replaying = w.committed_offsets_sum < *x.committed_after_action || *x.committed_after_action < events;
-            const bool landed = w.table_records >= 2 * events;
-            if (t >= (replaying && !landed ? std::max<std::int64_t>(60000, params.offsets_watch_ms) : params.offsets_watch_ms) ||
-                (landed && t >= 3 * params.commit_interval_ms))
-                break;
+            if (e7::watch_done(t, *x.committed_after_action, w, events, params)) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
         }
         const auto seen = observe_table(s.trino, p.ns, p.table, spec);

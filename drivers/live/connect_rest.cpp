@@ -73,22 +73,6 @@ void connect_rest::put_config(const std::string& name, const std::map<std::strin
     parsed(where_, r, "PUT " + path_of(name) + "/config");
 }
 
-std::vector<std::string> connect_rest::validate(const std::map<std::string, std::string>& config) const {
-    json::object body;
-    for (const auto& [k, v] : config) body[k] = v;
-    const auto cls = config.count("connector.class") ? config.at("connector.class") : std::string("unknown");
-    const auto target = "/connector-plugins/" + cls + "/config/validate";
-    const auto r = http_call(where_, http_method::put, target, json::serialize(body), "application/json", deadline);
-    if (r.status >= 400 && r.status < 500) return {message_of(r)};
-    const auto v = parsed(where_, r, "PUT " + target);
-    std::vector<std::string> out;
-    for (const auto& c : v.as_object().at("configs").as_array()) {
-        const auto& value = c.as_object().at("value").as_object();
-        for (const auto& e : value.at("errors").as_array()) out.push_back(text_of(value.at("name")) + ": " + text_of(e));
-    }
-    return out;
-}
-
 std::map<std::string, std::string> connect_rest::config(const std::string& name) const {
     const auto v = parsed(where_, http_call(where_, http_method::get, path_of(name) + "/config", {}, "application/json", deadline),
                           "GET " + path_of(name) + "/config");
@@ -116,13 +100,6 @@ std::optional<connector_status> connect_rest::status(const std::string& name) co
     std::sort(tasks.begin(), tasks.end());
     for (auto& [id, state] : tasks) s.task_states.push_back(state);
     return s;
-}
-
-std::vector<std::string> connect_rest::connectors() const {
-    const auto v = parsed(where_, http_call(where_, http_method::get, "/connectors", {}, "application/json", deadline), "GET /connectors");
-    std::vector<std::string> out;
-    for (const auto& n : v.as_array()) out.push_back(text_of(n));
-    return out;
 }
 
 void connect_rest::pause(const std::string& name) const {

@@ -45,13 +45,10 @@ public:
 
     // PUT /connectors/<name>/config: creates or updates; throws connect_rejected with the worker's message.
     void put_config(const std::string& name, const std::map<std::string, std::string>& config) const;
-    // PUT /connector-plugins/<class>/config/validate: the worker's complaints, empty when it accepts.
-    std::vector<std::string> validate(const std::map<std::string, std::string>& config) const;
     // GET /connectors/<name>/config, as the worker stored it.
     std::map<std::string, std::string> config(const std::string& name) const;
     // GET /connectors/<name>/status; nothing when the worker does not know the connector.
     std::optional<connector_status> status(const std::string& name) const;
-    std::vector<std::string> connectors() const;
     void pause(const std::string& name) const;
     void resume(const std::string& name) const;
     // DELETE /connectors/<name>; true when it existed.

@@ -180,6 +180,18 @@ BOOST_DESCRIBE_STRUCT(offsets_step, (),
                       (step, committed_offsets_sum, end_offsets_sum, rows, distinct_seq, duplicate_rows,
                        connector_state, note, committed_after_action, watch))
 
+/// Whether a step's watch is over at `t` ms after its action: after the
+/// watch window; a replay (the group's offsets below the feed's end right
+/// after the action, or moving back) is waited for until it lands, at most
+/// 60 s, and once landed it is watched three commit rounds more.
+inline bool watch_done(std::int64_t t, std::int64_t committed_after_action, const offsets_watch_sample& w,
+                       std::int64_t events, const parameters& p) {
+    const bool replaying = w.committed_offsets_sum < committed_after_action || committed_after_action < events;
+    const bool landed = w.table_records >= 2 * events;
+    if (landed && t >= 3 * p.commit_interval_ms) return true;
+    return t >= (replaying && !landed ? std::max<std::int64_t>(60000, p.offsets_watch_ms) : p.offsets_watch_ms);
+}
+
 /// The steps, in the order they run.
 inline constexpr const char* step_landed = "landed";
 inline constexpr const char* step_rewind_running = "rewind_while_running";
