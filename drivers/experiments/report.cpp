@@ -5,7 +5,9 @@
 // `--check` exits 1 when the README or a figure differs from what the results
 // say, or a section's markers are missing (CI runs it): a hand-edited number
 // cannot survive, and neither can a deleted section.
+#include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -14,13 +16,32 @@
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/experiments/claims.hpp>
 #include <rosterrig/experiments/registry.hpp>
+#include <rosterrig/report/findings.hpp>
 #include <rosterrig/report/readme_splice.hpp>
 #include <rosterrig/result/json_file.hpp>
+#include <rosterrig/result/strict_reader.hpp>
 
 using namespace rosterrig;
 namespace fs = std::filesystem;
 
 namespace {
+
+// How long a result's run took, from its envelope's timestamps (seconds; -1 when unreadable).
+long long run_seconds(const fs::path& result) {
+    try {
+        const auto env = result::parse_file(result.string()).as_object();
+        auto epoch = [](const std::string& iso) {
+            std::tm tm{};
+            std::istringstream in(iso);
+            in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%S");
+            if (in.fail()) throw std::invalid_argument(iso);
+            return static_cast<long long>(timegm(&tm));
+        };
+        return epoch(std::string(env.at("finished_at").as_string())) - epoch(std::string(env.at("started_at").as_string()));
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
 
 std::string read_file(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -34,22 +55,32 @@ std::string read_file(const fs::path& p) {
 
 int main(int argc, char** argv) {
     std::string root = ".";
-    bool check = false;
+    bool check = false, list = false;
     cli::arg_parser args{"rosterrig-report",
                          "Regenerates the README's result sections and their figures from results/*.json."};
     args.option("--root", root, "DIR", "the checkout (default .)");
     args.flag("--check", check, "change nothing; exit 1 if the README or a figure differs from what the results say");
+    args.flag("--list", list,
+              "print the registered experiments, one per line: tag, driver command, results file, seconds its "
+              "shipped full run took (-1: none); scripts/run-all runs this list");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
         std::cerr << "rosterrig-report: " << e.what() << "\n" << args.usage();
         return 2;
     }
+    if (list) {
+        for (const auto& e : experiments::registry())
+            std::cout << e.section << '\t' << e.driver << '\t' << e.results_file << '\t'
+                      << run_seconds(fs::path(root) / e.results_file) << '\n';
+        return 0;
+    }
     const fs::path readme = fs::path(root) / "README.md";
     std::map<fs::path, std::string> files;  // what each file must hold
     int missing = 0;                        // registered experiments without a results file
     try {
         std::string doc = read_file(readme);
+        std::vector<report::experiment_findings> findings;
         for (const auto& e : experiments::registry()) {
             const fs::path result = fs::path(root) / e.results_file;
             if (!fs::exists(result)) {
@@ -62,7 +93,9 @@ int main(int argc, char** argv) {
             auto [section, figures] = e.render(result.string());
             report::splice_section(doc, e.section, section);
             for (auto& [path, text] : figures) files[fs::path(root) / path] = std::move(text);
+            findings.push_back({e.section, experiments::claims_file_of(e), e.recorded(result.string())});
         }
+        report::splice_section(doc, "findings", report::findings_section(findings));
         report::splice_section(doc, "claims", experiments::claims_section());
         files[readme] = doc;
     } catch (const report::missing_section& e) {

@@ -102,3 +102,16 @@ TEST_CASE("every registered experiment's shipped result re-judges to the verdict
         for (std::size_t i = 0; i < judged.size(); ++i) CHECK(judged[i] == recorded[i]);
     }
 }
+
+TEST_CASE("every registered experiment has a claims file whose recompute case the findings table names", "[claims][registry]") {
+    // The README's "What we found" names experiments::claims_file_of(e) as the test that
+    // re-judges each finding. Mutation: rename one claims file (or drop its
+    // recorded_verdicts_are_recomputed call) and this fails.
+    for (const auto& e : experiments::registry()) {
+        const auto file = experiments::claims_file_of(e);
+        INFO(file);
+        const auto text = source(file);
+        REQUIRE_FALSE(text.empty());
+        CHECK(text.find("recorded_verdicts_are_recomputed") != std::string::npos);
+    }
+}

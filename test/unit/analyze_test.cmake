@@ -16,6 +16,41 @@ expect_exit(1 ${E2} --analyze ${SOURCE}/results/e2_savepoint_restore.json)
 expect_exit(1 ${E5} --analyze ${SOURCE}/results/e5_transaction_timeout.json)  # two predictions refuted
 expect_exit(1 ${E4} --analyze ${SOURCE}/results/e4_maintenance.json)  # two predictions refuted
 expect_exit(1 ${E6} --analyze ${SOURCE}/results/e6_poll_interval.json)  # the seed's silent livelock refuted
+# Every registered experiment (rosterrig-report --list, the registry), not a
+# hand list: its driver re-judges its shipped result to the verdict the file
+# records. Mutation: register an experiment with another's driver and its
+# --analyze exits 2 (another experiment's file).
+execute_process(COMMAND ${REPORT} --root ${SOURCE} --list OUTPUT_VARIABLE listed RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR listed STREQUAL "")
+  message(FATAL_ERROR "rosterrig-report --list: exit ${rc}, nothing listed")
+endif()
+string(REPLACE "\n" ";" lines "${listed}")
+set(analyzed 0)
+foreach(line IN LISTS lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  string(REPLACE "\t" ";" fields "${line}")
+  list(GET fields 1 driver)
+  list(GET fields 2 result)
+  separate_arguments(command UNIX_COMMAND "${driver}")
+  list(POP_FRONT command exe)
+  file(READ ${SOURCE}/${result} recorded)
+  string(JSON verdict GET "${recorded}" verdict)
+  if(verdict STREQUAL "held")
+    set(want 0)
+  elseif(verdict STREQUAL "refuted")
+    set(want 1)
+  else()
+    set(want 3)
+  endif()
+  expect_exit(${want} ${BIN}/${exe} ${command} --analyze ${SOURCE}/${result})
+  math(EXPR analyzed "${analyzed} + 1")
+endforeach()
+if(analyzed LESS 8)
+  message(FATAL_ERROR "only ${analyzed} registered experiments were re-judged")
+endif()
+
 file(MAKE_DIRECTORY ${WORK})
 file(WRITE ${WORK}/malformed.json "{\"experiment\": \"e1_restart_replay\", ")
 expect_exit(2 ${E1} --analyze ${WORK}/malformed.json)

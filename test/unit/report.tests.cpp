@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rosterrig/report/findings.hpp"
 #include "rosterrig/report/report.hpp"
 #include "rosterrig/report/result_section.hpp"
 
@@ -505,4 +506,35 @@ TEST_CASE("report: a resumed run says so in its provenance, when, on which code 
     const auto back = boost::json::value_to<rosterrig::result::result_envelope>(rosterrig::result::to_json(env));
     REQUIRE(back.resumed);
     CHECK(*back.resumed == *env.resumed);
+}
+
+TEST_CASE("the findings table takes each prediction's first clause and counts every verdict", "[report][findings]") {
+    using rosterrig::experiment::prediction_outcome;
+    std::vector<rosterrig::report::experiment_findings> all{
+        {"e1", "test/claims/e1_claims.tests.cpp",
+         {prediction_outcome{"e1.a", "No kill duplicates: the writer has one input. More text.", "m", rosterrig::verdict_kind::held, "0 of 100"},
+          prediction_outcome{"e1.b", "Upsert hides it", "m", rosterrig::verdict_kind::refuted, "3 duplicates"}}},
+        {"e5", "test/claims/e5_claims.tests.cpp",
+         {prediction_outcome{"e5.a", "A rule that cannot decide. Then why.", "m", rosterrig::verdict_kind::inconclusive, "no samples"}}}};
+    const auto text = rosterrig::report::findings_section(all);
+    // Mutation: count an inconclusive verdict as held and the totals differ.
+    CHECK(text.find("1 held, 1 refuted, 1 inconclusive") != std::string::npos);
+    CHECK(text.find("| e1 | No kill duplicates. | held | 0 of 100 | `test/claims/e1_claims.tests.cpp` |") != std::string::npos);
+    CHECK(text.find("| e1 | Upsert hides it. | refuted | 3 duplicates |") != std::string::npos);
+    CHECK(text.find("| e5 | A rule that cannot decide. | inconclusive |") != std::string::npos);
+}
+
+TEST_CASE("a long reason is cut after its last whole clause and marked as cut", "[report][findings]") {
+    const std::string reason = "repeat 1: 7354 duplicates; repeat 2: 7368 duplicates; repeat 3: 7576 duplicates";
+    // Mutation: cut at the limit itself and the figure "7368" is split.
+    CHECK(rosterrig::report::shortened(reason, 60) == "repeat 1: 7354 duplicates; repeat 2: 7368 duplicates …");
+    CHECK(rosterrig::report::shortened(reason, 500) == reason);
+    CHECK(rosterrig::report::shortened("no clause boundary here at all", 10) == "no clause  …");
+}
+
+TEST_CASE("a prediction's first clause ends outside its parentheses", "[report][findings]") {
+    // Mutation: ignore the parenthesis depth and the clause ends inside "(no bound: ...".
+    CHECK(rosterrig::report::first_clause("No row is lost (no bound: too few kills). Why.") ==
+          "No row is lost (no bound: too few kills).");
+    CHECK(rosterrig::report::first_clause("v1.10 writes once: then more") == "v1.10 writes once.");
 }

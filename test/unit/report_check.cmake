@@ -43,6 +43,20 @@ string(REPLACE "| 12,000 | 0 | 10,003 |" "| 12,000 | 0 | 10,004 |" doc "${doc}")
 file(WRITE ${WORK}/README.md "${doc}")
 expect_check(1 "one figure in the e1 table edited")
 
+# The findings at the top of the README are generated too: a verdict or a count
+# changed by hand fails the check.
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(REGEX REPLACE "(<!-- BEGIN findings -->[^|]*)[0-9]+ held" "\\199 held" doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(1 "the findings' held count edited")
+
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(REGEX REPLACE "<!-- BEGIN findings -->.*<!-- END findings -->" "" doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(1 "the findings section deleted, markers and all")
+
 fresh_copy()
 file(WRITE ${WORK}/docs/e2_timeline.svg "<svg/>")
 expect_check(1 "the e2 figure replaced")

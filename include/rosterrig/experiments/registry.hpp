@@ -27,6 +27,9 @@ struct entry {
     std::string section;       ///< the README's marker name: e1
     std::string results_file;  ///< relative to the checkout
     std::string predictions_file;
+    /// The driver and its arguments that run this experiment (build/drivers/experiments/...):
+    /// scripts/run-all and the quick live tests take the list from here.
+    std::string driver;
     /// The README section and the figure files (path relative to the
     /// checkout -> content), rendered from a results file.
     std::function<std::pair<std::string, std::map<std::string, std::string>>(const std::string& file)> render;
@@ -36,8 +39,8 @@ struct entry {
 };
 
 template <class E>
-entry entry_for() {
-    return {E::id, E::tag, E::results_file, E::predictions_file,
+entry entry_for(std::string driver) {
+    return {E::id, E::tag, E::results_file, E::predictions_file, std::move(driver),
             [](const std::string& file) {
                 auto h = experiment::read_history<E>(file);
                 // The README shows full runs: a quick run copied into results/ is refused, not published.
@@ -54,9 +57,15 @@ entry entry_for() {
             [](const std::string& file) { return experiment::read_history<E>(file).samples.predictions; }};
 }
 
+/// The claim tests of an experiment, by the file-name convention
+/// (test/claims/<tag>_claims.tests.cpp); claim_registry.tests.cpp checks every one exists.
+inline std::string claims_file_of(const entry& e) { return "test/claims/" + e.section + "_claims.tests.cpp"; }
+
 inline std::vector<entry> registry() {
-    return {entry_for<e1::definition>(), entry_for<e1b::definition>(), entry_for<e2::definition>(), entry_for<e3::definition>(), entry_for<e4::definition>(),
-            entry_for<e5::definition>(), entry_for<e6::definition>(), entry_for<e7::definition>()};
+    return {entry_for<e1::definition>("rosterrig-e1"), entry_for<e1b::definition>("rosterrig-e1 --multi-input"),
+            entry_for<e2::definition>("rosterrig-e2"),  entry_for<e3::definition>("rosterrig-e3"),
+            entry_for<e4::definition>("rosterrig-e4"),  entry_for<e5::definition>("rosterrig-e5"),
+            entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7")};
 }
 
 } // namespace rosterrig::experiments
