@@ -305,7 +305,8 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         predictions = result::read_predictions(src + "/" + E::predictions_file);
         env.prediction.file = E::predictions_file;
         env.prediction.recorded_in_commit = commit_that_recorded(stack, E::predictions_file);
-        for (const auto& x : predictions) env.prediction.text += x.id + ": " + x.text + "\n";
+        // Not judged yet: each line says so until the run completes (set_verdict).
+        env.prediction.text = experiment::prediction_lines(experiment::unjudged(predictions));
         env.code_commit = code_commit(stack);
         env.component_versions = reported_versions(stack);
         if (!stack.local()) env.stack = stack.described.name;

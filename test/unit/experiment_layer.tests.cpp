@@ -74,6 +74,27 @@ TEST_CASE("a history is judged against the predictions it recorded, and unjudged
     CHECK(experiment::exit_code(verdict_kind::refuted) == 1);
 }
 
+// Mutation: drop the first line of set_verdict (the prediction text left as
+// the runner wrote it before the run, every line unjudged) and the refuted
+// prediction's line says "inconclusive" beside a "refuted" envelope: this fails.
+TEST_CASE("the envelope's published prediction names each prediction's verdict, and the envelope's verdict merges exactly those", "[history]") {
+    const std::vector<result::prediction> predictions{{"e.first", "the first claim", "m"}, {"e.second", "the second claim", "m"}};
+    result::result_envelope env;
+    env.prediction.text = experiment::prediction_lines(experiment::unjudged(predictions));
+    CHECK(env.prediction.text == "e.first (inconclusive): the first claim\ne.second (inconclusive): the second claim\n");
+    auto judged = experiment::unjudged(predictions);
+    judged[0].verdict = verdict_kind::held, judged[0].reason = "fine";
+    judged[1].verdict = verdict_kind::refuted, judged[1].reason = "not fine";
+    experiment::set_verdict(env, judged);
+    CHECK(env.verdict == verdict_kind::refuted);
+    CHECK(env.prediction.text == "e.first (held): the first claim\ne.second (refuted): the second claim\n");
+    // The verdicts the published text shows merge to the envelope's verdict.
+    verdict_kind shown = verdict_kind::held;
+    for (const auto v : {verdict_kind::held, verdict_kind::refuted, verdict_kind::inconclusive})
+        if (env.prediction.text.find(" (" + std::string(to_string(v)) + "): ") != std::string::npos) shown = merge(shown, v);
+    CHECK(shown == env.verdict);
+}
+
 TEST_CASE("configuration values keep the JSON names results were written with", "[config]") {
     CHECK(experiment::name_of(experiment::table_kind::upsert) == "upsert");
     CHECK(experiment::name_of(experiment::warehouse::local) == "local");

@@ -40,7 +40,9 @@ namespace rosterrig::result {
 
 /// The prediction as recorded before the run.
 struct prediction_record {
-    std::string text;                ///< the claim, verbatim from the predictions file
+    std::string text;                ///< every prediction, one a line: "id (verdict): text", the text verbatim
+                                     ///< from the predictions file (experiment::set_verdict; files from before
+                                     ///< it: "id: text")
     std::string recorded_in_commit;  ///< the commit that added it (found by the driver via git)
     std::string file;                ///< e.g. predictions/e1_restart_replay.json
     friend bool operator==(const prediction_record&, const prediction_record&) = default;
