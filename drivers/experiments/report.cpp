@@ -16,6 +16,7 @@
 #include <rosterrig/experiments/registry.hpp>
 #include <rosterrig/report/readme_splice.hpp>
 #include <rosterrig/result/json_file.hpp>
+#include <rosterrig/result/machine_paths.hpp>
 
 using namespace rosterrig;
 namespace fs = std::filesystem;
@@ -60,7 +61,9 @@ int main(int argc, char** argv) {
                 continue;
             }
             auto [section, figures] = e.render(result.string());
-            report::splice_section(doc, e.section, section);
+            // Results recorded before write_result made them relative still
+            // quote this machine's state folder: rendered from `.stack/` on.
+            report::splice_section(doc, e.section, result::state_folder_relative(section));
             for (auto& [path, text] : figures) files[fs::path(root) / path] = std::move(text);
         }
         report::splice_section(doc, "claims", experiments::claims_section());

@@ -29,6 +29,7 @@
 
 #include "rosterrig/prediction/verdict.hpp"
 #include "rosterrig/result/json_file.hpp"
+#include "rosterrig/result/machine_paths.hpp"
 #include "rosterrig/result/run_status.hpp"
 #include "rosterrig/result/strict_reader.hpp"
 
@@ -118,9 +119,33 @@ inline result_envelope read_result(const std::string& file) {
     return read_json_file<result_envelope>(file);
 }
 
-/// Writes a result file: <file>.tmp, then rename (json_file.hpp).
+/// Every string in `v`, and every member name, with its paths into a state
+/// folder written relative to the checkout (machine_paths.hpp).
+inline void make_state_paths_relative(json::value& v) {
+    if (auto* s = v.if_string()) {
+        if (s->find("/" + std::string(state_folder) + "/") != json::string::npos)
+            *s = state_folder_relative(std::string(*s));
+    } else if (auto* a = v.if_array()) {
+        for (auto& x : *a) make_state_paths_relative(x);
+    } else if (auto* o = v.if_object()) {
+        json::object renamed;
+        renamed.reserve(o->size());
+        for (auto& [k, x] : *o) {
+            make_state_paths_relative(x);
+            renamed[state_folder_relative(std::string(k))] = std::move(x);
+        }
+        *o = std::move(renamed);
+    }
+}
+
+/// Writes a result file: <file>.tmp, then rename (json_file.hpp). What it
+/// writes names no folder of this machine: a path into the stack's state
+/// folder (a log to read, a savepoint, a warehouse file a component's message
+/// quotes) is written from `.stack/` on.
 inline void write_result(const std::string& file, const result_envelope& e) {
-    write_json_file(file, to_json(e));
+    auto v = to_json(e);
+    make_state_paths_relative(v);
+    write_json_file(file, v);
 }
 
 /// The parameters as a typed struct; errors are labelled $.parameters...
