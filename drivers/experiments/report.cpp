@@ -19,6 +19,7 @@
 #include <rosterrig/report/findings.hpp>
 #include <rosterrig/report/readme_splice.hpp>
 #include <rosterrig/result/json_file.hpp>
+#include <rosterrig/result/machine_paths.hpp>
 #include <rosterrig/result/strict_reader.hpp>
 
 using namespace rosterrig;
@@ -91,11 +92,13 @@ int main(int argc, char** argv) {
                 continue;
             }
             auto [section, figures] = e.render(result.string());
-            report::splice_section(doc, e.section, section);
+            // Results recorded before write_result made them relative still
+            // quote this machine's state folder: rendered from `.stack/` on.
+            report::splice_section(doc, e.section, result::state_folder_relative(section));
             for (auto& [path, text] : figures) files[fs::path(root) / path] = std::move(text);
             findings.push_back({e.section, experiments::claims_file_of(e), e.recorded(result.string())});
         }
-        report::splice_section(doc, "findings", report::findings_section(findings));
+        report::splice_section(doc, "findings", result::state_folder_relative(report::findings_section(findings)));
         report::splice_section(doc, "claims", experiments::claims_section());
         files[readme] = doc;
     } catch (const report::missing_section& e) {

@@ -2,6 +2,8 @@
 
 #include "stack_versions.hpp"
 
+#include "build_commit.hpp"
+
 namespace rosterrig::live {
 
 namespace {
@@ -14,12 +16,29 @@ std::string git(const stack_config& stack) { return "git -C '" + source_dir(stac
 
 std::string source_dir(const stack_config& stack) { return stack.compose_dir + "/.."; }
 
+namespace {
+bool code_is_dirty(const stack_config& stack) {
+    return !trim(run_command(git(stack) + "status --porcelain --untracked-files=no -- " + experiment::code_paths)).empty();
+}
+}  // namespace
+
 std::string code_commit(const stack_config& stack) {
     std::string head = trim(run_command(git(stack) + "rev-parse HEAD"));
-    std::string dirty =
-        trim(run_command(git(stack) + "status --porcelain --untracked-files=no -- include drivers sql compose"));
-    return dirty.empty() ? head : head + "-dirty";
+    return code_is_dirty(stack) ? head + "-dirty" : head;
 }
+
+experiment::run_permission run_permission_here(const stack_config& stack, bool quick) {
+    std::string head;
+    bool dirty = true;  // what git cannot confirm clean is not clean
+    try {
+        head = trim(run_command(git(stack) + "rev-parse HEAD 2>/dev/null"));
+        dirty = code_is_dirty(stack);
+    } catch (const std::exception&) {
+    }
+    return experiment::may_run(experiment::parse_binary_commit(build_commit()), head, dirty, quick);
+}
+
+std::string binary_code_commit() { return experiment::recorded_commit(experiment::parse_binary_commit(build_commit())); }
 
 std::string commit_that_recorded(const stack_config& stack, const std::string& file) {
     std::string c = trim(run_command(git(stack) + "log -1 --format=%H -- '" + file + "'"));

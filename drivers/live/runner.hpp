@@ -267,6 +267,17 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         std::cerr << command << ": --stack: " << e.what() << "\n";
         return 2;
     }
+    // Provenance that cannot drift: a full run (a --resume continues one)
+    // starts only from a binary built from the checkout's HEAD with no
+    // uncommitted code, before anything is created; a quick run warns.
+    {
+        const auto permission = run_permission_here(stack, params.quick);
+        if (!permission.allowed) {
+            std::cerr << command << ": refused: " << permission.reason << "\n";
+            return 2;
+        }
+        if (!permission.reason.empty()) std::cerr << command << ": " << permission.reason << "\n";
+    }
     const run_lock holding_the_stack(stack.state_dir);
     if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
         std::int64_t slots = 0;
@@ -305,8 +316,9 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         predictions = result::read_predictions(src + "/" + E::predictions_file);
         env.prediction.file = E::predictions_file;
         env.prediction.recorded_in_commit = commit_that_recorded(stack, E::predictions_file);
-        for (const auto& x : predictions) env.prediction.text += x.id + ": " + x.text + "\n";
-        env.code_commit = code_commit(stack);
+        // Not judged yet: each line says so until the run completes (set_verdict).
+        env.prediction.text = experiment::prediction_lines(experiment::unjudged(predictions));
+        env.code_commit = binary_code_commit();  // the code that runs: compiled in, checked against HEAD above
         env.component_versions = reported_versions(stack);
         if (!stack.local()) env.stack = stack.described.name;
     } catch (const std::exception& e) {

@@ -221,3 +221,51 @@ TEST_CASE("a cell's record starts from what the cell asks for and the feed's siz
     CHECK(run.events == p.events);
     CHECK(e3::label_of(*it) == "e3[" + it->name + "]");
 }
+
+namespace {
+// A grid cell of `interval_ms` fed steadily for `feed_ms`, every record
+// waiting `wait_ms` (so its p50 is that, to the 100 ms bucket).
+e3::cell_run freshness_cell(std::int64_t interval_ms, std::int64_t feed_ms, std::int64_t wait_ms) {
+    auto c = cell_with("cell", 2, 3, 2, 1000);
+    c.in_force.interval_ms = c.interval_ms = interval_ms;
+    c.feed_duration_ms = feed_ms;
+    c.freshness = experiment::histogram_of(std::vector<std::int64_t>(101, wait_ms), 100);
+    return c;
+}
+verdict_kind freshness_verdict(std::int64_t interval_ms, std::int64_t feed_ms, std::int64_t wait_ms) {
+    e3::samples s;
+    s.cells.push_back(freshness_cell(interval_ms, feed_ms, wait_ms));
+    return e3::freshness_tracks_half_interval(s).verdict;
+}
+}  // namespace
+
+// Mutation: put back the old tolerance, |p50 - I/2| <= 0.25·I + 2 s, and the
+// 5 s cells at 5.5 s and at 1.0 s hold: this fails.
+TEST_CASE("the freshness rule refutes a 5 s cell whose median wait is past its interval plus the commit allowance or far below half of it", "[e3][verdict]") {
+    // 200 s of feed at 5 s: at least 39 complete intervals, 2.5% of the feed
+    // outside them, so p50 in [2.44, 4.66] s.
+    const auto b = e3::freshness_p50_bound(5000, 200000, 100);
+    CHECK(b.low_ms == Approx(2435.9).epsilon(0.0001));
+    CHECK(b.high_ms == Approx(4664.1).epsilon(0.0001));
+    CHECK(freshness_verdict(5000, 200000, 2800) == verdict_kind::held);
+    CHECK(freshness_verdict(5000, 200000, 5500) == verdict_kind::refuted);
+    CHECK(freshness_verdict(5000, 200000, 1000) == verdict_kind::refuted);
+}
+
+// Mutation: take f as 0 in freshness_p50_bound (ignore the records outside
+// complete intervals) and the 120 s cell fed for 200 s refutes a median of
+// 50 s that its two commits allow: this fails.
+TEST_CASE("the freshness rule holds any median a short feed allows and refutes one beyond the longest wait", "[e3][verdict]") {
+    // 200 s of feed at 120 s: no complete interval is certain, so the median
+    // can be anywhere a record's wait can be, 0 to 120 s + 2 s + one bucket.
+    const auto b = e3::freshness_p50_bound(120000, 200000, 100);
+    CHECK(b.low_ms == 0);
+    CHECK(b.high_ms == 122100);
+    CHECK(freshness_verdict(120000, 200000, 50200) == verdict_kind::held);
+    CHECK(freshness_verdict(120000, 200000, 68700) == verdict_kind::held);
+    CHECK(freshness_verdict(120000, 200000, 125000) == verdict_kind::refuted);
+    // 30 s fed for 200 s: 5 complete intervals, a quarter outside: [10, 22.1] s.
+    CHECK(freshness_verdict(30000, 200000, 14500) == verdict_kind::held);
+    CHECK(freshness_verdict(30000, 200000, 23000) == verdict_kind::refuted);
+    CHECK(freshness_verdict(30000, 200000, 9000) == verdict_kind::refuted);
+}

@@ -109,24 +109,65 @@ TEST_CASE("the expire keeps the watermark only while the job's commit stays the 
     CHECK(e4::expire_keeps_the_watermark(s).verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("a job stuck restoring after the expire holds the broken-restart prediction and a clean restore refutes it", "[e4][verdict]") {
-    e4::samples s;
+namespace {
+// An after-compaction run whose watermark was gone before the kill.
+e4::expire_run after_compaction_run() {
     e4::expire_run r;
     r.name = "expire/s3/after-compaction #1", r.variant = "after-compaction", r.job_id = "job";
     r.compaction = e4::procedure_call{};
     r.compaction->ok = true;
     r.expire.after_has_job_watermark = false;
-    r.health.state = "RESTARTING", r.health.exceptions = 40;
-    r.table = exact_table(1000);
+    return r;
+}
+const std::string no_resource =
+    "java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: "
+    "Could not acquire the minimum required resources.";
+}  // namespace
+
+// Mutation: put back the old rule's "at most 1 exception after the kill" in
+// e4::restart_was_clean and the healthy restart with four exceptions is
+// judged broken (held): this fails.
+TEST_CASE("a healthy restart with four NoResourceAvailable exceptions is judged clean and refutes the broken-restart prediction", "[e4][verdict]") {
+    e4::samples s;
+    auto r = after_compaction_run();
+    // As the shipped plain expire runs restored: the same job RUNNING again,
+    // 4 restarts and 4 exceptions, each waiting for the replacement TaskManager.
+    r.kill.same_job_running = true, r.kill.running_after_ms = 15477, r.kill.restored_checkpoint_id = 7;
+    r.health = running();
+    r.health.restarts = 4, r.health.exceptions = 4;
+    r.health.exception_names = {no_resource, no_resource, no_resource};
+    r.table = exact_table(12000);
     s.expires.push_back(r);
-    CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::held);
-    // Mutation: the job restored once (the kill's own exception) and the table is exact.
-    s.expires[0].health = running();
-    s.expires[0].health.exceptions = 1;
+    CHECK(e4::restart_was_clean(s.expires[0]));
     CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::refuted);
     // A run whose watermark survived decides nothing.
     s.expires[0].expire.after_has_job_watermark = true;
     CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::inconclusive);
+}
+
+// Mutation: reduce e4::restart_was_clean to the kill loop's same_job_running
+// (drop the final state and the table check) and the job that came back once,
+// then went on restarting with rows missing, is judged clean: this fails.
+TEST_CASE("a job left RESTARTING with rows missing is judged broken and holds the broken-restart prediction", "[e4][verdict]") {
+    e4::samples s;
+    auto r = after_compaction_run();
+    // Came back once after the kill, then failed again on the expired
+    // manifest and was RESTARTING when the table was read, 3,618 rows short.
+    r.kill.same_job_running = true, r.kill.running_after_ms = 9000;
+    r.health.state = "RESTARTING", r.health.restarts = 2, r.health.exceptions = 2;
+    r.table = exact_table(12000);
+    r.table.rows = r.table.distinct_seq = 8382;
+    r.table.missing_runs.push_back({8383, 12000});
+    s.expires.push_back(r);
+    CHECK_FALSE(e4::restart_was_clean(s.expires[0]));
+    CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::held);
+    // Still broken when it ends RUNNING with the rows missing: the table decides.
+    s.expires[0].health.state = "RUNNING";
+    CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::held);
+    // And when the job never came back, whatever the table holds.
+    s.expires[0].table = exact_table(12000);
+    s.expires[0].kill.same_job_running = false;
+    CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::held);
 }
 
 TEST_CASE("a local orphan run that lost its in-flight file holds the prediction only while the job stays silent", "[e4][verdict]") {

@@ -275,3 +275,24 @@ TEST_CASE("the commit burst stops where the batch written after the freeze begin
     r.third_batch.reset();
     CHECK(e2::analyze(r).burst_snapshots == 3);
 }
+
+// Mutation: count a kill with one read of -1 among those with both reads (drop
+// the `continue` in e1::restart_counts_of) and this fails.
+TEST_CASE("numRestarts reads of -1 are counted as not reported, and only kills with both reads say whether the count moved", "[e1][report]") {
+    e1::configuration_run a, b;
+    auto kill = [](std::int64_t before, std::int64_t after) {
+        e1::kill_sample k;
+        k.restarts_before = before, k.restarts_after = after;
+        return k;
+    };
+    a.kills = {kill(-1, -1), kill(0, 1), kill(1, 1)};
+    b.kills = {kill(2, -1), kill(-1, 3)};
+    const std::vector<e1::configuration_run> runs{a, b};
+    const auto r = e1::restart_counts_of(runs, [](const e1::configuration_run& c) -> const e1::configuration_run& { return c; });
+    CHECK(r.reads == 10);
+    CHECK(r.not_reported == 4);
+    CHECK(r.kills_with_both == 2);
+    CHECK(r.moved == 1);
+    CHECK(e1::restart_count_sentence(r).find("4 of 10 reads were -1; of the 2 kills with both reads, the count moved in 1.") !=
+          std::string::npos);
+}

@@ -9,6 +9,7 @@
 #include <rosterrig/experiment/feed_pacing.hpp>
 #include <rosterrig/experiment/history.hpp>
 #include <rosterrig/experiment/reported_settings.hpp>
+#include <rosterrig/experiment/run_provenance.hpp>
 #include <rosterrig/experiment/snapshot_chain.hpp>
 #include <rosterrig/experiment/table_observation.hpp>
 #include <rosterrig/experiments/e1_restart_replay.hpp>
@@ -72,6 +73,27 @@ TEST_CASE("a history is judged against the predictions it recorded, and unjudged
     CHECK(experiment::exit_code(experiment::overall(judged)) == 3);
     CHECK(experiment::exit_code(verdict_kind::held) == 0);
     CHECK(experiment::exit_code(verdict_kind::refuted) == 1);
+}
+
+// Mutation: drop the first line of set_verdict (the prediction text left as
+// the runner wrote it before the run, every line unjudged) and the refuted
+// prediction's line says "inconclusive" beside a "refuted" envelope: this fails.
+TEST_CASE("the envelope's published prediction names each prediction's verdict, and the envelope's verdict merges exactly those", "[history]") {
+    const std::vector<result::prediction> predictions{{"e.first", "the first claim", "m"}, {"e.second", "the second claim", "m"}};
+    result::result_envelope env;
+    env.prediction.text = experiment::prediction_lines(experiment::unjudged(predictions));
+    CHECK(env.prediction.text == "e.first (inconclusive): the first claim\ne.second (inconclusive): the second claim\n");
+    auto judged = experiment::unjudged(predictions);
+    judged[0].verdict = verdict_kind::held, judged[0].reason = "fine";
+    judged[1].verdict = verdict_kind::refuted, judged[1].reason = "not fine";
+    experiment::set_verdict(env, judged);
+    CHECK(env.verdict == verdict_kind::refuted);
+    CHECK(env.prediction.text == "e.first (held): the first claim\ne.second (refuted): the second claim\n");
+    // The verdicts the published text shows merge to the envelope's verdict.
+    verdict_kind shown = verdict_kind::held;
+    for (const auto v : {verdict_kind::held, verdict_kind::refuted, verdict_kind::inconclusive})
+        if (env.prediction.text.find(" (" + std::string(to_string(v)) + "): ") != std::string::npos) shown = merge(shown, v);
+    CHECK(shown == env.verdict);
 }
 
 TEST_CASE("configuration values keep the JSON names results were written with", "[config]") {
@@ -224,4 +246,54 @@ TEST_CASE("the feed is paced to outlast the faults and re-paced from the cycles 
     // is spread over 20 more cycles at 1.25 times that, plus the tail.
     CHECK(pacing.rate_after(12000, 4000, 300.0, 10, 30) == Approx(8000.0 / (20.0 + 1.25 * 30.0 * 20)));
     CHECK(pacing.rate_after(12000, 12000, 300.0, 10, 30) == 1.0);  // never zero: the producer divides by it
+}
+
+namespace {
+const std::string head_sha = "f691026aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const std::string other_sha = "d9fea70bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+}  // namespace
+
+TEST_CASE("the compiled-in commit reads from git describe's forms, and anything else is unknown", "[provenance]") {
+    CHECK(experiment::parse_binary_commit(head_sha).commit == head_sha);
+    CHECK_FALSE(experiment::parse_binary_commit(head_sha).dirty);
+    CHECK(experiment::parse_binary_commit(head_sha + "-dirty").commit == head_sha);
+    CHECK(experiment::parse_binary_commit(head_sha + "-dirty").dirty);
+    CHECK(experiment::parse_binary_commit("v0.1-12-g" + head_sha).commit == head_sha);
+    CHECK(experiment::parse_binary_commit("v0.1-12-g" + head_sha + "-dirty").dirty);
+    CHECK(experiment::parse_binary_commit("unknown").commit.empty());
+    CHECK(experiment::parse_binary_commit("f691026").commit.empty());  // abbreviated: cannot be compared
+    CHECK(experiment::recorded_commit(experiment::parse_binary_commit(head_sha + "-dirty")) == head_sha + "-dirty");
+    CHECK(experiment::recorded_commit(experiment::parse_binary_commit("unknown")) == "unknown");
+}
+
+// Mutation: in may_run, return allowed for a full run whatever it found and
+// every refusal below fails; drop the tree_dirty check and the dirty
+// checkout's refusal (and its quick warning) fails.
+TEST_CASE("a full run starts only from a clean binary built from the checkout's HEAD, and a quick run only warns", "[provenance]") {
+    const auto clean = experiment::parse_binary_commit(head_sha);
+    const auto built_dirty = experiment::parse_binary_commit(head_sha + "-dirty");
+    const auto stale = experiment::parse_binary_commit(other_sha);
+    const auto unknown = experiment::parse_binary_commit("unknown");
+    // All agree: allowed, nothing to say, full or quick.
+    CHECK(experiment::may_run(clean, head_sha, false, false).allowed);
+    CHECK(experiment::may_run(clean, head_sha, false, false).reason.empty());
+    CHECK(experiment::may_run(clean, head_sha, false, true).reason.empty());
+    // Each disagreement refuses a full run and names itself.
+    const auto tree = experiment::may_run(clean, head_sha, true, false);
+    CHECK_FALSE(tree.allowed);
+    CHECK_THAT(tree.reason, Catch::Contains("uncommitted changes in include drivers"));
+    const auto old_binary = experiment::may_run(stale, head_sha, false, false);
+    CHECK_FALSE(old_binary.allowed);
+    CHECK_THAT(old_binary.reason, Catch::Contains("built from d9fea70bbbbb but the checkout is at f691026aaaaa"));
+    const auto dirty_binary = experiment::may_run(built_dirty, head_sha, false, false);
+    CHECK_FALSE(dirty_binary.allowed);
+    CHECK_THAT(dirty_binary.reason, Catch::Contains("built from uncommitted code"));
+    CHECK_FALSE(experiment::may_run(unknown, head_sha, false, false).allowed);
+    CHECK_FALSE(experiment::may_run(clean, "", false, false).allowed);
+    // A quick run goes on, warned of the same things.
+    for (const auto& [b, dirty] : {std::pair{clean, true}, std::pair{stale, false}, std::pair{built_dirty, false}, std::pair{unknown, false}}) {
+        const auto quick = experiment::may_run(b, head_sha, dirty, true);
+        CHECK(quick.allowed);
+        CHECK_THAT(quick.reason, Catch::StartsWith("warning: "));
+    }
 }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <boost/describe.hpp>
 
@@ -172,4 +173,61 @@ TEST_CASE("verdicts merge as refuted over inconclusive over held", "[result][pre
     CHECK(merge(verdict_kind::held, verdict_kind::inconclusive) == verdict_kind::inconclusive);
     CHECK(merge(verdict_kind::inconclusive, verdict_kind::refuted) == verdict_kind::refuted);
     CHECK(to_string(verdict_kind::refuted) == "refuted");
+}
+
+// Mutation: return `text` unchanged from state_folder_relative and this fails.
+TEST_CASE("a path into the stack's state folder is written from .stack/ on, wherever a message puts it", "[result][paths]") {
+    CHECK(state_folder_relative("kafka at 127.0.0.1:29092: refused (read /work/main/.stack/logs/kafka.log)") ==
+          "kafka at 127.0.0.1:29092: refused (read .stack/logs/kafka.log)");
+    CHECK(state_folder_relative("Error opening Iceberg split file:/work/main/.stack/data/warehouse/ns/t/a.parquet") ==
+          "Error opening Iceberg split file:.stack/data/warehouse/ns/t/a.parquet");
+    CHECK(state_folder_relative("a walk of /home/me/rosterrig/.stack/data/warehouse/ns/t, and /tmp/x/.stack/pids") ==
+          "a walk of .stack/data/warehouse/ns/t, and .stack/pids");
+    CHECK(state_folder_relative("/tmp/x/.stacked/pids") == "/tmp/x/.stacked/pids");  // not a state folder
+    CHECK(state_folder_relative("\"/a/.stack/logs/x.log\" and \"/b/.stack/logs/y.log\"") ==
+          "\".stack/logs/x.log\" and \".stack/logs/y.log\"");
+    // Unchanged: no state folder, or one already relative.
+    CHECK(state_folder_relative("s3://rosterrig/warehouse/ns/t") == "s3://rosterrig/warehouse/ns/t");
+    CHECK(state_folder_relative("read .stack/logs/kafka.log") == "read .stack/logs/kafka.log");
+    CHECK(state_folder_relative("") == "");
+}
+
+// Mutation: check only "/work/" in holds_machine_path and the /root, /home
+// and /tmp cases fail.
+TEST_CASE("an absolute path under /work, /root, /home or /tmp followed by a letter is a machine path", "[result][paths]") {
+    CHECK(holds_machine_path("read /work/main/.stack/logs/kafka.log"));
+    CHECK(holds_machine_path("/root/x"));
+    CHECK(holds_machine_path("file:/home/me/t"));
+    CHECK(holds_machine_path("scratch in /tmp/rosterrig-1"));
+    CHECK_FALSE(holds_machine_path("read .stack/logs/kafka.log"));
+    CHECK_FALSE(holds_machine_path("s3://rosterrig/warehouse/ns/t"));
+    CHECK_FALSE(holds_machine_path("/tmp/"));
+    CHECK_FALSE(holds_machine_path("/tmp/1"));
+}
+
+// Mutation: write the envelope's JSON as it is in write_result (no
+// make_state_paths_relative) and this fails.
+TEST_CASE("a result file is written with paths into the state folder relative, in values and member names", "[result][paths]") {
+    result_envelope e;
+    e.experiment = "e_paths";
+    e.failure = "trino at 127.0.0.1:28080: failed (read /work/main/.stack/logs/trino.log)";
+    json::object samples;
+    samples["savepoint_path"] = "file:/work/main/.stack/data/flink/savepoints/job/savepoint-1";
+    samples["log_sizes"] = json::object{{"/work/main/.stack/logs/kafka.log", 12}};
+    samples["errors"] = json::array{"no path here", "walk of /work/main/.stack/data/warehouse/ns/t"};
+    e.samples = samples;
+    const auto dir = fs::temp_directory_path() / "rosterrig-result-paths";
+    fs::create_directories(dir);
+    const auto file = (dir / "paths.json").string();
+    write_result(file, e);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK_FALSE(holds_machine_path(text.str()));
+    const auto back = read_result(file);
+    CHECK(*back.failure == "trino at 127.0.0.1:28080: failed (read .stack/logs/trino.log)");
+    CHECK(back.samples.at("savepoint_path") == "file:.stack/data/flink/savepoints/job/savepoint-1");
+    CHECK(back.samples.at("log_sizes").as_object().contains(".stack/logs/kafka.log"));
+    CHECK(back.samples.at("errors").as_array().at(1) == "walk of .stack/data/warehouse/ns/t");
+    CHECK(back.samples.at("errors").as_array().at(0) == "no path here");
 }

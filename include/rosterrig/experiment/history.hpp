@@ -59,8 +59,20 @@ std::vector<prediction_outcome> rejudge(const history<E>& h) {
     return judge(h.samples, h.parameters, recorded_predictions(h.samples.predictions), E::rules());
 }
 
-/// The envelope's verdict and reason lines, from the judged predictions.
+/// The envelope's `$.prediction.text`: every prediction, one a line, each
+/// with its verdict beside its id ("id (verdict): text"), so the published
+/// prediction can never read as one held claim beside a merged "refuted".
+inline std::string prediction_lines(const std::vector<prediction_outcome>& judged) {
+    std::string out;
+    for (const auto& p : judged) out += p.id + " (" + std::string(to_string(p.verdict)) + "): " + p.text + "\n";
+    return out;
+}
+
+/// The envelope's verdict, reason lines and prediction text, from the judged
+/// predictions: `$.verdict` is the merge of the verdicts `$.prediction.text`
+/// shows.
 inline void set_verdict(result::result_envelope& env, const std::vector<prediction_outcome>& judged) {
+    env.prediction.text = prediction_lines(judged);
     env.verdict = overall(judged);
     env.verdict_reason.clear();
     for (const auto& p : judged)

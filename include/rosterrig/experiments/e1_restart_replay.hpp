@@ -307,6 +307,41 @@ inline std::string describe(const kill_sample& k, std::size_t of) {
            std::to_string(k.job_running_after_ms) + " ms";
 }
 
+/// What Flink's numRestarts metric said around the kills: each kill reads it
+/// before and after (restarts_before/after), -1 when the REST server's metric
+/// cache did not report it. A kill's failure is shown by the job's RESTARTING
+/// time and its exception history, not by this count; the count is reported
+/// so that a reader can see how little it says.
+struct restart_count_reads {
+    std::uint64_t reads = 0;
+    std::uint64_t not_reported = 0;       // reads of -1
+    std::uint64_t kills_with_both = 0;    // both reads reported
+    std::uint64_t moved = 0;              // of those, the count changed across the kill
+};
+
+template <class Runs, class RunOf>
+restart_count_reads restart_counts_of(const Runs& runs, RunOf&& run_of) {
+    restart_count_reads r;
+    for (const auto& x : runs)
+        for (const auto& k : run_of(x).kills) {
+            r.reads += 2;
+            r.not_reported += (k.restarts_before == -1) + (k.restarts_after == -1);
+            if (k.restarts_before == -1 || k.restarts_after == -1) continue;
+            ++r.kills_with_both;
+            if (k.restarts_after != k.restarts_before) ++r.moved;
+        }
+    return r;
+}
+
+/// The report's sentence on the count, every figure from the samples.
+inline std::string restart_count_sentence(const restart_count_reads& r) {
+    return "Flink's numRestarts metric, read before and after each kill (-1 = not reported by the REST server's "
+           "metric cache): " + std::to_string(r.not_reported) + " of " + std::to_string(r.reads) +
+           " reads were -1; of the " + std::to_string(r.kills_with_both) + " kills with both reads, the count moved in " +
+           std::to_string(r.moved) + ". The kills are shown by the job's RESTARTING time and its exception history, "
+           "not by this count.\n";
+}
+
 // The per-configuration table row, derived from the raw kills.
 struct configuration_summary {
     std::string name;
@@ -586,6 +621,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
          n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " + n(missing_runs) +
          " missing runs; the largest one-sided 95% upper bound on the per-kill duplication probability is " +
          fixed(largest_bound, 4) + ".\n";
+    o += "\n" + restart_count_sentence(restart_counts_of(s.configurations, [](const configuration_run& c) -> const configuration_run& { return c; }));
     o += recovery_table(s);
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
          ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "

@@ -439,6 +439,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
     o += "\nThe rig at this size: the producer while Flink read (a paced feed's figure is its pace, not the producer's "
          "speed), and the read-back through Trino, streamed through the checks page by page.\n\n" + perf.render();
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().run.sink) + ".\n";
+    o += "\n" + e1::restart_count_sentence(e1::restart_counts_of(s.configurations, [](const auto& c) -> const e1::configuration_run& { return c.run; }));
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 

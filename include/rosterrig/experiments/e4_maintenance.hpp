@@ -455,17 +455,30 @@ inline rule_verdict expire_after_compaction_loses_the_watermark(const samples& s
         "no after-compaction expire run");
 }
 
+/// A restart is clean when the same job came back from the kill (the kill
+/// loop saw it RUNNING again), was still RUNNING when the table was read, and
+/// the table holds every event exactly once. The exception count is no part
+/// of it: a healthy restart logs one NoResourceAvailableException for each
+/// attempt made before the replacement TaskManager registers (every plain
+/// expire run of the shipped e4 result had 3 or 4, all of that kind, and
+/// restored cleanly), so any fixed allowance would judge the timing of the
+/// supervisor, not the restore.
+inline bool restart_was_clean(const expire_run& r) {
+    return r.kill.same_job_running && r.health.state == "RUNNING" && exactly_once(r.table);
+}
+
 inline rule_verdict expire_after_compaction_breaks_the_restart(const samples& s) {
     return experiment::for_each_of(
         expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
-            const std::string why = health_text(r.health) + " (" + std::to_string(r.health.exceptions - r.exceptions_before_kill) +
+            const std::string why = std::string(r.kill.same_job_running ? "the same job came back after the kill"
+                                                                        : "the job never came back after the kill") +
+                                    ", " + health_text(r.health) + " (" +
+                                    std::to_string(r.health.exceptions - r.exceptions_before_kill) +
                                     " exceptions after the kill); " + table_text(r.table);
             if (!compaction_committed(r) || r.expire.after_has_job_watermark)
                 return inconclusive("the watermark was not gone before the kill; " + why);
-            const bool clean = r.health.state == "RUNNING" && r.health.exceptions - r.exceptions_before_kill <= 1 &&
-                               exactly_once(r.table);
-            return clean ? refuted(why) : held(why);
+            return restart_was_clean(r) ? refuted(why) : held(why);
         },
         "no after-compaction expire run");
 }

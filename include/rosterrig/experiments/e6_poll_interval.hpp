@@ -332,10 +332,19 @@ inline rule_verdict fixes_keep_throughput(const samples& s, const parameters& p)
             any = true;
             const double possible = static_cast<double>(p.members) * static_cast<double>(p.run_ms) / static_cast<double>(r->settings.latency_ms);
             const double got = static_cast<double>(committed_at_end(*r));
-            const bool ok = got >= 0.5 * std::min(possible, static_cast<double>(r->events));
+            const double reference = std::min(possible, static_cast<double>(r->events));
+            const bool ok = got >= 0.5 * reference;
             out.verdict = rosterrig::merge(out.verdict, ok ? rosterrig::verdict_kind::held : rosterrig::verdict_kind::refuted);
-            out.reason += r->run + ": committed " + std::to_string(committed_at_end(*r)) + " of at most " +
-                          report::fixed(std::min(possible, static_cast<double>(r->events)), 0) + "; ";
+            // The reference is what the members could process at the degraded
+            // latency (or the whole topic), not a ceiling: a fix that shortens
+            // each record's work commits more than it.
+            out.reason += r->run + ": committed " + std::to_string(committed_at_end(*r)) + ", at least " +
+                          report::fixed(0.5 * reference, 0) + " needed (half of " + report::fixed(reference, 0) +
+                          (possible <= static_cast<double>(r->events)
+                               ? ", what " + std::to_string(p.members) + " members at " +
+                                     std::to_string(r->settings.latency_ms) + " ms a record process in the run)"
+                               : ", the whole topic)") +
+                          "; ";
         }
     if (!any) return inconclusive("no fix run in the samples");
     return out;

@@ -29,6 +29,7 @@
 
 #include "rosterrig/prediction/verdict.hpp"
 #include "rosterrig/result/json_file.hpp"
+#include "rosterrig/result/machine_paths.hpp"
 #include "rosterrig/result/run_status.hpp"
 #include "rosterrig/result/strict_reader.hpp"
 
@@ -40,7 +41,9 @@ namespace rosterrig::result {
 
 /// The prediction as recorded before the run.
 struct prediction_record {
-    std::string text;                ///< the claim, verbatim from the predictions file
+    std::string text;                ///< every prediction, one a line: "id (verdict): text", the text verbatim
+                                     ///< from the predictions file (experiment::set_verdict; files from before
+                                     ///< it: "id: text")
     std::string recorded_in_commit;  ///< the commit that added it (found by the driver via git)
     std::string file;                ///< e.g. predictions/e1_restart_replay.json
     friend bool operator==(const prediction_record&, const prediction_record&) = default;
@@ -116,9 +119,33 @@ inline result_envelope read_result(const std::string& file) {
     return read_json_file<result_envelope>(file);
 }
 
-/// Writes a result file: <file>.tmp, then rename (json_file.hpp).
+/// Every string in `v`, and every member name, with its paths into a state
+/// folder written relative to the checkout (machine_paths.hpp).
+inline void make_state_paths_relative(json::value& v) {
+    if (auto* s = v.if_string()) {
+        if (s->find("/" + std::string(state_folder) + "/") != json::string::npos)
+            *s = state_folder_relative(std::string(*s));
+    } else if (auto* a = v.if_array()) {
+        for (auto& x : *a) make_state_paths_relative(x);
+    } else if (auto* o = v.if_object()) {
+        json::object renamed;
+        renamed.reserve(o->size());
+        for (auto& [k, x] : *o) {
+            make_state_paths_relative(x);
+            renamed[state_folder_relative(std::string(k))] = std::move(x);
+        }
+        *o = std::move(renamed);
+    }
+}
+
+/// Writes a result file: <file>.tmp, then rename (json_file.hpp). What it
+/// writes names no folder of this machine: a path into the stack's state
+/// folder (a log to read, a savepoint, a warehouse file a component's message
+/// quotes) is written from `.stack/` on.
 inline void write_result(const std::string& file, const result_envelope& e) {
-    write_json_file(file, to_json(e));
+    auto v = to_json(e);
+    make_state_paths_relative(v);
+    write_json_file(file, v);
 }
 
 /// The parameters as a typed struct; errors are labelled $.parameters...
