@@ -538,3 +538,8 @@ TEST_CASE("a prediction's first clause ends outside its parentheses", "[report][
           "No row is lost (no bound: too few kills).");
     CHECK(rosterrig::report::first_clause("v1.10 writes once: then more") == "v1.10 writes once.");
 }
+
+TEST_CASE("a prediction that continues the one before keeps its leading ellipsis", "[report][findings]") {
+    // Mutation: drop the `i > 3` guard and this clause is "..".
+    CHECK(rosterrig::report::first_clause("... and the records land once: every event") == "... and the records land once.");
+}

@@ -23,14 +23,15 @@ struct experiment_findings {
 };
 
 /// The prediction's first clause: up to the first ": " or ". " outside
-/// parentheses (a prediction states its claim first and argues it after).
+/// parentheses (a prediction states its claim first and argues it after); a
+/// leading "... " that continues the prediction before it is kept.
 inline std::string first_clause(std::string_view text) {
     std::size_t cut = text.size();
     int depth = 0;
     for (std::size_t i = 0; i + 1 < text.size() && cut == text.size(); ++i) {
         if (text[i] == '(') ++depth;
         else if (text[i] == ')' && depth > 0) --depth;
-        else if (depth == 0 && (text[i] == ':' || text[i] == '.') && text[i + 1] == ' ') cut = i;
+        else if (depth == 0 && (text[i] == ':' || text[i] == '.') && text[i + 1] == ' ' && i > 3) cut = i;
     }
     std::string out(text.substr(0, cut));
     if (!out.empty() && out.back() != '.') out += '.';
