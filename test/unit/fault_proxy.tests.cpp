@@ -19,6 +19,7 @@
 #include "fault_proxy.hpp"
 #include "loopback.hpp"
 #include "proxy_control.hpp"
+#include "proxy_faults.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live::proxy;
@@ -415,4 +416,56 @@ TEST_CASE("a TCP rule with count 1 applies to the first connection only", "[prox
     CHECK(tcp_exchange(rig.proxy->port(), "a", 1, 10s).received.empty());
     CHECK(tcp_exchange(rig.proxy->port(), "b", 1, 10s).received == "b");
     CHECK(rig.echo.connections() == 1);
+}
+
+TEST_CASE("a planned proxy fault applied and healed leaves its record: times, what was done, what the proxy saw",
+          "[proxy]") {
+    http_rig rig;
+    const experiment::scheduled_fault planned{
+        1, "v", experiment::make_fault(fault_kind::http_lose_reply, experiment::fault_target::iceberg_catalog,
+                                       http_match("POST", "/v1/commit", 1))};
+    auto handle = apply_on_proxy(*rig.proxy, planned);
+    CHECK(handle.record.applied());
+    CHECK(handle.record.done == "proxy rule 1: http_lose_reply on POST /v1/commit, for 1 matching");
+    http_connection c(rig.proxy->port());
+    CHECK(c.call("POST", "/v1/commit").error);
+    CHECK(c.call("POST", "/v1/commit").status == 200);
+    settled_log(*rig.proxy, 2);
+    heal_on_proxy(*rig.proxy, handle);
+    CHECK(rig.proxy->rules().empty());
+    CHECK(handle.record.healed_at_ms >= handle.record.applied_at_ms);
+    REQUIRE(handle.record.notes.count("iceberg_catalog") == 1);
+    const auto& notes = handle.record.notes.at("iceberg_catalog");
+    REQUIRE(notes.size() == 1);  // the second request passed: no rule applied to it
+    CHECK(notes[0] == "POST /v1/commit: http_lose_reply, upstream answered 200, the client's connection dropped unanswered");
+}
+
+// Mutation: in fault_proxy::stop, leave the open streams open (drop the loop
+// that closes them): each call runs into its own 30 s deadline and this fails
+// (checked).
+TEST_CASE("stopping the proxy with a reply held and a connection blackholed ends every call", "[proxy]") {
+    auto held = std::async(std::launch::async, [] {
+        http_rig rig;
+        fault_parameters p = http_match("", ".*");
+        p.duration_ms = 60'000;
+        rig.proxy->add_rule(fault_kind::http_hold_reply, p);
+        auto reply = std::async(std::launch::async, [&] {
+            http_connection c(rig.proxy->port());
+            return c.call("POST", "/v1/commit", "{}", 30s);
+        });
+        eventually([&] { return rig.proxy->holds().size() == 1; });
+        rig.proxy->stop();
+        return reply.get();
+    });
+    const auto unanswered = held.get();
+    CHECK(unanswered.error);  // the connection went with the proxy, unanswered,
+    CHECK(unanswered.error != boost::beast::error::timeout);  // and not at the client's own deadline
+    tcp_rig rig;
+    rig.proxy->add_rule(fault_kind::tcp_blackhole, {});
+    auto r = std::async(std::launch::async, [&] { return tcp_exchange(rig.proxy->port(), "hello", 5, 30s); });
+    eventually([&] { return !rig.proxy->log().empty(); });
+    rig.proxy->stop();
+    const auto blackholed = r.get();
+    CHECK(blackholed.error);
+    CHECK(blackholed.error != boost::beast::error::timeout);
 }

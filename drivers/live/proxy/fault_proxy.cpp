@@ -81,6 +81,19 @@ public:
     explicit impl(proxy_options o) : opts(std::move(o)) {}
 
     proxy_options opts;
+    // The client (and TCP upstream) streams open now, touched on the io thread
+    // only: stop() closes them. Declared before ioc, so it outlives the
+    // sessions' frames, which the io_context destroys.
+    std::map<std::uint64_t, beast::tcp_stream*> open_streams;
+    std::uint64_t next_stream = 1;
+    struct registration {
+        impl* self;
+        std::uint64_t key;
+        registration(impl* s, beast::tcp_stream& stream) : self(s), key(s->next_stream++) { s->open_streams[key] = &stream; }
+        ~registration() { self->open_streams.erase(key); }
+        registration(const registration&) = delete;
+        registration& operator=(const registration&) = delete;
+    };
     net::io_context ioc{1};
     tcp::acceptor acceptor{ioc};
     tcp::resolver::results_type upstream_endpoints;
@@ -153,6 +166,7 @@ public:
     }
     // Closes the blackholed connections of a removed rule (on the io thread).
     void release_governed_locked(std::uint64_t rule) {
+        if (stopped) return;
         for (auto it = governed_.begin(); it != governed_.end();) {
             if (it->second.rule == rule && it->second.kind == fault_kind::tcp_blackhole) {
                 net::post(ioc, [weak = it->second.client] {
@@ -170,7 +184,7 @@ public:
     }
     bool release_locked(std::uint64_t hold, const std::string& by) {
         const auto it = holds_.find(hold);
-        if (it == holds_.end() || !it->second->released_by.empty()) return false;
+        if (stopped || it == holds_.end() || !it->second->released_by.empty()) return false;
         it->second->released_by = by;
         net::post(ioc, [h = it->second] { h->timer.cancel(); });
         return true;
@@ -252,6 +266,7 @@ public:
     net::awaitable<void> http_session(tcp::socket socket) {
         const auto connection = connection_number();
         beast::tcp_stream client(std::move(socket));
+        const registration registered(this, client);
         std::optional<beast::tcp_stream> upstream;
         beast::flat_buffer client_buffer, upstream_buffer;
         error_code ec;
@@ -357,6 +372,7 @@ public:
     net::awaitable<void> tcp_session(tcp::socket socket) {
         const auto connection = connection_number();
         auto client = std::make_shared<beast::tcp_stream>(std::move(socket));
+        const registration registered(this, *client);
         const auto rule = match_tcp();
         proxy_event e;
         e.connection = connection;
@@ -401,6 +417,7 @@ public:
             co_return;
         }
         auto upstream = std::make_shared<beast::tcp_stream>(ioc);
+        const registration registered_upstream(this, *upstream);
         upstream->expires_after(opts.upstream_timeout);
         co_await upstream->async_connect(upstream_endpoints, redirect(ec));
         if (ec) {
@@ -495,10 +512,19 @@ void fault_proxy::stop() {
         if (!impl_->started || impl_->stopped) return;
         impl_->stopped = true;
     }
-    impl_->ioc.stop();
-    if (impl_->thread.joinable()) impl_->thread.join();
-    error_code ignored;
-    impl_->acceptor.close(ignored);
+    // On the io thread: no new connection, every open one closed (its peer
+    // sees the end now, not when the frames go), then the loop ends.
+    auto& i = *impl_;
+    net::post(i.ioc, [&i] {
+        error_code ignored;
+        i.acceptor.close(ignored);
+        for (auto& [key, stream] : i.open_streams) {
+            stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
+            stream->socket().close(ignored);
+        }
+        i.ioc.stop();
+    });
+    if (i.thread.joinable()) i.thread.join();
 }
 
 unsigned short fault_proxy::port() const { return impl_->bound_port; }

@@ -29,7 +29,7 @@ std::optional<E> parse_name(std::string_view text) {
 
 /// Every enumerator of a described enum, in declaration order.
 template <class E>
-std::vector<E> all_of() {
+std::vector<E> enumerators_of() {
     std::vector<E> out;
     boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto d) { out.push_back(d.value); });
     return out;
