@@ -11,6 +11,8 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/enum_names.hpp"
+
 namespace rosterrig::experiment {
 
 enum class table_kind { append, upsert };  // upsert: primary key npi, write.upsert.enabled
@@ -42,20 +44,6 @@ constexpr std::string_view flink_reported(checkpoint_mode m) {
 constexpr std::string_view flink_option(startup_mode m) {
     return m == startup_mode::earliest_offset ? "earliest-offset" : "group-offsets";
 }
-/// The enumerator's own name ("append", "s3", ...).
-template <class E>
-std::string name_of(E e) {
-    const char* n = boost::describe::enum_to_string(e, nullptr);
-    return n ? n : "?";
-}
-/// The enumerator with this name, or nothing.
-template <class E>
-std::optional<E> parse_name(std::string_view text) {
-    E out{};
-    if (!boost::describe::enum_from_string(std::string(text).c_str(), out)) return std::nullopt;
-    return out;
-}
-
 struct pipeline_config {
     table_kind table = table_kind::append;
     checkpoint_mode mode = checkpoint_mode::exactly_once;
