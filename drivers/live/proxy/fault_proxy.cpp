@@ -8,6 +8,7 @@
 //   http  = boost::beast::http    <boost/beast/http.hpp>
 //   tcp   = boost::asio::ip::tcp
 #include "fault_proxy.hpp"
+#include "listen_loopback.hpp"
 
 #include <sys/socket.h>
 
@@ -496,12 +497,7 @@ void fault_proxy::start() {
     auto& i = *impl_;
     tcp::resolver resolver(i.ioc);
     i.upstream_endpoints = resolver.resolve(i.opts.upstream_host, std::to_string(i.opts.upstream_port));
-    const tcp::endpoint listen(net::ip::make_address("127.0.0.1"), i.opts.listen_port);
-    i.acceptor.open(listen.protocol());
-    i.acceptor.set_option(net::socket_base::reuse_address(true));
-    i.acceptor.bind(listen);
-    i.acceptor.listen();
-    i.bound_port = i.acceptor.local_endpoint().port();
+    i.bound_port = listen_on_loopback(i.acceptor, i.opts.listen_port);
     net::co_spawn(i.ioc, i.accept_loop(), net::detached);
     i.thread = std::thread([&i] { i.ioc.run(); });
 }

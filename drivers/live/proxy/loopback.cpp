@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 
 #include "fault_proxy.hpp"
+#include "listen_loopback.hpp"
 
 namespace rosterrig::live::proxy {
 
@@ -32,11 +33,7 @@ struct loopback_server {
 
     template <class Session>
     void start(Session session) {
-        const tcp::endpoint at(net::ip::make_address("127.0.0.1"), 0);
-        acceptor.open(at.protocol());
-        acceptor.bind(at);
-        acceptor.listen();
-        bound = acceptor.local_endpoint().port();
+        bound = listen_on_loopback(acceptor, 0);
         net::co_spawn(
             ioc,
             [this, session]() -> net::awaitable<void> {

@@ -1,6 +1,7 @@
 // The control API: routing in answer_control (testable without a socket),
 // served by a small coroutine HTTP server.
 #include "proxy_control.hpp"
+#include "listen_loopback.hpp"
 
 #include <charconv>
 #include <mutex>
@@ -166,12 +167,7 @@ void control_server::start() {
         impl_->started = true;
     }
     auto& i = *impl_;
-    const tcp::endpoint listen(net::ip::make_address("127.0.0.1"), i.wanted_port);
-    i.acceptor.open(listen.protocol());
-    i.acceptor.set_option(net::socket_base::reuse_address(true));
-    i.acceptor.bind(listen);
-    i.acceptor.listen();
-    i.bound_port = i.acceptor.local_endpoint().port();
+    i.bound_port = listen_on_loopback(i.acceptor, i.wanted_port);
     net::co_spawn(i.ioc, i.accept_loop(), net::detached);
     i.thread = std::thread([&i] { i.ioc.run(); });
 }
