@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "process_pause.hpp"
+
 namespace rosterrig::live {
 
 inline void progress(const std::string& line) {
@@ -29,7 +31,11 @@ struct interrupted : std::runtime_error {
 };
 
 inline void install_interrupt_handler() {
-    auto handler = +[](int) { interrupted_flag().store(true); };
+    // A paused component is resumed at once: the clean-up that follows needs it.
+    auto handler = +[](int) {
+        interrupted_flag().store(true);
+        resume_all_paused();
+    };
     std::signal(SIGINT, handler);
     std::signal(SIGTERM, handler);
 }

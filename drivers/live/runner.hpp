@@ -35,6 +35,7 @@
 #include "kafka_transactions.hpp"
 #include "leftover_cleanup.hpp"
 #include "process_fault.hpp"
+#include "process_pause.hpp"
 #include "progress.hpp"
 #include "provenance.hpp"
 #include "run_lock.hpp"
@@ -377,6 +378,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
 
     try {
         session s(stack, E::tag);
+        const heal_paused_on_exit heal;  // destroyed before s: nothing stays paused through the clean-up
         s.refuse_if_run_id_taken();
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = keep_tables;
