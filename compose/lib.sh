@@ -50,7 +50,16 @@ rr_pidfile() { echo "$RR_PIDS/$1.pid"; }
 # rr_running <name>: true when the pid in <name>'s pid file is alive.
 rr_running() {
   local f; f="$(rr_pidfile "$1")"
-  [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+  [ -f "$f" ] && rr_alive "$(cat "$f")"
+}
+
+# rr_alive <pid>: the process exists and is not a zombie. A process killed but
+# not yet reaped is a zombie, which kill -0 still finds: it runs nothing. (A
+# detached process's parent is init, and the init of these machines reaps
+# seconds late: the down test saw a SIGKILLed supervisor "running".)
+rr_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [ "$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null)" != Z ]
 }
 
 # rr_start <name> <command...>: start detached in its own session, log to
@@ -98,7 +107,7 @@ rr_stop() {
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
     local i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
+    while rr_alive "$pid" && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
     # || true: the pid usually exited after TERM; under set -e a failed last kill would abort the caller.
     kill -KILL "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   fi
