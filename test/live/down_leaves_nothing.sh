@@ -10,7 +10,9 @@ root="$(cd "$(dirname "$stack")/.." && pwd)"
 . "$root/compose/ports.env"
 state="${ROSTERRIG_STATE:-$root/.stack}"
 cache="${ROSTERRIG_CACHE:-$HOME/.cache/rosterrig}"
-fail() { echo "FAIL: $*"; exit 1; }
+# A failed check must not leave the stack running: the next run (or the next
+# checkout's CI) would find its ports taken.
+fail() { echo "FAIL: $*"; "$stack" down --force >/dev/null 2>&1; exit 1; }
 ours() { (pgrep -af -- "$state"; pgrep -af -- "$cache/libs") | sort -u | grep -v -e pgrep -e down_leaves_nothing || true; }
 
 # 1. A dead supervisor: Flink still answers, status must not call it healthy.
