@@ -24,6 +24,11 @@ struct pipeline_spec {
     experiment::pipeline_config config;
     std::string restore_from;                  // savepoint or checkpoint path; empty: fresh
     std::map<std::string, std::string> table_properties;  // more Iceberg table properties at CREATE TABLE
+    // The writer's catalog address when it is not the stack's: a fault proxy
+    // in front of the catalog (host:port, no scheme); "" for the stack's own.
+    std::string catalog_address;
+    // More catalog properties in CREATE CATALOG ('rest.client.socket-timeout-ms' ...).
+    std::map<std::string, std::string> catalog_properties;
 };
 
 // The Kafka → Flink → Kafka job: the roster feed copied to a second topic by

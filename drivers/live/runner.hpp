@@ -203,6 +203,15 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
                  "continue a run that stopped (its history in runs/): keep its samples and parameters, run what they lack");
     p.option("--analyze", analyze, "FILE",
              "re-judge a saved history or result offline: exit 0 held, 1 refuted, 3 inconclusive, 2 bad input");
+    // An experiment with named reproductions (E::parameters::repro_run(name)) takes --repro NAME: a
+    // short deterministic run of one failure it found, never promoted to results/.
+    std::string repro;
+    constexpr bool has_repro = requires { E::parameters::repro_run(std::string()); E::parameters::repro_names(); };
+    if constexpr (has_repro) {
+        std::string names;
+        for (const auto& n : E::parameters::repro_names()) names += (names.empty() ? "" : ", ") + n;
+        p.option("--repro", repro, "NAME", "run one minimal reproduction (" + names + "); stays in runs/ unless --out");
+    }
     p.option("--stack", stack_file, "FILE",
              "run against the stack this file describes (docs/STACK.md; default: the local stack, compose/ports.env)");
     try {
@@ -232,6 +241,20 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         }
     }
     auto params = resumed ? resumed->parameters : quick ? E::parameters::quick_run() : E::parameters::full();
+    if constexpr (has_repro) {
+        if (!repro.empty()) {
+            if (quick || resumed) {
+                std::cerr << command << ": --repro is a run of its own; drop " << (quick ? "--quick" : "--resume") << "\n";
+                return 2;
+            }
+            auto named = E::parameters::repro_run(repro);
+            if (!named) {
+                std::cerr << command << ": --repro: no reproduction named '" << repro << "'\n" << p.usage();
+                return 2;
+            }
+            params = *named;
+        }
+    }
     if (!resumed && p.given("--seed")) params.seed = seed;
     if constexpr (has_warehouse)
         if (!resumed) params.warehouse = *experiment::parse_name<experiment::warehouse>(warehouse);

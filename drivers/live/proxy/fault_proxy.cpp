@@ -296,6 +296,8 @@ public:
             e.method = std::string(request.method_string());
             e.target = std::string(request.target());
             e.received_at_ms = epoch_ms();
+            if (!opts.keep_body_of_method.empty() && e.method == opts.keep_body_of_method)
+                e.request_body = request.body().substr(0, opts.kept_body_limit);
             const auto rule = match_http(e.method, path_of(e.target));
             e.rule = rule ? rule->id : 0;
             e.action = rule ? experiment::name_of(rule->kind) : "forward";

@@ -46,6 +46,12 @@ struct proxy_options {
     /// Kafka's 10-minute idle close, so the proxy is never the one that closes).
     std::chrono::milliseconds idle_timeout{15 * 60'000};
     std::uint64_t body_limit = 1ull << 30;  ///< largest request or reply body (HTTP)
+    /// HTTP: requests of this method keep their body in the log (proxy_event::
+    /// request_body), up to kept_body_limit bytes: what a catalog commit carried
+    /// (its snapshot id and summary) is the link between a request and a snapshot.
+    /// "" keeps none.
+    std::string keep_body_of_method;
+    std::size_t kept_body_limit = 256 * 1024;
 };
 
 class fault_proxy {

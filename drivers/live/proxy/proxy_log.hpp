@@ -67,11 +67,12 @@ struct proxy_event {
     std::uint64_t bytes_from_client = 0;    ///< TCP
     std::uint64_t bytes_from_upstream = 0;  ///< TCP
     std::string note;              ///< what went wrong, in words (an upstream that did not answer, a client gone)
+    std::string request_body;      ///< HTTP, only for proxy_options::keep_body_of_method; cut at kept_body_limit
 };
 BOOST_DESCRIBE_STRUCT(proxy_event, (),
                       (id, connection, method, target, rule, action, received_at_ms, forwarded_at_ms,
                        upstream_replied_at_ms, answered_at_ms, dropped_at_ms, upstream_status, answered_status, hold,
-                       released_at_ms, released_by, bytes_from_client, bytes_from_upstream, note))
+                       released_at_ms, released_by, bytes_from_client, bytes_from_upstream, note, request_body))
 
 /// Whether a proxy in `mode` can apply `kind` (http_* in HTTP mode, tcp_* in TCP mode).
 inline bool applies_in(proxy_mode mode, experiment::fault_kind kind) {

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/describe.hpp>
+
 namespace rosterrig::check {
 
 /// One snapshot as the catalog reports it, writer-neutral: the fields a
@@ -29,6 +31,7 @@ struct snapshot_entry {
     std::int64_t added_records = 0;  ///< summary added-records (data rows, not delete rows)
     std::vector<std::string> added_data_files;  ///< file paths, when the check was given them
 };
+BOOST_DESCRIBE_STRUCT(snapshot_entry, (), (snapshot_id, operation, writer_id, watermark, added_records, added_data_files))
 
 struct replayed_watermark {
     std::string writer_id;
