@@ -18,7 +18,7 @@ inline std::vector<experiment::claim> claims() {
     const std::string e1 = "test/claims/e1_claims.tests.cpp", e2 = "test/claims/e2_claims.tests.cpp",
                       e3 = "test/claims/e3_claims.tests.cpp", e4 = "test/claims/e4_claims.tests.cpp",
                       e5 = "test/claims/e5_claims.tests.cpp", e1b = "test/claims/e1b_claims.tests.cpp", e6 = "test/claims/e6_claims.tests.cpp",
-                      e7 = "test/claims/e7_claims.tests.cpp",
+                      e7 = "test/claims/e7_claims.tests.cpp", e8 = "test/claims/e8_claims.tests.cpp",
                       engine = "test/claims/engine_claims.tests.cpp", judge = "test/unit/experiment_judgement.tests.cpp",
                       live = "test/live/CMakeLists.txt";
     return {
@@ -342,6 +342,22 @@ inline std::vector<experiment::claim> claims() {
         {"The README's result sections are what the results say; a deleted section, an edited figure or a replaced plot fails",
          "report: a deleted section, an edited figure or a replaced plot fails the check", "test/CMakeLists.txt",
          "a missing marker made a warning again", true},
+        // Experiment 8
+        {"A commit that lands late, after the committer's TaskManager was killed, is committed a second time by both Flink sinks: in every valid zombie trial the hit checkpoint has two snapshots",
+         "in every valid e8 zombie trial both Flink sinks committed the hit checkpoint twice", e8,
+         "drop the second snapshot of one doubled SinkV2 zombie-409 checkpoint", false},
+        {"A lost reply, a 5xx answered without forwarding and a 504 after forwarding committed no checkpoint twice",
+         "no e8 lost reply, 5xx answer or 504 after forwarding committed its checkpoint twice", e8,
+         "a second snapshot carrying the watermark of one FlinkSink lost-reply trial", false},
+        {"The duplicate rows Trino reads are exactly the records the doubled snapshots added, and no seq is missing",
+         "the e8 duplicate seq rows Trino reads are exactly the records the doubled snapshots added, and no seq is missing", e8,
+         "one more duplicate seq row in the SinkV2 table than its doubled snapshots added", false},
+        {"Every commit fault without a kill failed the Flink job exactly once, and the job committed again",
+         "every e8 commit fault without a kill failed the Flink job exactly once, and the job committed again", e8,
+         "one SinkV2 lost-reply trial with two failures in Flink's exception history", false},
+        {"The e8 verdicts on record are the ones the code computes from the samples",
+         "the e8 verdicts on record are the ones the code computes from the samples", e8,
+         "a lost-reply checkpoint committed twice refutes its prediction", false},
         // Live
         {"A run killed with SIGKILL keeps its history (running, samples, what it created); the next run removes exactly its leftovers, then completes; one stopped with SIGTERM records failed and cleans up",
          "live.killed_run_keeps_its_history", live, "write the history only at the end: the killed run leaves none", false},

@@ -18,6 +18,7 @@
 #include "rosterrig/experiments/e5_transaction_timeout.hpp"
 #include "rosterrig/experiments/e6_poll_interval.hpp"
 #include "rosterrig/experiments/e7_connect_writer.hpp"
+#include "rosterrig/experiments/e8_catalog_commit_faults.hpp"
 
 namespace rosterrig::experiments {
 
@@ -65,7 +66,8 @@ inline std::vector<entry> registry() {
     return {entry_for<e1::definition>("rosterrig-e1"), entry_for<e1b::definition>("rosterrig-e1 --multi-input"),
             entry_for<e2::definition>("rosterrig-e2"),  entry_for<e3::definition>("rosterrig-e3"),
             entry_for<e4::definition>("rosterrig-e4"),  entry_for<e5::definition>("rosterrig-e5"),
-            entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7")};
+            entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7"),
+            entry_for<e8::definition>("rosterrig-e8")};
 }
 
 } // namespace rosterrig::experiments

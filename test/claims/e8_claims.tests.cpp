@@ -1,0 +1,140 @@
+// Experiment 8's claims (a table commit whose reply is lost, refused, or lands
+// late), asserted against the shipped results file. Each holds on the shipped
+// samples AND fails on a copy with the named mutation, so a claim cannot pass by
+// checking nothing.
+#include <catch2/catch.hpp>
+
+#include <rosterrig/experiment/history.hpp>
+#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+
+#include "shipped_result.hpp"
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e8::definition>;
+
+namespace {
+
+std::vector<e8::trial_outcome> valid_outcomes(const e8::samples& x, const std::string& writer, e8::cell c) {
+    std::vector<e8::trial_outcome> out;
+    for (const auto& r : x.runs)
+        if (r.writer == writer)
+            for (const auto& t : r.trials)
+                if (t.kind == c)
+                    if (auto o = e8::outcome_of(r, t); o.valid.valid) out.push_back(o);
+    return out;
+}
+
+e8::writer_run& run_named(e8::samples& x, const std::string& writer) {
+    for (auto& r : x.runs)
+        if (r.writer == writer) return r;
+    throw std::logic_error("no run of " + writer);
+}
+
+// The first valid trial of a cell in a writer's run.
+const e8::trial& first_valid(e8::writer_run& r, e8::cell c) {
+    for (const auto& t : r.trials)
+        if (t.kind == c && e8::validity_of(t).valid) return t;
+    throw std::logic_error("no valid trial");
+}
+
+const std::vector<std::string> writers{"sinkv2", "flinksink"};
+
+}  // namespace
+
+// Mutation: drop the second snapshot of one doubled SinkV2 zombie-409 checkpoint.
+TEST_CASE("in every valid e8 zombie trial both Flink sinks committed the hit checkpoint twice", "[claims][e8]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            for (const auto& w : writers)
+                for (const auto c : {e8::cell::zombie_409, e8::cell::zombie_refresh}) {
+                    const auto got = valid_outcomes(x, w, c);
+                    if (got.size() < 3) return false;
+                    for (const auto& o : got)
+                        if (o.commits_of_checkpoint != 2 || o.excess_records <= 0) return false;
+                }
+            return true;
+        },
+        [](e8::samples& x) {
+            auto& r = run_named(x, "sinkv2");
+            const auto c = e8::hit_checkpoint(first_valid(r, e8::cell::zombie_409));
+            for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
+                if (it->watermark == c) {
+                    r.snapshots.erase(std::next(it).base());
+                    break;
+                }
+        });
+}
+
+// Mutation: a second snapshot carrying the watermark of one FlinkSink lost-reply trial.
+TEST_CASE("no e8 lost reply, 5xx answer or 504 after forwarding committed its checkpoint twice", "[claims][e8]") {
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            for (const auto& w : writers)
+                for (const auto c : {e8::cell::lose_reply, e8::cell::status_unforwarded, e8::cell::forward_then_504}) {
+                    const auto got = valid_outcomes(x, w, c);
+                    if (got.size() < 5) return false;
+                    for (const auto& o : got)
+                        if (o.commits_of_checkpoint != 1) return false;
+                }
+            return true;
+        },
+        [](e8::samples& x) {
+            auto& r = run_named(x, "flinksink");
+            const auto c = e8::hit_checkpoint(first_valid(r, e8::cell::lose_reply));
+            r.snapshots.push_back({999, "append", "job", c, 100, {}});
+        });
+}
+
+// Mutation: one more duplicate seq row in the SinkV2 table than its doubled snapshots added.
+TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the doubled snapshots added, and no seq is missing",
+          "[claims][e8]") {
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            if (x.runs.size() != 2) return false;
+            for (const auto& r : x.runs) {
+                std::int64_t doubled = 0;
+                for (const auto& t : r.trials) doubled += e8::outcome_of(r, t).excess_records;
+                const auto rr = e8::replay_report(r);
+                if (!r.observed || r.missing_seq != 0 || r.duplicate_rows == 0) return false;
+                if (static_cast<std::int64_t>(r.duplicate_rows) != rr.excess_records() || rr.excess_records() != doubled) return false;
+            }
+            return true;
+        },
+        [](e8::samples& x) { run_named(x, "sinkv2").duplicate_rows += 1; });
+}
+
+// Mutation: one SinkV2 lost-reply trial with two failures in Flink's exception history.
+TEST_CASE("every e8 commit fault without a kill failed the Flink job exactly once, and the job committed again", "[claims][e8]") {
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            std::size_t seen = 0;
+            for (const auto& r : x.runs)
+                for (const auto& t : r.trials) {
+                    if (e8::has_kill(t.kind) || !e8::validity_of(t).valid) continue;
+                    ++seen;
+                    if (t.exceptions_after - t.exceptions_before != 1 || t.settled_at_ms <= t.healed_at_ms) return false;
+                }
+            return seen >= 30;
+        },
+        [](e8::samples& x) {
+            for (auto& t : run_named(x, "sinkv2").trials)
+                if (t.kind == e8::cell::lose_reply) {
+                    t.exceptions_after += 1;
+                    break;
+                }
+        });
+}
+
+TEST_CASE("the e8 verdicts on record are the ones the code computes from the samples", "[claims][e8]") {
+    auto h = C::recorded_verdicts_are_recomputed(31);
+    // Mutation (data): a lost-reply checkpoint committed twice refutes its prediction.
+    auto& r = run_named(h.samples, "sinkv2");
+    const auto c = e8::hit_checkpoint(first_valid(r, e8::cell::lose_reply));
+    r.snapshots.push_back({999, "append", "job", c, 100, {}});
+    bool refuted = false;
+    for (const auto& p : experiment::rejudge(h))
+        if (p.id == "e8.lose-reply:sinkv2") refuted = p.verdict == verdict_kind::refuted;
+    CHECK(refuted);
+}
