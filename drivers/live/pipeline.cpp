@@ -99,11 +99,7 @@ namespace {
 std::map<std::string, std::string> pipeline_template_values(const stack_config& stack, const pipeline_spec& spec) {
     auto values = catalog_template_values(stack, spec.ns);
     if (!spec.catalog_address.empty()) values["catalog_uri"] = "http://" + spec.catalog_address;
-    for (const auto& [k, v] : spec.catalog_properties) {
-        auto& o = values["catalog_options"];
-        if (!o.empty() && o.back() != '\n') o += "\n";
-        o += "  '" + engine::sql_string_body(k) + "' = '" + engine::sql_string_body(v) + "',";
-    }
+    values["catalog_options"] = engine::catalog_option_lines(values["catalog_options"], spec.catalog_properties);
     values.insert({
         {"table", spec.table},
         {"location", table_location(stack, spec)},

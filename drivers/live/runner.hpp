@@ -291,6 +291,14 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         std::cerr << command << ": --stack: " << e.what() << "\n";
         return 2;
     }
+    // An experiment whose faults sit on this machine (a proxy on 127.0.0.1 that
+    // the engines must reach) cannot run against a described cluster.
+    if constexpr (requires { E::local_stack_only; }) {
+        if (!stack.local()) {
+            std::cerr << command << ": --stack: " << E::local_stack_only << "\n";
+            return 2;
+        }
+    }
     // Provenance that cannot drift: a full run (a --resume continues one)
     // starts only from a binary built from the checkout's HEAD with no
     // uncommitted code, before anything is created; a quick run warns.

@@ -145,3 +145,13 @@ TEST_CASE("flink_cause: without a cause it gives the first line, for JSON and fo
     CHECK(flink_cause("{\"errors\":[\"e\",\"Caused by: " + long_cause + "\"]}") == std::string(1500, 'x'));
     CHECK(flink_cause("Caused by: abc", 2) == "ab");
 }
+
+// Mutation: drop the newline after the token line in catalog_option_lines: the
+// token and the first property share a line and this fails (checked).
+TEST_CASE("flink_sql_text: a job's own catalog properties follow the token line, one quoted line each", "[unit][engine]") {
+    using rosterrig::engine::catalog_option_lines;
+    CHECK(catalog_option_lines("", {}).empty());
+    CHECK(catalog_option_lines("", {{"rest.client.socket-timeout-ms", "600000"}}) == "  'rest.client.socket-timeout-ms' = '600000',");
+    CHECK(catalog_option_lines("  'token' = 't',", {{"a", "it's"}, {"b", "2"}}) ==
+          "  'token' = 't',\n  'a' = 'it''s',\n  'b' = '2',");
+}

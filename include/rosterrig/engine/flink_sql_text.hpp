@@ -174,6 +174,18 @@ inline std::string table_properties_text(const std::map<std::string, std::string
     return out;
 }
 
+/// sql/catalog.sql's ${catalog_options}: the lines before them (`existing`,
+/// the token line or ""), then one `  'key' = 'value',` line per property, each
+/// quoted for a SQL string (a property the experiment adds to its job's
+/// CREATE CATALOG, such as 'rest.client.socket-timeout-ms').
+inline std::string catalog_option_lines(std::string existing, const std::map<std::string, std::string>& properties) {
+    for (const auto& [k, v] : properties) {
+        if (!existing.empty() && existing.back() != '\n') existing += "\n";
+        existing += "  '" + sql_string_body(k) + "' = '" + sql_string_body(v) + "',";
+    }
+    return existing;
+}
+
 /// The names of the ${...} placeholders in `text`, in order, with repeats.
 inline std::vector<std::string> placeholders(std::string_view text) {
     std::vector<std::string> out;

@@ -623,6 +623,10 @@ struct definition {
     static constexpr const char* tag = "e8";
     static constexpr const char* predictions_file = "predictions/e8_catalog_commit_faults.json";
     static constexpr const char* results_file = "results/e8_catalog_commit_faults.json";
+    /// Why a described cluster is refused (exit 2, before anything is created).
+    static constexpr const char* local_stack_only =
+        "experiment 8 runs only on the local stack: its fault proxy listens on this machine's 127.0.0.1, which a described "
+        "cluster's Flink cannot reach";
     static std::vector<rule> rules() { return e8::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e8::fault_plan(p); }
     static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) { return e8::usage_problem(p, slots); }
