@@ -32,8 +32,8 @@ namespace {
 // what their bodies add, and loads and refreshes (GET).
 std::vector<e8::table_request> table_requests(const proxy::fault_proxy& px, const std::regex& path, std::uint64_t from) {
     std::vector<e8::table_request> out;
-    for (const auto& e : px.log()) {
-        if (e.id < from || e.target.empty()) continue;
+    for (const auto& e : px.log_since(from)) {
+        if (e.target.empty()) continue;
         if (!std::regex_match(e.target.substr(0, e.target.find('?')), path)) continue;
         e8::table_request r;
         r.event = e.id, r.method = e.method, r.rule = e.rule, r.action = e.action;
@@ -50,16 +50,16 @@ std::vector<e8::table_request> table_requests(const proxy::fault_proxy& px, cons
     return out;
 }
 
-component_address proxy_address(const proxy::fault_proxy& px) {
-    component_address a;
-    a.name = "fault proxy (in front of the catalog)", a.host = "127.0.0.1", a.port = px.port();
-    return a;
-}
-
+// The commit path of one table, as the proxy's rules and the driver's reads
+// match it whole: create (`.../tables`), metrics reports and other tables are not it.
 struct commit_path {
+    commit_path(const proxy::fault_proxy& proxy, const std::string& ns, const std::string& table)
+        : px(proxy), pattern("^/v1/(?:[^/]+/)?namespaces/" + ns + "/tables/" + table + "$"), path(pattern) {
+        where.name = "fault proxy (in front of the catalog)", where.host = "127.0.0.1", where.port = px.port();
+    }
     const proxy::fault_proxy& px;
-    std::regex path;
     std::string pattern;
+    std::regex path;
     component_address where;  // the proxy, for the wait's error
     // The commit POSTs answered 200 since `from`, received after `after_ms`.
     std::size_t answered_since(std::uint64_t from, std::int64_t after_ms = 0) const {
@@ -83,6 +83,12 @@ struct commit_path {
         }, [&] { return what; });
     }
 };
+
+// Waits until an unruled commit through the proxy, received after `since_ms`, was answered 200.
+void await_commit_after(const commit_path& cp, std::uint64_t from, std::int64_t since_ms, const std::string& what) {
+    poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, since_ms) > 0; },
+               [&] { return "a commit through the proxy after " + what; });
+}
 
 void run_trial(session& s, const std::string& job, const e8::parameters& params, const experiment::fault_step& step,
                e8::cell kind, proxy::fault_proxy& px, const commit_path& cp, history& h, std::size_t run_at) {
@@ -135,8 +141,7 @@ void run_trial(session& s, const std::string& job, const e8::parameters& params,
         px.heal();
         t.healed_at_ms = now_ms();
         wait_all_running(s.flink, job, std::chrono::seconds(180));
-        poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, t.healed_at_ms) > 0; },
-                   [&] { return std::string("a commit through the proxy after the heal"); });
+        await_commit_after(cp, from, t.healed_at_ms, "the heal");
         t.settled_at_ms = now_ms();
     } catch (const interrupted&) {
         px.heal();
@@ -150,9 +155,7 @@ void run_trial(session& s, const std::string& job, const e8::parameters& params,
         save();
         progress(label + ": void: " + t.failure);
         wait_all_running(s.flink, job, std::chrono::seconds(180));
-        const auto healed = now_ms();
-        poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, healed) > 0; },
-                   [&] { return std::string("a commit through the proxy after a void trial's heal"); });
+        await_commit_after(cp, from, now_ms(), "a void trial's heal");
         return;
     }
     const auto exceptions = s.flink.exceptions(job);
@@ -178,9 +181,7 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     auto p = s.pipeline(w.name, cfg);
     p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
     p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_ms)}};
-    const commit_path cp{px, std::regex("^/v1/(?:[^/]+/)?namespaces/" + p.ns + "/tables/" + p.table + "$"),
-                         "^/v1/(?:[^/]+/)?namespaces/" + p.ns + "/tables/" + p.table + "$",
-                         proxy_address(px)};
+    const commit_path cp(px, p.ns, p.table);
     const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
     const auto in_force = scope.writer.in_force(job, p);
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), params.rate);

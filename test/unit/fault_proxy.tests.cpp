@@ -489,3 +489,18 @@ TEST_CASE("the log keeps the bodies of the method it is told to keep, cut at the
     CHECK(log[0].request_body == "01234567");
     CHECK(log[1].request_body.empty());
 }
+
+// Mutation: make log_since return the whole log: the first check fails (checked by reading).
+TEST_CASE("log_since gives the entries from an id on, and none past the last", "[proxy]") {
+    http_rig rig;
+    http_connection c(rig.proxy->port());
+    REQUIRE(c.call("GET", "/a").status == 200);
+    REQUIRE(c.call("GET", "/b").status == 200);
+    settled_log(*rig.proxy, 2);
+    const auto tail = rig.proxy->log_since(2);
+    REQUIRE(tail.size() == 1);
+    CHECK(tail[0].id == 2);
+    CHECK(tail[0].target == "/b");
+    CHECK(rig.proxy->log_since(1).size() == 2);
+    CHECK(rig.proxy->log_since(3).empty());
+}

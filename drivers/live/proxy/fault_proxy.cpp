@@ -604,4 +604,10 @@ std::vector<proxy_event> fault_proxy::log() const {
     return impl_->events_;
 }
 
+std::vector<proxy_event> fault_proxy::log_since(std::uint64_t first) const {
+    std::lock_guard lock(impl_->mu);
+    const auto skip = std::min<std::size_t>(impl_->events_.size(), first == 0 ? 0 : first - 1);
+    return {impl_->events_.begin() + static_cast<std::ptrdiff_t>(skip), impl_->events_.end()};
+}
+
 }  // namespace rosterrig::live::proxy

@@ -90,6 +90,9 @@ public:
     std::vector<proxy_rule> rules() const;
     std::vector<held_reply> holds() const;
     std::vector<proxy_event> log() const;
+    /// The entries from id `first` on (ids count from 1, in the order received): what a
+    /// poll that already read the earlier ones needs, without copying them again.
+    std::vector<proxy_event> log_since(std::uint64_t first) const;
 
     class impl;
 

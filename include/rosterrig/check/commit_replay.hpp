@@ -33,6 +33,10 @@ struct snapshot_entry {
 };
 BOOST_DESCRIBE_STRUCT(snapshot_entry, (), (snapshot_id, operation, writer_id, watermark, added_records, added_data_files))
 
+/// Whether a snapshot counts as a commit of data: it added records, and it is not
+/// a compaction's replace (which rewrites rows it does not add).
+inline bool adds_data(const snapshot_entry& s) { return s.operation != "replace" && s.added_records > 0; }
+
 struct replayed_watermark {
     std::string writer_id;
     std::int64_t watermark = -1;
@@ -69,7 +73,7 @@ inline commit_replay_report commit_replay(const std::vector<snapshot_entry>& sna
     std::vector<std::pair<std::string, std::int64_t>> watermark_order;
     std::vector<std::string> file_order;
     for (const auto& s : snapshots) {
-        if (s.operation == "replace" || s.added_records <= 0) continue;
+        if (!adds_data(s)) continue;
         ++r.snapshots_with_data;
         r.records_added += s.added_records;
         if (s.watermark >= 0) {

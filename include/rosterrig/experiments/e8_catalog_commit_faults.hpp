@@ -370,7 +370,7 @@ inline validity validity_of(const trial& t) {
 inline std::vector<std::int64_t> snapshots_with_watermark(const writer_run& run, std::int64_t c) {
     std::vector<std::int64_t> out;
     for (const auto& s : run.snapshots)
-        if (s.watermark == c && s.added_records > 0 && s.operation != "replace") out.push_back(s.snapshot_id);
+        if (s.watermark == c && check::adds_data(s)) out.push_back(s.snapshot_id);
     return out;
 }
 
@@ -608,7 +608,7 @@ inline std::string commits_svg(const samples& s) {
     for (const auto& r : s.runs) {
         std::map<std::int64_t, std::int64_t> by_checkpoint;
         for (const auto& x : r.snapshots)
-            if (x.watermark >= 0 && x.operation != "replace") if (x.added_records > 0) by_checkpoint[x.watermark] += 1;
+            if (x.watermark >= 0 && check::adds_data(x)) ++by_checkpoint[x.watermark];
         report::series line{r.writer, {}, report::axis::left, false};
         for (const auto& [c, n] : by_checkpoint) line.points.push_back({static_cast<double>(c), static_cast<double>(n)});
         p.add_series(std::move(line));
