@@ -86,13 +86,13 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
                       std::to_string(step.index) + "; stopping kills");
              return true;
          },
-         [&](const e1::kill_sample& k) {
+         [&](const experiment::kill_sample& k) {
              h.record([&](e1b::samples& x) {
                  x.configurations[at].run.kills.push_back(k);
                  x.configurations[at].table_records_at_kills.push_back(committed);
              });
          },
-         [&](const e1::kill_sample&) {
+         [&](const experiment::kill_sample&) {
              return "; the table held " + std::to_string(committed) + " of " + std::to_string(feed.total()) + " records";
          }});
     const auto report = finish_and_drain(s, feed, job, p, parts, label, feed_start, std::chrono::seconds(900));

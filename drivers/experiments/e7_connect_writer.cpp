@@ -71,7 +71,7 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         if (before.latest_completed_at_ms > 0) w.ms_since_last_commit = killed.process.killed_at_ms - before.latest_completed_at_ms;
         w.rest_back_after_ms = killed.rest_back_at_ms - killed.process.killed_at_ms;
         // Experiment 1's record, with this writer's analogues (e7::restart_run says which).
-        const auto k = e1::kill_sample_of(step, before, killed.as_kill_record(), sent, acked, feed_start, name);
+        const auto k = experiment::kill_sample_of(step, before, killed.as_kill_record(), sent, acked, feed_start, name);
         snapshots_at_recovery = static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size());
         h.record([&](e7::samples& x) { x.restart->run.kills.push_back(k), x.restart->worker_kills.push_back(w); });
         progress(label + ": " + e7::describe(k, w, steps.size()));
@@ -94,7 +94,7 @@ void run_restart(session& s, const e7::parameters& params, const experiment::fau
         const auto st = scope.writer.rest.status(name);
         run.final_job_state = st ? st->state : "absent";
         run.restarts_reported = connect_worker_restarts(s.stack) - restarts_at_start;
-        e1::record_table(run, seen);
+        experiment::record_table(run, seen);
         progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicate seq rows");
     });
 }
@@ -165,7 +165,7 @@ void run_offsets(session& s, const e7::parameters& params, history& h) {
                                            "), created again under the same name");
 }
 
-e3::snapshot_entry entry_of(const iceberg_snapshot& snap, const std::string& connector) {
+experiment::snapshot_entry entry_of(const iceberg_snapshot& snap, const std::string& connector) {
     // The sink marks its commits with kafka.connect.commit-id: those are the writer's commits.
     const bool ours = !snap.summary_text("kafka.connect.commit-id").empty();
     return {snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"), ours ? connector : "",
@@ -176,8 +176,8 @@ void run_dial_cell(session& s, const e7::parameters& params, std::int64_t interv
                    const roster_spec& spec, history& h) {
     const std::string cell = e7::cell_name(interval_ms), label = "e7[" + cell + "]";
     connect_scope scope(s);
-    const auto p = s.pipeline("dial_" + e3::seconds_text(interval_ms), e7::pipeline_of(interval_ms, params.tasks));
-    e3::cell_run run;
+    const auto p = s.pipeline("dial_" + experiment::seconds_text(interval_ms), e7::pipeline_of(interval_ms, params.tasks));
+    experiment::cell_run run;
     run.cell = cell, run.interval_ms = interval_ms, run.parallelism = params.tasks, run.events = params.dial_events;
     run.job_id = scope.launch(p, static_cast<int>(spec.partitions));
     const auto x = scope.writer.connect_settings(run.job_id, p);
@@ -189,19 +189,19 @@ void run_dial_cell(session& s, const e7::parameters& params, std::int64_t interv
         return label + ": " + std::to_string(acked) + " of " + std::to_string(total) + " acknowledged, table at " +
                std::to_string(committed_records(s.catalog, p.ns, p.table)) + " records";
     });
-    const auto acks = e3::acknowledgements_of(fed.acked_at);
+    const auto acks = experiment::acknowledgements_of(fed.acked_at);
     run.feed_duration_ms = acks.feed_duration_ms;
     wait_table_counts(s.catalog, p.ns, p.table, static_cast<long long>(params.dial_events),
                       std::chrono::seconds(interval_ms / 1000 + 180));
     scope.writer.stop(run.job_id);
-    std::vector<e3::snapshot_entry> snapshots;
+    std::vector<experiment::snapshot_entry> snapshots;
     for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) snapshots.push_back(entry_of(snap, run.job_id));
-    e3::record_snapshots(run, std::move(snapshots), seq_first_snapshots(s.trino, p.ns, p.table), acks.at_ms,
+    experiment::record_snapshots(run, std::move(snapshots), seq_first_snapshots(s.trino, p.ns, p.table), acks.at_ms,
                          params.freshness_bucket_ms);
     run.files = read_file_entries(s.trino, p.ns, p.table);
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
-    progress(label + ": " + e3::describe(run));
+    progress(label + ": " + experiment::describe(run));
     h.record([&](e7::samples& all) { all.dial.push_back(std::move(run)); });
 }
 
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
         argc, argv, "Experiment 7: experiments 1 and 3's questions asked of Kafka Connect's Iceberg sink: what a worker "
                     "kill replays, whether the connector's consumer-group offsets are the truth, and what the commit "
                     "interval does to files and freshness.",
-        {{"--kills", "N", "worker kills in part 1 (default 30, quick 2)", &e7::parameters::kills},
+        {{"--kills", "N", "worker kills in part 1 (default 30, quick 1)", &e7::parameters::kills},
          {"--intervals", "MS,MS,..", "commit intervals of part 3, in ms (default 2000,10000,30000)", &e7::parameters::dial_intervals_ms}},
         [](session& s, const e7::parameters& params, const experiment::fault_plan& plan, history& h) {
             connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run before anything is created

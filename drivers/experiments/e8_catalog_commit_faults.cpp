@@ -15,10 +15,8 @@
 #include "kill_run.hpp"
 #include "observe_table.hpp"
 #include "poll.hpp"
-#include "proxy/fault_proxy.hpp"
+#include "proxied_commits.hpp"
 #include "runner.hpp"
-
-#include <regex>
 
 using namespace rosterrig;
 using namespace rosterrig::live;
@@ -27,71 +25,8 @@ using experiment::fault_kind;
 
 namespace {
 
-// What the proxy saw on the table's path, from log entry `from` on: commits
-// (POST; the anchored path leaves out create, metrics and other tables) with
-// what their bodies add, and loads and refreshes (GET).
-std::vector<e8::table_request> table_requests(const proxy::fault_proxy& px, const std::regex& path, std::uint64_t from) {
-    std::vector<e8::table_request> out;
-    for (const auto& e : px.log_since(from)) {
-        if (e.target.empty()) continue;
-        if (!std::regex_match(e.target.substr(0, e.target.find('?')), path)) continue;
-        e8::table_request r;
-        r.event = e.id, r.method = e.method, r.rule = e.rule, r.action = e.action;
-        r.received_at_ms = e.received_at_ms, r.forwarded_at_ms = e.forwarded_at_ms, r.upstream_replied_at_ms = e.upstream_replied_at_ms;
-        r.answered_at_ms = e.answered_at_ms, r.dropped_at_ms = e.dropped_at_ms;
-        r.upstream_status = e.upstream_status, r.answered_status = e.answered_status;
-        if (e.method == "POST") {
-            const auto body = e8::commit_body_of(e.request_body);
-            r.snapshot_id = body.snapshot_id, r.watermark = body.watermark;
-        }
-        r.note = e.note;
-        out.push_back(std::move(r));
-    }
-    return out;
-}
-
-// The commit path of one table, as the proxy's rules and the driver's reads
-// match it whole: create (`.../tables`), metrics reports and other tables are not it.
-struct commit_path {
-    commit_path(const proxy::fault_proxy& proxy, const std::string& ns, const std::string& table)
-        : px(proxy), pattern("^/v1/(?:[^/]+/)?namespaces/" + ns + "/tables/" + table + "$"), path(pattern) {
-        where.name = "fault proxy (in front of the catalog)", where.host = "127.0.0.1", where.port = px.port();
-    }
-    const proxy::fault_proxy& px;
-    std::string pattern;
-    std::regex path;
-    component_address where;  // the proxy, for the wait's error
-    // The commit POSTs answered 200 since `from`, received after `after_ms`.
-    std::size_t answered_since(std::uint64_t from, std::int64_t after_ms = 0) const {
-        std::size_t n = 0;
-        for (const auto& r : table_requests(px, path, from))
-            if (r.method == "POST" && r.rule == 0 && r.answered_status == 200 && r.received_at_ms > after_ms) ++n;
-        return n;
-    }
-    std::optional<e8::table_request> applied_by(std::uint64_t from, std::uint64_t rule) const {
-        for (const auto& r : table_requests(px, path, from))
-            if (r.rule == rule) return r;
-        return std::nullopt;
-    }
-    template <class Ready>
-    e8::table_request wait_rule(std::uint64_t from, std::uint64_t rule, std::chrono::seconds deadline, Ready ready,
-                                const std::string& what) const {
-        return poll_until(where, deadline, [&]() -> std::optional<e8::table_request> {
-            auto r = applied_by(from, rule);
-            if (r && ready(*r)) return r;
-            return std::nullopt;
-        }, [&] { return what; });
-    }
-};
-
-// Waits until an unruled commit through the proxy, received after `since_ms`, was answered 200.
-void await_commit_after(const commit_path& cp, std::uint64_t from, std::int64_t since_ms, const std::string& what) {
-    poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, since_ms) > 0; },
-               [&] { return "a commit through the proxy after " + what; });
-}
-
 void run_trial(session& s, const std::string& job, const e8::parameters& params, const experiment::fault_step& step,
-               e8::cell kind, proxy::fault_proxy& px, const commit_path& cp, history& h, std::size_t run_at) {
+               e8::cell kind, proxy::fault_proxy& px, const proxied_commit_path& cp, history& h, std::size_t run_at) {
     e8::trial t;
     t.index = step.index, t.kind = kind, t.k = static_cast<std::uint64_t>(step.delay_ms), t.status = e8::status_of(step);
     const std::string label = "e8[" + step.variant + " " + std::to_string(step.index) + "]";
@@ -181,7 +116,7 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     auto p = s.pipeline(w.name, cfg);
     p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
     p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_ms)}};
-    const commit_path cp(px, p.ns, p.table);
+    const proxied_commit_path cp(px, p.ns, p.table);
     const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
     const auto in_force = scope.writer.in_force(job, p);
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), params.rate);

@@ -182,7 +182,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     std::vector<std::uint64_t> counts(extra.size());
     std::vector<std::vector<std::int64_t>> lists(extra.size());
     cli::arg_parser p{command, summary};
-    p.flag("--quick", quick, "the short form, for CI (under 5 minutes); not promoted to results/");
+    p.flag("--quick", quick, "the short form, for CI (under 3 minutes); not promoted to results/");
     p.option("--seed", seed, "S", "the feed's seed (default: the experiment's own)");
     // Only an experiment with a table has a warehouse to choose.
     constexpr bool has_warehouse = requires(typename E::parameters x) { x.warehouse; };

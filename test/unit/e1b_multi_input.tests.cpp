@@ -14,8 +14,8 @@ const std::string source = "Source: roster_feed[1] -> Calc[2]";
 const std::string writer = "IcebergStreamWriter";
 const std::string committer = "IcebergFilesCommitter -> Sink: IcebergSink";
 
-e1::kill_sample kill(std::uint64_t index, std::int64_t restored) {
-    e1::kill_sample k;
+experiment::kill_sample kill(std::uint64_t index, std::int64_t restored) {
+    experiment::kill_sample k;
     k.index = index;
     k.restored_checkpoint_id = restored;
     return k;

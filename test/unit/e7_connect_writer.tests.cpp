@@ -15,8 +15,8 @@ e7::offsets_step step(const char* name, std::uint64_t rows, std::uint64_t duplic
 
 // A dial cell with `commits` commits of `files` files of `bytes` each, and a
 // freshness histogram whose every row waited `fresh_ms`.
-e3::cell_run cell(std::int64_t interval_ms, int commits, std::int64_t bytes, std::int64_t fresh_ms) {
-    e3::cell_run c;
+experiment::cell_run cell(std::int64_t interval_ms, int commits, std::int64_t bytes, std::int64_t fresh_ms) {
+    experiment::cell_run c;
     c.cell = e7::cell_name(interval_ms), c.interval_ms = interval_ms, c.job_id = "sink";
     c.in_force.interval_ms = interval_ms;
     c.events = c.rows = 100;

@@ -21,7 +21,13 @@
 
 #include "rosterrig/experiment/checkpoint_stats.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
-#include "rosterrig/experiments/e1_restart_replay.hpp"
+#include "rosterrig/experiment/feed_pacing.hpp"
+#include "rosterrig/experiment/kill_run.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
+#include "rosterrig/stats/binomial_bounds.hpp"
 
 namespace rosterrig::e1b {
 
@@ -42,7 +48,7 @@ struct parameters {
 
     /// The full run: 1.2 M events per configuration, 30 kills planned for each.
     static parameters full() { return {}; }
-    /// For CI (under 5 minutes): three of the configurations (configurations_of),
+    /// For CI (under 3 minutes): three of the configurations (configurations_of),
     /// 60,000 events, two kills each.
     static parameters quick_run() {
         parameters p;
@@ -87,7 +93,7 @@ inline std::vector<configuration> configurations() {
             {"exactly-once, aligned, saturated", checkpoint_mode::exactly_once, false, true}};
 }
 
-/// A quick run (CI, under 5 minutes) covers each code path once: paced and
+/// A quick run (CI, under 3 minutes) covers each code path once: paced and
 /// saturated, aligned and unaligned.
 inline std::vector<configuration> configurations_of(const parameters& p) {
     const auto all = configurations();
@@ -137,7 +143,7 @@ struct duplicate_copy {
 BOOST_DESCRIBE_STRUCT(duplicate_copy, (), (seq, checkpoint_id))
 
 struct configuration_run {
-    e1::configuration_run run;  // experiment 1's record: settings, kills, table read-back, attribution
+    experiment::configuration_run run;  // experiment 1's record: settings, kills, table read-back, attribution
     bool unaligned_requested = false;
     bool saturated = false;                     // the feed produced at once (else paced)
     std::optional<bool> unaligned_in_force;     // /jobs/<id>/checkpoints/config
@@ -163,10 +169,9 @@ BOOST_DESCRIBE_STRUCT(samples, (), (configurations, predictions))
 
 inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
                                    const experiment::writer_settings& w, double rate_per_second) {
-    e1::parameters as_e1;
-    as_e1.events = p.events, as_e1.checkpoint_interval_ms = p.checkpoint_interval_ms;
     configuration_run r;
-    r.run = e1::start_run({c.name, c.mode, experiment::table_kind::append}, as_e1, job, w, rate_per_second);
+    r.run = experiment::start_kill_run(c.name, experiment::table_kind::append, c.mode, p.checkpoint_interval_ms, p.events, job, w,
+                                       rate_per_second);
     r.unaligned_requested = c.unaligned;
     r.saturated = c.saturated;
     r.unaligned_in_force = w.unaligned;
@@ -212,7 +217,7 @@ inline void attribute_by_checkpoint(configuration_run& c) {
     for (std::size_t i = 0; i < copies.size(); ++i) {
         if (i == 0 || copies[i].seq != copies[i - 1].seq) continue;  // the original
         const auto cp = copies[i].checkpoint_id;
-        e1::kill_sample* by = nullptr;
+        experiment::kill_sample* by = nullptr;
         for (auto& k : c.run.kills)
             if (cp >= 0 && k.restored_checkpoint_id >= 0 && k.restored_checkpoint_id < cp &&
                 (!by || k.restored_checkpoint_id >= by->restored_checkpoint_id))
@@ -291,7 +296,7 @@ inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const
     using namespace experiment;
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
-    const auto sum = e1::summarize(c->run);
+    const auto sum = experiment::summarize(c->run);
     const std::string what = std::to_string(sum.kills_with_duplicates) + " of " + std::to_string(sum.kills) +
                              " kills duplicated (" + std::to_string(c->run.duplicate_rows) + " duplicate rows)";
     if (sum.kills_with_duplicates > 0) return held(what);
@@ -303,7 +308,7 @@ inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const
 inline experiment::rule_verdict exactly_once_clean(const samples& s, const std::string& name) {
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
-    return e1::no_duplicates(&c->run);
+    return experiment::no_duplicates(&c->run);
 }
 
 /// "Saturated exactly-once leaves no duplicate row": exact, no bound (the
@@ -312,7 +317,7 @@ inline experiment::rule_verdict saturated_exactly_once_clean(const samples& s, c
     using namespace experiment;
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
-    const auto sum = e1::summarize(c->run);
+    const auto sum = experiment::summarize(c->run);
     const std::string what = std::to_string(c->run.duplicate_rows) + " duplicate rows after " + std::to_string(sum.kills) + " kills";
     if (c->run.duplicate_rows > 0) return refuted(what);
     if (sum.kills < saturated_kills_to_refute)
@@ -382,7 +387,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                               "Per-kill rate (95% interval)", "Duplicates per kill (min / median / max)", "Rows",
                               "Duplicate seq rows", "Missing seqs", "Kills ended"}};
     for (const auto& c : s.configurations) {
-        const auto sum = e1::summarize(c.run);
+        const auto sum = experiment::summarize(c.run);
         const double rate = sum.kills ? static_cast<double>(sum.kills_with_duplicates) / static_cast<double>(sum.kills) : 0;
         t.row({c.run.name,
                c.saturated ? "at once (" + n(static_cast<std::uint64_t>(produce_rate(c))) + " events/s)"
@@ -439,7 +444,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
     o += "\nThe rig at this size: the producer while Flink read (a paced feed's figure is its pace, not the producer's "
          "speed), and the read-back through Trino, streamed through the checks page by page.\n\n" + perf.render();
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().run.sink) + ".\n";
-    o += "\n" + e1::restart_count_sentence(e1::restart_counts_of(s.configurations, [](const auto& c) -> const e1::configuration_run& { return c.run; }));
+    o += "\n" + experiment::restart_count_sentence(experiment::restart_counts_of(s.configurations, [](const auto& c) -> const experiment::configuration_run& { return c.run; }));
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 

@@ -91,6 +91,7 @@ struct parameters {
         p.expire_stores = {"s3"};
         p.expire_variants = {"plain"};
         p.expire_after_snapshots = 4;
+        p.expire_interval_ms = 2000;  // four commits inside the 12 s feed; at 5 s the wait ran out the feed
         p.orphan_interval_ms = 12000;
         p.orphan_in_flight_events = 500;
         p.orphan_call_after_ms = 4000;

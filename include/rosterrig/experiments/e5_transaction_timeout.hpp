@@ -87,19 +87,22 @@ struct parameters {
         p.quick = true;
         p.events = 2000;
         p.providers = 500;
-        p.feed_ms = 8000;
+        p.feed_ms = 6000;
         p.pair_timeouts_ms = {};  // the boundary covers a timeout below and above the interval
-        p.boundary_interval_ms = 10000;
+        p.boundary_interval_ms = 6000;
         p.boundary_ratios = {0.5, 3.0};
         p.boundary_repeats = 1;
-        p.stuck_timeout_ms = 20000;
+        p.stuck_timeout_ms = 12000;
         p.stuck_runs = {"cancel/default", "kill-then-cancel/fixed"};
         p.stuck_interval_ms = 120000;
         p.stuck_plain_records = 100;
         p.restart_interval_ms = 5000;
-        p.restart_timeout_ms = 20000;
-        p.restart_late_wait_ms = 40000;
+        // Late enough that the broker's abort sweep (every 10 s by default) has run after the timeout.
+        p.restart_timeout_ms = 10000;
+        p.restart_late_wait_ms = 25000;
         p.restart_endings = {"late"};
+        // One checkpoint completed after the feed commits all of it; a full run waits for two.
+        p.commit_wait_checkpoints = 1;
         return p;
     }
     roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }

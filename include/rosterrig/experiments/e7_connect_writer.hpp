@@ -18,7 +18,6 @@
 #define ROSTERRIG_EXPERIMENTS_E7_CONNECT_WRITER_HPP
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,9 +25,11 @@
 
 #include <boost/describe.hpp>
 
-#include "rosterrig/experiment/history.hpp"
-#include "rosterrig/experiments/e1_restart_replay.hpp"
-#include "rosterrig/experiments/e3_file_size.hpp"
+#include "rosterrig/experiment/commit_cell.hpp"
+#include "rosterrig/experiment/feed_pacing.hpp"
+#include "rosterrig/experiment/kill_run.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/result_section.hpp"
 
 namespace rosterrig::e7 {
 
@@ -59,15 +60,15 @@ struct parameters {
     bool quick = false;
 
     static parameters full() { return {}; }
-    /// For CI (under 5 minutes): two kills, a short offsets part, two dial cells.
+    /// For CI (under 3 minutes): one kill, a short offsets part, one dial cell.
     static parameters quick_run() {
         parameters p;
         p.quick = true;
         p.events = 3000;
         p.providers = 500;
-        p.kills = 2;
+        p.kills = 1;  // a Connect worker takes about 40 s to commit again after a kill: one kill keeps the quick run under 3 minutes
         p.offsets_events = 1000;
-        p.offsets_watch_ms = 15000;  // a replay is still waited for until it lands (at most 60 s)
+        p.offsets_watch_ms = 8000;  // a replay is still waited for until it lands (at most 60 s)
         p.dial_intervals_ms = {5000};
         p.dial_events = 2000;
         p.dial_feed_ms = 10000;
@@ -148,7 +149,7 @@ BOOST_DESCRIBE_STRUCT(worker_kill, (),
 /// exceptions_recorded is -1 (Connect keeps no exception history), and the
 /// checkpoint ids stay -1.
 struct restart_run {
-    e1::configuration_run run;   // experiment 1's record: kills, table read-back, attribution
+    experiment::configuration_run run;   // experiment 1's record: kills, table read-back, attribution
     connect_settings in_force;
     std::vector<worker_kill> worker_kills;  // one per run.kills entry, same order
 };
@@ -211,7 +212,7 @@ BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, feed_sha256, rewind_while_runni
 struct samples {
     std::optional<restart_run> restart;
     offsets_part offsets;
-    std::vector<e3::cell_run> dial;  // experiment 3's cell record, one per commit interval
+    std::vector<experiment::cell_run> dial;  // experiment 3's cell record, one per commit interval
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (restart, offsets, dial, predictions))
@@ -223,7 +224,7 @@ inline const offsets_step* find_step(const offsets_part& p, const std::string& s
 }
 
 /// A dial cell's name: "connect-10s".
-inline std::string cell_name(std::int64_t interval_ms) { return "connect-" + e3::seconds_text(interval_ms); }
+inline std::string cell_name(std::int64_t interval_ms) { return "connect-" + experiment::seconds_text(interval_ms); }
 
 /// Part 1's record as it starts: experiment 1's fields that mean the same for this writer.
 inline restart_run start_restart(const parameters& p, const std::string& connector, const experiment::writer_settings& w,
@@ -245,7 +246,7 @@ inline restart_run start_restart(const parameters& p, const std::string& connect
 }
 
 /// One progress line per kill.
-inline std::string describe(const e1::kill_sample& k, const worker_kill& w, std::size_t of) {
+inline std::string describe(const experiment::kill_sample& k, const worker_kill& w, std::size_t of) {
     return "kill " + std::to_string(k.index) + "/" + std::to_string(of) + " at event " + std::to_string(k.sent_before_kill) +
            ", table at " + std::to_string(w.table_records_before) + " records, " + std::to_string(w.ms_since_last_commit) +
            " ms after its last commit; worker answering after " + std::to_string(w.rest_back_after_ms) +
@@ -282,7 +283,7 @@ using experiment::rule_verdict;
 /// "No worker kill duplicates; the 95% bound is at most 0.10" (experiment 1's rule).
 inline rule_verdict restart_no_duplicates(const samples& s) {
     if (!s.restart) return inconclusive("part 1 did not run");
-    return e1::no_duplicates(&s.restart->run);
+    return experiment::no_duplicates(&s.restart->run);
 }
 
 inline rule_verdict restart_nothing_missing(const samples& s) {
@@ -338,19 +339,19 @@ inline rule_verdict rewound_group_replays_everything(const samples& s) {
 /// "Every dial cell lands the feed once" (experiment 3's rule on this writer's cells).
 inline rule_verdict dial_lands_once(const samples& s) {
     return experiment::for_each_of(
-        s.dial, [](const e3::cell_run& c) { return c.cell; },
-        [](const e3::cell_run& c) {
+        s.dial, [](const experiment::cell_run& c) { return c.cell; },
+        [](const experiment::cell_run& c) {
             const std::string why = std::to_string(c.rows) + " rows of " + std::to_string(c.events) + ", " +
                                     std::to_string(c.duplicate_rows) + " duplicates, " +
                                     std::to_string(c.missing_runs.size()) + " missing runs";
-            return e3::landed_once(c) ? held(why) : refuted(why);
+            return experiment::landed_once(c) ? held(why) : refuted(why);
         },
         "no dial cell ran");
 }
 
 /// The dial cells in interval order.
-inline std::vector<const e3::cell_run*> dial_by_interval(const samples& s) {
-    std::vector<const e3::cell_run*> out;
+inline std::vector<const experiment::cell_run*> dial_by_interval(const samples& s) {
+    std::vector<const experiment::cell_run*> out;
     for (const auto& c : s.dial) out.push_back(&c);
     std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->interval_ms < b->interval_ms; });
     return out;
@@ -364,11 +365,11 @@ inline rule_verdict longer_interval_larger_files(const samples& s) {
     std::string why;
     bool monotone = true;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-        const auto a = e3::analyze(*cells[i]);
+        const auto a = experiment::analyze(*cells[i]);
         why += (why.empty() ? "" : "; ") + cells[i]->cell + ": " + std::to_string(a.commits_with_data) + " commits, mean file " +
                std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B";
         if (i == 0) continue;
-        const auto b = e3::analyze(*cells[i - 1]);
+        const auto b = experiment::analyze(*cells[i - 1]);
         if (!(a.commits_with_data < b.commits_with_data && a.mean_file_bytes > b.mean_file_bytes)) monotone = false;
     }
     return monotone ? held(why) : refuted(why);
@@ -384,7 +385,7 @@ inline rule_verdict freshness_follows_interval(const samples& s) {
     bool ok = true;
     std::int64_t previous = -1;
     for (const auto* c : cells) {
-        const auto a = e3::analyze(*c);
+        const auto a = experiment::analyze(*c);
         if (a.p50_ms < 0) return inconclusive(c->cell + ": no freshness recorded");
         why += (why.empty() ? "" : "; ") + c->cell + ": p50 <= " + std::to_string(a.p50_ms) + " ms";
         if (a.p50_ms <= previous || a.p50_ms > c->in_force.interval_ms + freshness_slack_ms) ok = false;
@@ -427,7 +428,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                               "Rows", "Duplicate seq rows", "Missing seqs", "New JVM / REST / tasks running / first commit (median ms)"}};
     if (s.restart) {
         const auto& r = *s.restart;
-        const auto sum = e1::summarize(r.run);
+        const auto sum = experiment::summarize(r.run);
         const auto rec = summarize_recovery(r);
         t.row({r.run.name,
                "commit every " + std::to_string(r.in_force.commit_interval_ms) + " ms, " + std::to_string(r.in_force.tasks_running) +
@@ -459,57 +460,16 @@ inline std::string report_section(const result::result_envelope& env, const samp
     report::markdown_table dt{{"Commit interval (worker)", "Commits with data", "Files per commit (median)", "Data files",
                                "Mean file size", "Freshness p50 / p99", "Rows", "Duplicates"}};
     for (const auto* c : dial_by_interval(s)) {
-        const auto a = e3::analyze(*c);
+        const auto a = experiment::analyze(*c);
         std::vector<double> fpc(a.files_per_commit.begin(), a.files_per_commit.end());
         dt.row({std::to_string(c->in_force.interval_ms) + " ms", std::to_string(a.commits_with_data),
                 fpc.empty() ? "-" : fixed(stats::summarize(fpc).median, 1), std::to_string(a.data_files),
-                e3::bytes_text(a.mean_file_bytes) + " B",
+                experiment::bytes_text(a.mean_file_bytes) + " B",
                 "≤ " + std::to_string(a.p50_ms) + " / ≤ " + std::to_string(a.p99_ms) + " ms", n(c->rows), n(c->duplicate_rows)});
     }
     o += dt.render();
     o += beside;
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
-}
-
-/// Both writers side by side: Flink's rows from experiments 1 and 3's results
-/// (their grid cells at the same parallelism as this run's tasks), this
-/// writer's from its own. A missing result is said, not skipped.
-inline std::string beside_flink(const samples& s, const parameters& p, const experiment::history<e1::definition>* flink_restart,
-                                const experiment::history<e3::definition>* flink_dial) {
-    using report::fixed;
-    auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
-    std::string o = "\n**Side by side.** The restart question, each writer's rows as its own run recorded them "
-                    "(Flink: `results/e1_restart_replay.json`):\n\n";
-    report::markdown_table t{{"Writer", "Configuration", "Feed", "Kills", "Kills with duplicates", "95% upper bound",
-                              "Duplicate seq rows", "Missing seqs"}};
-    auto row = [&](const std::string& writer, const e1::configuration_run& r) {
-        const auto sum = e1::summarize(r);
-        t.row({writer, r.name, n(r.events) + " events", std::to_string(sum.kills), std::to_string(sum.kills_with_duplicates),
-               fixed(sum.upper_bound_95, 3), n(r.duplicate_rows),
-               r.table_kind == experiment::table_kind::upsert ? std::string("n/a (an upsert table keeps one row per NPI)")
-                                                              : n(r.events - std::min(r.events, r.distinct_seq))});
-    };
-    if (flink_restart)
-        for (const auto& c : flink_restart->samples.configurations) row("Flink " + std::string(flink_restart->envelope.component_versions.count("flink") ? flink_restart->envelope.component_versions.at("flink").substr(0, 6) : ""), c);
-    else o += "(experiment 1's results are not in results/.)\n\n";
-    if (s.restart) row("Kafka Connect", s.restart->run);
-    o += t.render();
-    o += "\nThe commit interval's dial (Flink: experiment 3's grid at writer parallelism " + std::to_string(p.tasks) +
-         ", `results/e3_file_size.json`; Kafka Connect: " + std::to_string(p.tasks) + " tasks):\n\n";
-    report::markdown_table d{{"Writer", "Interval", "Events", "Commits with data", "Mean file size", "Freshness p50 / p99"}};
-    auto cell = [&](const std::string& writer, const e3::cell_run& c) {
-        const auto a = e3::analyze(c);
-        d.row({writer, report::seconds_from_ms(c.in_force.interval_ms, 0), n(c.events), std::to_string(a.commits_with_data),
-               e3::bytes_text(a.mean_file_bytes) + " B", "≤ " + std::to_string(a.p50_ms) + " / ≤ " + std::to_string(a.p99_ms) + " ms"});
-    };
-    if (flink_dial) {
-        for (const auto interval : flink_dial->parameters.intervals_ms)
-            if (const auto* c = e3::grid_cell(flink_dial->samples, interval, p.tasks)) cell("Flink (checkpoint)", *c);
-    } else {
-        o += "(experiment 3's results are not in results/.)\n\n";
-    }
-    for (const auto* c : dial_by_interval(s)) cell("Kafka Connect (commit)", *c);
-    return o + d.render();
 }
 
 struct definition {
@@ -526,18 +486,6 @@ struct definition {
         return e7::report_section(env, s, p, beside);
     }
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
-    /// Appended to the section by the report: Flink's rows from the results
-    /// beside this one's (the same folder).
-    static std::string beside(const samples& s, const parameters& p, const std::string& results_file) {
-        const auto dir = std::filesystem::path(results_file).parent_path();
-        std::optional<experiment::history<e1::definition>> restart;
-        std::optional<experiment::history<e3::definition>> dial;
-        if (const auto f = dir / std::filesystem::path(e1::definition::results_file).filename(); std::filesystem::exists(f))
-            restart = experiment::read_history<e1::definition>(f.string());
-        if (const auto f = dir / std::filesystem::path(e3::definition::results_file).filename(); std::filesystem::exists(f))
-            dial = experiment::read_history<e3::definition>(f.string());
-        return beside_flink(s, p, restart ? &*restart : nullptr, dial ? &*dial : nullptr);
-    }
 };
 
 } // namespace rosterrig::e7
