@@ -48,14 +48,14 @@ std::string unescape(std::string s) {
 }  // namespace
 
 http_response s3_client::signed_call(http_method method, const std::string& path,
-                                     const std::vector<std::pair<std::string, std::string>>& query) const {
-    sigv4::request r{method == http_method::del ? "DELETE" : "GET", path, query, {}, "UNSIGNED-PAYLOAD"};
+                                     const std::vector<std::pair<std::string, std::string>>& query, const std::string& body) const {
+    sigv4::request r{method == http_method::del ? "DELETE" : method == http_method::put ? "PUT" : "GET", path, query, {}, "UNSIGNED-PAYLOAD"};
     const auto date = amz_now();
     r.headers = {{"host", where_.where()}, {"x-amz-content-sha256", r.payload_hash}, {"x-amz-date", date}};
     const auto auth = sigv4::authorization(r, access_key_, secret_key_, region_, date);
     const auto q = sigv4::canonical_query(r);
     const auto target = sigv4::uri_encode(path, true) + (q.empty() ? std::string() : "?" + q);
-    auto res = http_call(where_, method, target, {}, "application/octet-stream", std::chrono::seconds(15),
+    auto res = http_call(where_, method, target, body, "application/octet-stream", std::chrono::seconds(15),
                          {{"x-amz-content-sha256", r.payload_hash}, {"x-amz-date", date}, {"Authorization", auth}});
     if (res.status >= 300)
         throw live_error(where_, r.method + " " + target + " answered " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
@@ -68,6 +68,10 @@ std::string s3_client::get(const std::string& path, const std::vector<std::pair<
 
 void s3_client::delete_object(const std::string& bucket, const std::string& key) const {
     signed_call(http_method::del, "/" + bucket + "/" + key, {});
+}
+
+void s3_client::put_object(const std::string& bucket, const std::string& key, const std::string& body) const {
+    signed_call(http_method::put, "/" + bucket + "/" + key, {}, body);
 }
 
 std::vector<s3_object> s3_client::list_objects(const std::string& bucket, const std::string& prefix) const {

@@ -34,13 +34,15 @@ public:
 
     // Deletes one object (S3 answers 204 whether or not it existed).
     void delete_object(const std::string& bucket, const std::string& key) const;
+    // Writes one object in a single PUT (the payload unsigned, as SigV4 allows).
+    void put_object(const std::string& bucket, const std::string& key, const std::string& body) const;
 
     const component_address& where() const { return where_; }
 
 private:
     std::string get(const std::string& path, const std::vector<std::pair<std::string, std::string>>& query) const;
     http_response signed_call(http_method method, const std::string& path,
-                              const std::vector<std::pair<std::string, std::string>>& query) const;
+                              const std::vector<std::pair<std::string, std::string>>& query, const std::string& body = {}) const;
 
     component_address where_;
     std::string region_, access_key_, secret_key_;
