@@ -63,7 +63,8 @@ BOOST_DESCRIBE_STRUCT(kill_sample, (),
 struct configuration_run {
     std::string name;                 // "at-least-once + append"
     experiment::table_kind table_kind = table_kind::append;
-    std::string checkpoint_mode_requested;  // the SQL option sent: AT_LEAST_ONCE | EXACTLY_ONCE
+    // The SQL option sent: AT_LEAST_ONCE | EXACTLY_ONCE; absent for a writer with no checkpointing mode to ask for.
+    std::optional<std::string> checkpoint_mode_requested;
     std::string checkpoint_mode_in_force;   // from /jobs/<id>/checkpoints/config
     std::int64_t checkpoint_interval_requested_ms = 0;
     std::int64_t checkpoint_interval_in_force_ms = 0;
@@ -73,7 +74,7 @@ struct configuration_run {
     std::string job_id;
     std::string final_job_state;
     std::int64_t restarts_reported = 0;      // numRestarts at the end
-    std::int64_t exceptions_recorded = 0;    // entries in Flink's exception history
+    std::optional<std::int64_t> exceptions_recorded;  // entries in Flink's exception history; absent for a writer that keeps none
     std::uint64_t events = 0;
     std::uint64_t acknowledged = 0;
     double rate_per_second = 0;

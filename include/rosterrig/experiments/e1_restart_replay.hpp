@@ -361,7 +361,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                fixed(sum.upper_bound_95, 4), n(c.rows), n(c.duplicate_rows), n(c.rows_sharing_npi),
                c.table_kind == experiment::table_kind::upsert ? n(c.stale_rows) : std::string("n/a"),
                std::to_string(c.data_files), std::to_string(c.equality_delete_files),
-               std::to_string(c.exceptions_recorded)});
+               c.exceptions_recorded ? std::to_string(*c.exceptions_recorded) : std::string("-")});
     }
     o += t.render();
     std::uint64_t kills = 0, duplicate_rows = 0, missing_runs = 0, fewest = 0;

@@ -92,8 +92,17 @@ BOOST_DESCRIBE_STRUCT(parameters, (),
 inline constexpr const char* restart_name = "kafka-connect + append";
 
 inline experiment::fault_plan fault_plan(const parameters& p) {
-    return experiment::plan_kills(p.seed ^ 0x65376bu, {restart_name}, p.kills, p.kill_delay_min_ms, p.kill_delay_max_ms,
-                                  "the first table commit after the previous recovery");
+    // A kill of the Connect worker, healed by its supervisor: the same stream of delays as
+    // every one-pair plan, named for what it kills.
+    experiment::schedule_spec spec;
+    spec.variants = {restart_name};
+    spec.count = p.kills;
+    spec.kinds = {experiment::fault_kind::kill};
+    spec.targets = {experiment::fault_target::connect_worker};
+    spec.min_delay_ms = p.kill_delay_min_ms;
+    spec.max_delay_ms = p.kill_delay_max_ms;
+    spec.trigger = "the first table commit after the previous recovery";
+    return experiment::plan_faults(p.seed ^ 0x65376bu, spec).plan();
 }
 
 /// The paced feed: a killed worker runs its tasks again within about 5 s, but
@@ -145,9 +154,10 @@ BOOST_DESCRIBE_STRUCT(worker_kill, (),
 /// Part 1's record. Experiment 1's fields hold this writer's analogues: a
 /// table commit where Flink has a checkpoint (checkpoints_completed_before,
 /// ms_since_last_checkpoint), the worker supervisor's restart count where
-/// Flink has numRestarts (restarts_before/after, restarts_reported);
-/// exceptions_recorded is -1 (Connect keeps no exception history), and the
-/// checkpoint ids stay -1.
+/// Flink has numRestarts (restarts_before/after, restarts_reported). Fields
+/// Connect has no analogue of stay absent (checkpoint_mode_requested,
+/// exceptions_recorded: it keeps no exception history); the kills' checkpoint
+/// ids stay -1. Runs before this record carried "none: ..." and -1 there.
 struct restart_run {
     experiment::configuration_run run;   // experiment 1's record: kills, table read-back, attribution
     connect_settings in_force;
@@ -231,14 +241,12 @@ inline restart_run start_restart(const parameters& p, const std::string& connect
                                  const connect_settings& in_force, double rate) {
     restart_run r;
     r.run.name = restart_name;
-    r.run.checkpoint_mode_requested = "none: the sink commits through its control topic";
     r.run.checkpoint_mode_in_force = w.mode;
     r.run.checkpoint_interval_requested_ms = p.commit_interval_ms;
     r.run.checkpoint_interval_in_force_ms = w.interval_ms;
     r.run.sink = w.sink;
     r.run.writer_input = w.writer_input;
     r.run.job_id = connector;
-    r.run.exceptions_recorded = -1;
     r.run.events = p.events;
     r.run.rate_per_second = rate;
     r.in_force = in_force;
