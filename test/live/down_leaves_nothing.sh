@@ -15,6 +15,14 @@ cache="${ROSTERRIG_CACHE:-$HOME/.cache/rosterrig}"
 fail() { echo "FAIL: $*"; "$stack" down --force >/dev/null 2>&1; exit 1; }
 ours() { (pgrep -af -- "$state"; pgrep -af -- "$cache/libs") | sort -u | grep -v -e pgrep -e down_leaves_nothing || true; }
 
+# This test kills supervisors and takes the stack down: beside a running
+# experiment (it holds runs.lock) it would break that run, so it refuses first,
+# touching nothing.
+if [ -e "$state/runs.lock" ] && ! flock -n -x "$state/runs.lock" true 2>/dev/null; then
+  echo "FAIL: an experiment holds $state/runs.lock (pids$(fuser "$state/runs.lock" 2>/dev/null || true)); nothing was touched"
+  exit 1
+fi
+
 # 1. A dead supervisor: Flink still answers, status must not call it healthy.
 sup="$state/pids/flink-taskmanager-supervisor.pid"
 if [ -f "$sup" ] && kill -0 "$(cat "$sup")" 2>/dev/null; then
