@@ -5,6 +5,8 @@
 #include <fstream>
 #include <thread>
 
+#include "progress.hpp"
+
 namespace rosterrig::live {
 
 long long now_ms() {
@@ -40,6 +42,9 @@ void await_replacement(const component_address& who, const std::string& pid_file
                        std::chrono::seconds deadline) {
     const auto give_up = std::chrono::steady_clock::now() + deadline;
     while (std::chrono::steady_clock::now() < give_up) {
+        // Ctrl-C or SIGTERM ends the wait at once: a component whose supervisor
+        // is gone never comes back, and the run's clean-up must not wait for it.
+        throw_if_interrupted();
         if (const long long pid = replacement_of(r, pid_file)) {
             r.replacement_pid = pid;
             if (r.replaced_at_ms == 0) r.replaced_at_ms = now_ms();
