@@ -108,6 +108,7 @@ flink_checkpoint_config flink_rest::checkpoint_config(const std::string& id) con
     }
     if (auto* u = c.if_contains("unaligned_checkpoints"); u && u->is_bool()) out.unaligned = u->as_bool();
     out.aligned_checkpoint_timeout_ms = int_at(c, "aligned_checkpoint_timeout");
+    out.tolerable_failed_checkpoints = int_at(c, "tolerable_failed_checkpoints", -1);
     return out;
 }
 
@@ -217,6 +218,27 @@ std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std:
         }
         out.push_back(x);
     }
+    return out;
+}
+
+std::vector<experiment::checkpoint_outcome> flink_rest::checkpoint_outcomes(const std::string& id) const {
+    const auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints");  // kept: the loop walks into it
+    std::vector<experiment::checkpoint_outcome> out;
+    const auto* history = c.as_object().if_contains("history");
+    if (!history || !history->is_array()) return out;
+    for (const auto& h : history->as_array()) {
+        const auto& o = h.as_object();
+        if (auto* sp = o.if_contains("is_savepoint"); sp && sp->is_bool() && sp->as_bool()) continue;
+        experiment::checkpoint_outcome x;
+        x.id = int_at(o, "id", -1);
+        x.status = str_at(o, "status");
+        if (x.status != "COMPLETED" && x.status != "FAILED") continue;
+        x.trigger_ms = int_at(o, "trigger_timestamp");
+        x.end_to_end_ms = int_at(o, "end_to_end_duration");
+        if (auto* m = o.if_contains("failure_message"); m && m->is_string()) x.failure_message = std::string(m->as_string());
+        out.push_back(x);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 #include <boost/json.hpp>
+#include <rosterrig/experiment/checkpoint_outcome.hpp>
 #include <rosterrig/experiment/checkpoint_stats.hpp>
 #include <rosterrig/experiment/job_plan.hpp>
 #include "live_error.hpp"
@@ -34,6 +35,7 @@ struct flink_checkpoint_config {
     std::string externalization;  // retention of externalized checkpoints
     bool unaligned = false;                    // unaligned_checkpoints
     long long aligned_checkpoint_timeout_ms = 0;  // 0: every checkpoint unaligned when unaligned is on
+    long long tolerable_failed_checkpoints = -1;  // -1: not reported
 };
 
 struct flink_exception {
@@ -91,6 +93,9 @@ public:
     // figures for each completed checkpoint whose id is not in `known`.
     std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id, const std::string& writer_vertex,
                                                               const std::vector<std::int64_t>& known) const;
+    // How each checkpoint in Flink's history ended (savepoints and those
+    // still in progress left out), oldest first.
+    std::vector<experiment::checkpoint_outcome> checkpoint_outcomes(const std::string& job_id) const;
     int registered_taskmanagers() const;  // GET /overview
     long long total_slots() const;        // GET /overview: slots-total
     long long free_slots() const;         // GET /overview: slots-available

@@ -31,6 +31,8 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.writer_input = experiment::writer_input(w.edges);
     w.unaligned = c.unaligned;
     w.aligned_checkpoint_timeout_ms = c.aligned_checkpoint_timeout_ms;
+    w.checkpoint_timeout_ms = c.timeout_ms;
+    w.tolerable_failed_checkpoints = c.tolerable_failed_checkpoints;
     // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set.
     w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
                  ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
@@ -49,6 +51,13 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     const std::string want_mode(flink_reported(spec.config.mode));
     if (spec.config.unaligned_checkpoints && !c.unaligned)
         throw live_error(s_.flink.where(), "job " + job + " runs with aligned checkpoints; unaligned ones were requested");
+    if (spec.config.checkpoint_timeout_ms > 0 && c.timeout_ms != spec.config.checkpoint_timeout_ms)
+        throw live_error(s_.flink.where(), "job " + job + " runs with a checkpoint timeout of " + std::to_string(c.timeout_ms) +
+                                               " ms, not the requested " + std::to_string(spec.config.checkpoint_timeout_ms) + " ms");
+    if (spec.config.tolerable_failed_checkpoints >= 0 && c.tolerable_failed_checkpoints != spec.config.tolerable_failed_checkpoints)
+        throw live_error(s_.flink.where(), "job " + job + " tolerates " + std::to_string(c.tolerable_failed_checkpoints) +
+                                               " failed checkpoints, not the requested " +
+                                               std::to_string(spec.config.tolerable_failed_checkpoints));
     if (spec.config.writer_parallelism > 0) {
         const auto f = experiment::fan_in_of(w.edges);
         if (f.writer_parallelism != spec.config.writer_parallelism)

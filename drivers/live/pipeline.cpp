@@ -61,6 +61,9 @@ std::map<std::string, std::string> session_options(const experiment::pipeline_co
             {"pipeline.name", job_prefix + ":" + name}};
     // Without an aligned-checkpoint timeout, every checkpoint is unaligned.
     if (config.unaligned_checkpoints) out["execution.checkpointing.unaligned.enabled"] = "true";
+    if (config.checkpoint_timeout_ms > 0) out["execution.checkpointing.timeout"] = std::to_string(config.checkpoint_timeout_ms) + "ms";
+    if (config.tolerable_failed_checkpoints >= 0)
+        out["execution.checkpointing.tolerable-failed-checkpoints"] = std::to_string(config.tolerable_failed_checkpoints);
     return out;
 }
 

@@ -86,6 +86,8 @@ struct writer_settings {
     std::optional<recovery_settings> recovery;  ///< how fast the stack recovers a lost TaskManager
     std::optional<bool> unaligned;              ///< unaligned checkpoints, as Flink reports them
     std::int64_t aligned_checkpoint_timeout_ms = 0;
+    std::int64_t checkpoint_timeout_ms = 0;          ///< as Flink reports it
+    std::int64_t tolerable_failed_checkpoints = -1;  ///< as Flink reports it; -1: not reported
 };
 
 } // namespace rosterrig::experiment

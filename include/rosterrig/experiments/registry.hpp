@@ -12,6 +12,7 @@
 #include "rosterrig/experiment/history.hpp"
 #include "rosterrig/experiments/e1_restart_replay.hpp"
 #include "rosterrig/experiments/e1b_multi_input.hpp"
+#include "rosterrig/experiments/e1c_checkpoint_timeouts.hpp"
 #include "rosterrig/experiments/e2_savepoint_restore.hpp"
 #include "rosterrig/experiments/e3_file_size.hpp"
 #include "rosterrig/experiments/e4_maintenance.hpp"
@@ -72,6 +73,7 @@ inline std::string claims_file_of(const entry& e) { return "test/claims/" + e.se
 
 inline std::vector<entry> registry() {
     return {entry_for<e1::definition>("rosterrig-e1"), entry_for<e1b::definition>("rosterrig-e1 --multi-input"),
+            entry_for<e1c::definition>("rosterrig-e1c"),
             entry_for<e2::definition>("rosterrig-e2"),  entry_for<e3::definition>("rosterrig-e3"),
             entry_for<e4::definition>("rosterrig-e4"),  entry_for<e5::definition>("rosterrig-e5"),
             entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7", connect_beside_flink_results),

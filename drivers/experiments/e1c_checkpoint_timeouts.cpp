@@ -1,0 +1,119 @@
+// rosterrig-e1c: experiment 1c, do checkpoints that time out under
+// backpressure lose or duplicate rows, with FlinkSink and SinkV2, aligned and
+// unaligned?
+//
+// Each cell: one exactly-once append job (4 source subtasks, 2 writer
+// subtasks), the whole feed produced at once, the cell's checkpoint timeout
+// and tolerable failures read back from Flink; the checkpoint history polled
+// every second while the job drains; then the table read back through Trino,
+// the writer's snapshots from the catalog, and the store's data files matched
+// against the ones the table references. Everything else is in
+// include/rosterrig/experiments/e1c_checkpoint_timeouts.hpp.
+#include <mutex>
+
+#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+#include "feeder.hpp"
+#include "flink_sql_writer.hpp"
+#include "job_waits.hpp"
+#include "observe_table.hpp"
+#include "periodic.hpp"
+#include "runner.hpp"
+#include "table_store.hpp"
+
+using namespace rosterrig;
+using namespace rosterrig::live;
+using history = history_writer<e1c::definition>;
+
+namespace {
+
+std::string short_name_of(const e1c::cell& c) {
+    return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
+           (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous");
+}
+
+void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, history& h) {
+    const std::string label = "e1c[" + c.name + "]";
+    pipeline_scope scope(s);
+    const auto spec = params.feed();
+    const int parts = static_cast<int>(spec.partitions);
+    const auto p = s.pipeline(short_name_of(c), e1c::pipeline_of(params, c));
+    const std::string job = scope.launch(p, parts);
+    const auto in_force = scope.writer.in_force(job, p);
+    const auto fan_in = experiment::fan_in_of(in_force.edges);
+    const std::size_t at = h.record([&](e1c::samples& x) {
+        e1c::cell_run r;
+        r.name = c.name, r.sink = in_force.sink, r.job_id = job, r.table = p.ns + "." + p.table;
+        r.mode_in_force = in_force.mode, r.unaligned_in_force = in_force.unaligned.value_or(false);
+        r.interval_in_force_ms = in_force.interval_ms;
+        r.timeout_requested_ms = e1c::timeout_of(params, c), r.timeout_in_force_ms = in_force.checkpoint_timeout_ms;
+        r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
+        r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
+        r.events = spec.events;
+        x.runs.push_back(r);
+        return x.runs.size() - 1;
+    });
+    progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") +
+             ", timeout " + std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + fan_in.ship_strategy + " " +
+             std::to_string(fan_in.upstream_parallelism) + " → " + std::to_string(fan_in.writer_parallelism));
+
+    progress(label + ": generating " + std::to_string(spec.events) + " events");
+    auto records = kafka_records(generate(spec));
+    // Flink keeps only its last few checkpoints: poll and merge while the job works.
+    std::mutex m;
+    std::vector<experiment::checkpoint_outcome> seen;
+    const flink_rest sampler_flink(s.stack.flink());
+    auto poll = [&] {
+        const auto now = sampler_flink.checkpoint_outcomes(job);
+        std::lock_guard lock(m);
+        experiment::merge_outcomes(seen, now);
+    };
+    periodic sampler(std::chrono::milliseconds(1000), periodic::clock::now(), [&](long long) { poll(); });
+    feeder feed(s.stack.kafka(), p.topic, std::move(records), 0.0);
+    const long long feed_start = now_ms();
+    auto report = feed.finish();
+    const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
+    progress(label + ": " + std::to_string(report.acknowledged) + " events produced in " + std::to_string(produced_ms) + " ms; draining");
+    // A few completed checkpoints after the source's offsets reach the end: whatever the writer still held is committed.
+    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(600), 3);
+    const long long drained_ms = now_ms() - feed_start;
+    sampler.stop();
+    poll();
+    const auto counts = s.flink.checkpoints(job);
+
+    progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
+    const auto table_seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto state = s.catalog.load(p.ns, p.table);
+    const auto location = table_location(s.stack, p);
+    const auto store = listing_of(list_location(s, location), location, referenced_paths(s.trino, p.ns, p.table));
+    h.record([&](e1c::samples& x) {
+        auto& r = x.runs[at];
+        r.feed_sha256 = report.feed_sha256, r.acknowledged = static_cast<std::uint64_t>(report.acknowledged);
+        r.produce_ms = produced_ms, r.drained_ms = drained_ms;
+        r.final_job_state = s.flink.job_state(job), r.restarts_reported = s.flink.restarts(job);
+        r.totals = {counts.completed, counts.failed};
+        r.checkpoints = seen;
+        r.observed = true;
+        r.rows = table_seen.by_seq.rows, r.distinct_seq = table_seen.by_seq.distinct_seq;
+        r.duplicate_rows = table_seen.by_seq.duplicate_rows, r.missing_seq = table_seen.by_seq.missing_seq;
+        r.missing_runs = table_seen.by_seq.missing_runs;
+        for (const auto& sn : state.snapshots)
+            r.snapshots.push_back({sn.snapshot_id, sn.summary_text("operation"), sn.summary_text("flink.job-id"), sn.flink_watermark(),
+                                   sn.summary_int("added-records", 0), {}});
+        r.store = store;
+        progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_experiment<e1c::definition>(
+        argc, argv, "Experiment 1c: whether checkpoints that time out under backpressure lose or duplicate rows, for "
+                    "FlinkSink and SinkV2 with aligned and unaligned checkpoints and a multi-input committer.",
+        {{"--events", "N", "events in each cell's feed, produced at once (default 2400000, quick 400000)", &e1c::parameters::events}},
+        [](session& s, const e1c::parameters& params, const experiment::fault_plan&, history& h) {
+            for (const auto& c : e1c::cells_of(params)) run_cell(s, params, c, h);
+        });
+}

@@ -1,0 +1,379 @@
+// rosterrig/experiments/e1c_checkpoint_timeouts.hpp: experiment 1c, checkpoints
+// that time out under backpressure, against FlinkSink and SinkV2, aligned and
+// unaligned, as data.
+//
+// Why it can lose (apache/iceberg#15846, read in Iceberg 1.10's
+// IcebergFilesCommitter): the committer files each write result under the
+// checkpoint id its writer subtask tagged it with, and its snapshotState(N)
+// turns what it holds for N into one manifest with put(N, ...). With unaligned
+// checkpoints and several writer subtasks, the committer takes its snapshot at
+// the first barrier, so a slower subtask's result for N arrives after it. If
+// checkpoint N then completes, that late result is committed with N+1; if N
+// times out instead, the next snapshot put(N, ...)s the late result alone, and
+// the manifest of the early results is replaced, not merged: their data files
+// are never committed. Aligned checkpoints deliver every result before the
+// snapshot; SinkV2's aggregator emits one committable per checkpoint, so a late
+// result goes into the next one. Each cell: one append job, the writer at two
+// subtasks behind an exchange, the whole feed produced at once (the writer
+// backpressured until it has read it), a checkpoint timeout short enough that
+// a share of checkpoints time out, and enough tolerable failures that they do
+// not fail the job. No TaskManager is killed: the only fault is the timeout.
+#ifndef ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_HPP
+#define ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+#include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/experiment/checkpoint_outcome.hpp"
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/kill_run.hpp"
+#include "rosterrig/experiment/pipeline_config.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/experiment/store_listing.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
+#include "rosterrig/result/envelope.hpp"
+#include "rosterrig/stats/binomial_bounds.hpp"
+
+namespace rosterrig::e1c {
+
+using experiment::prediction_outcome;
+
+struct parameters {
+    std::uint64_t seed = 1;
+    std::uint64_t events = 2'400'000;  // produced at once: the writer is backpressured for about a minute
+    std::uint32_t partitions = 4;
+    std::int64_t checkpoint_interval_ms = 1000;
+    std::int64_t short_timeout_ms = 400;      // chosen so that a share of checkpoints under backpressure time out
+    std::int64_t generous_timeout_ms = 600'000;  // Flink's default: the control cell
+    std::int64_t tolerable_failed_checkpoints = 100'000;  // timeouts never fail the job
+    std::int64_t source_parallelism = 4;  // one subtask per partition
+    std::int64_t writer_parallelism = 2;  // several writer subtasks: the committer has several inputs
+    std::uint64_t timeouts_to_judge = 30;  // timed-out checkpoints a cell needs before "nothing lost" is claimed
+    experiment::warehouse warehouse = experiment::warehouse::s3;
+    bool quick = false;
+    std::string repro;  ///< the reproduction this run is, "" for a run of every cell
+
+    static parameters full() { return {}; }
+    /// For CI (under 3 minutes): the two unaligned short-timeout cells, 400,000 events.
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.events = 400'000;
+        return p;
+    }
+    /// `rosterrig-e1c --repro flinksink-unaligned-timeout`: the losing cell alone, at the quick run's size.
+    static std::vector<std::string> repro_names() { return {"flinksink-unaligned-timeout"}; }
+    static std::optional<parameters> repro_run(const std::string& name) {
+        if (name != "flinksink-unaligned-timeout") return std::nullopt;
+        auto p = quick_run();
+        p.repro = name;
+        return p;
+    }
+    roster_spec feed() const { return roster_feed(seed, events, std::max<std::uint64_t>(1, events / 6), partitions); }
+};
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, events, partitions, checkpoint_interval_ms, short_timeout_ms, generous_timeout_ms,
+                       tolerable_failed_checkpoints, source_parallelism, writer_parallelism, timeouts_to_judge, warehouse,
+                       quick, repro))
+
+/// One cell: a sink, aligned or unaligned, the short timeout or the generous one.
+struct cell {
+    std::string name;
+    experiment::iceberg_sink sink = experiment::iceberg_sink::flink_sink;
+    bool unaligned = false;
+    bool short_timeout = true;
+};
+inline std::vector<cell> cells() {
+    using experiment::iceberg_sink;
+    return {{"FlinkSink, unaligned, short timeout", iceberg_sink::flink_sink, true, true},
+            {"FlinkSink, aligned, short timeout", iceberg_sink::flink_sink, false, true},
+            {"SinkV2, unaligned, short timeout", iceberg_sink::sink_v2, true, true},
+            {"SinkV2, aligned, short timeout", iceberg_sink::sink_v2, false, true},
+            {"FlinkSink, unaligned, generous timeout", iceberg_sink::flink_sink, true, false}};
+}
+inline std::vector<cell> cells_of(const parameters& p) {
+    const auto all = cells();
+    if (!p.repro.empty()) return {all[0]};
+    if (p.quick) return {all[0], all[2]};
+    return all;
+}
+inline std::int64_t timeout_of(const parameters& p, const cell& c) {
+    return c.short_timeout ? p.short_timeout_ms : p.generous_timeout_ms;
+}
+
+/// The pipeline a cell runs: an append table, exactly-once, the source at one
+/// subtask per partition, the writer at its own parallelism.
+inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& c) {
+    experiment::pipeline_config x{experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, c.sink,
+                                  p.warehouse, experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms,
+                                  p.source_parallelism};
+    x.writer_parallelism = p.writer_parallelism;
+    x.unaligned_checkpoints = c.unaligned;
+    x.checkpoint_timeout_ms = timeout_of(p, c);
+    x.tolerable_failed_checkpoints = p.tolerable_failed_checkpoints;
+    return x;
+}
+
+/// No process is killed; the fault is the cell's checkpoint timeout, applied by Flink.
+inline experiment::fault_plan fault_plan(const parameters&) { return {}; }
+
+/// What ran in a cell, as the components reported it, and the table at the end.
+struct cell_run {
+    std::string name;
+    std::string sink;                       ///< which sink implementation ran
+    std::string job_id;
+    std::string table;
+    std::string mode_in_force;              ///< /jobs/<id>/checkpoints/config
+    bool unaligned_in_force = false;
+    std::int64_t interval_in_force_ms = 0;
+    std::int64_t timeout_requested_ms = 0;
+    std::int64_t timeout_in_force_ms = 0;
+    std::int64_t tolerable_in_force = -1;
+    std::string writer_input;               ///< the plan's ship strategy into the writer
+    std::int64_t writer_parallelism = 0;    ///< from the plan
+    std::string feed_sha256;
+    std::uint64_t events = 0;
+    std::uint64_t acknowledged = 0;
+    std::int64_t produce_ms = 0;            ///< feed start to the last delivery report
+    std::int64_t drained_ms = 0;            ///< feed start to the source's committed offsets at the end
+    std::string final_job_state;
+    std::int64_t restarts_reported = 0;
+    experiment::checkpoint_totals totals;   ///< Flink's counters, exact
+    std::vector<experiment::checkpoint_outcome> checkpoints;  ///< polled from the history: a sample of the totals
+    bool observed = false;
+    std::uint64_t rows = 0, distinct_seq = 0, duplicate_rows = 0, missing_seq = 0;
+    std::vector<seq_range> missing_runs;
+    std::vector<check::snapshot_entry> snapshots;  ///< the writer's snapshots, as the catalog lists them
+    experiment::store_listing store;        ///< data files in the store the table never referenced
+};
+BOOST_DESCRIBE_STRUCT(cell_run, (),
+                      (name, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
+                       timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
+                       feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
+                       totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
+                       snapshots, store))
+
+struct samples {
+    std::vector<cell_run> runs;
+    std::vector<prediction_outcome> predictions;
+};
+BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
+
+// ---- analysis ---------------------------------------------------------------
+
+inline const cell_run* find_run(const samples& s, const std::string& name) {
+    for (const auto& r : s.runs)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+/// Checkpoints the polled history shows timed out.
+inline std::uint64_t timeouts_recorded(const cell_run& r) {
+    return static_cast<std::uint64_t>(std::count_if(r.checkpoints.begin(), r.checkpoints.end(),
+                                                    [](const auto& c) { return experiment::timed_out(c); }));
+}
+/// Failed checkpoints the history shows failing for another reason.
+inline std::uint64_t other_failures_recorded(const cell_run& r) {
+    return static_cast<std::uint64_t>(std::count_if(r.checkpoints.begin(), r.checkpoints.end(), [](const auto& c) {
+        return c.status == "FAILED" && !experiment::timed_out(c);
+    }));
+}
+/// The timed-out checkpoints a cell can be judged on: the exact failed count
+/// when every failure the history showed was a timeout, else the recorded timeouts.
+inline std::uint64_t timeouts_of(const cell_run& r) {
+    if (other_failures_recorded(r) == 0) return static_cast<std::uint64_t>(std::max<std::int64_t>(0, r.totals.failed));
+    return timeouts_recorded(r);
+}
+/// Records the snapshots added, summed from their summaries.
+inline std::int64_t records_committed(const cell_run& r) {
+    std::int64_t n = 0;
+    for (const auto& s : r.snapshots)
+        if (check::adds_data(s)) n += s.added_records;
+    return n;
+}
+
+// ---- verdict rules ----------------------------------------------------------
+
+/// Why a run cannot answer, if it cannot.
+inline std::optional<experiment::rule_verdict> cannot_answer(const cell_run* r) {
+    if (!r) return experiment::inconclusive("the cell did not run");
+    if (!r->observed) return experiment::inconclusive(r->name + ": the table was not read back");
+    if (r->writer_parallelism < 2)
+        return experiment::inconclusive(r->name + ": the writer ran at parallelism " + std::to_string(r->writer_parallelism) +
+                                        "; the question needs several writer subtasks");
+    return std::nullopt;
+}
+
+inline std::string loss_text(const cell_run& r) {
+    return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " runs after " +
+           std::to_string(timeouts_of(r)) + " timed-out checkpoints (" + std::to_string(r.totals.completed) +
+           " completed); " + std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
+}
+
+/// "This cell loses records once checkpoints time out": held by any missing
+/// seq, refuted by `enough` timeouts with nothing missing.
+inline experiment::rule_verdict loses(const samples& s, const std::string& name, std::uint64_t enough) {
+    using namespace experiment;
+    const auto* r = find_run(s, name);
+    if (auto no = cannot_answer(r)) return *no;
+    const auto what = loss_text(*r);
+    if (r->missing_seq > 0) return held(what);
+    if (timeouts_of(*r) >= enough) return refuted(what);
+    return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
+}
+
+/// "This cell loses nothing, however many checkpoints time out": refuted by
+/// any missing seq, held with a bound on the per-timeout loss probability
+/// once `enough` checkpoints timed out.
+inline experiment::rule_verdict loses_nothing(const samples& s, const std::string& name, std::uint64_t enough) {
+    using namespace experiment;
+    const auto* r = find_run(s, name);
+    if (auto no = cannot_answer(r)) return *no;
+    const auto what = loss_text(*r);
+    if (r->missing_seq > 0) return refuted(what);
+    const auto n = timeouts_of(*r);
+    if (n < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
+    return held(what + "; the per-timeout loss probability is at most " +
+                report::fixed(stats::clopper_pearson_upper(0, n), 3) + " (95%, one-sided)");
+}
+
+/// "Without timeouts the unaligned FlinkSink loses nothing": the control;
+/// inconclusive when its checkpoints failed after all.
+inline experiment::rule_verdict control_loses_nothing(const samples& s, const std::string& name) {
+    using namespace experiment;
+    const auto* r = find_run(s, name);
+    if (auto no = cannot_answer(r)) return *no;
+    const auto what = loss_text(*r);
+    if (r->missing_seq > 0) return refuted(what);
+    if (r->totals.failed > 0) return inconclusive(what + "; the control's checkpoints failed, so it did not hold its condition");
+    if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed");
+    return held(what);
+}
+
+/// "No cell duplicates": no job restarted, so no checkpoint is replayed.
+inline experiment::rule_verdict no_duplicates(const samples& s) {
+    using namespace experiment;
+    if (s.runs.empty()) return inconclusive("no cell ran");
+    std::string dup;
+    std::uint64_t rows = 0;
+    for (const auto& r : s.runs) {
+        if (!r.observed) return inconclusive(r.name + ": the table was not read back");
+        rows += r.rows;
+        if (r.duplicate_rows > 0) dup += r.name + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
+    }
+    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cells (" + std::to_string(rows) + " rows)")
+                       : refuted(dup);
+}
+
+/// "The short timeout makes at least `enough` checkpoints time out in each
+/// short-timeout cell, and the job never fails": the fault was applied.
+inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t enough) {
+    using namespace experiment;
+    std::string short_of, what;
+    std::size_t judged = 0;
+    for (const auto& r : s.runs) {
+        if (r.timeout_requested_ms >= 60'000) continue;  // the control
+        ++judged;
+        what += r.name + ": " + std::to_string(timeouts_of(r)) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
+                ", " + std::to_string(r.restarts_reported) + " restarts; ";
+        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of += r.name + "; ";
+    }
+    if (judged == 0) return inconclusive("no short-timeout cell ran");
+    return short_of.empty() ? held(what) : refuted(what + "short of it: " + short_of);
+}
+
+using rule = experiment::rule<samples, parameters>;
+
+inline std::vector<rule> rules() {
+    const auto c = cells();
+    std::vector<rule> out;
+    out.push_back({"e1c.loses:" + c[0].name,
+                   [n = c[0].name](const samples& s, const parameters& p) { return loses(s, n, p.timeouts_to_judge); }});
+    for (const auto& x : {c[1], c[2], c[3]})
+        out.push_back({"e1c.loses-nothing:" + x.name,
+                       [n = x.name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.control-loses-nothing", [n = c[4].name](const samples& s, const parameters&) {
+                       return control_loses_nothing(s, n);
+                   }});
+    out.push_back({"e1c.no-duplicates", [](const samples& s, const parameters&) { return no_duplicates(s); }});
+    out.push_back({"e1c.timeouts-applied",
+                   [](const samples& s, const parameters& p) { return timeouts_applied(s, p.timeouts_to_judge); }});
+    return out;
+}
+
+// ---- report ------------------------------------------------------------------
+
+inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
+    using report::fixed;
+    auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
+    std::string o = "Each cell: an append table, one exactly-once job reading " + std::to_string(params.partitions) +
+                    " partitions with " + std::to_string(params.source_parallelism) + " source subtasks and writing with " +
+                    std::to_string(params.writer_parallelism) + " writer subtasks behind an exchange, fed " + n(params.events) +
+                    " roster events produced at once (the writer backpressured until it has read them), a checkpoint every " +
+                    std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
+                    std::to_string(params.short_timeout_ms) + " ms (short) or " + std::to_string(params.generous_timeout_ms) +
+                    " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
+                    " tolerable failed checkpoints. No process is killed: the only fault is the timeout." +
+                    (params.quick ? " **Quick run.**" : "") + "\n\n";
+    report::markdown_table t{{"Cell", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
+                              "Timed out (history)", "Restarts", "Rows", "Missing seqs (runs)", "Duplicate seq rows",
+                              "Records the snapshots added", "Data files never committed"}};
+    for (const auto& r : s.runs)
+        t.row({r.name,
+               r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
+                   std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) +
+                   " ms, tolerable " + std::to_string(r.tolerable_in_force),
+               r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks",
+               n(static_cast<std::uint64_t>(r.totals.completed)) + " / " + n(static_cast<std::uint64_t>(r.totals.failed)),
+               n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
+               std::to_string(r.restarts_reported), n(r.rows),
+               n(r.missing_seq) + " (" + n(r.missing_runs.size()) + ")", n(r.duplicate_rows),
+               n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))),
+               std::to_string(r.store.data_unreferenced) + " of " + std::to_string(r.store.data_files)});
+    o += t.render();
+    o += "\nCounts of rows, seqs and files are exact: every row read back through Trino, every data file under the "
+         "table's location listed from the store and matched against every file the table references. The checkpoint "
+         "counts are Flink's own counters for the job; \"timed out\" counts the failed checkpoints whose failure "
+         "message says they expired, from the history Flink keeps (its last entries, polled each second: a lower bound "
+         "on the total). The sink: " +
+         (s.runs.empty() ? std::string("-") : s.runs.front().sink) + " in the first cell.\n";
+    for (const auto& r : s.runs) {
+        if (r.missing_seq == 0 || r.timeout_requested_ms >= 60'000) continue;
+        o += "\n" + r.name + " lost " + n(r.missing_seq) + " records. The reproduction: `rosterrig-e1c --repro " +
+             parameters::repro_names().front() + "` (this cell alone, " + n(parameters::quick_run().events) +
+             " events); the upstream issue it matches: apache/iceberg#15846.\n";
+    }
+    return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+}
+
+struct definition {
+    using parameters = e1c::parameters;
+    using samples = e1c::samples;
+    static constexpr const char* id = "e1c_checkpoint_timeouts";
+    static constexpr const char* tag = "e1c";
+    static constexpr const char* command = "rosterrig-e1c";
+    static constexpr const char* predictions_file = "predictions/e1c_checkpoint_timeouts.json";
+    static constexpr const char* results_file = "results/e1c_checkpoint_timeouts.json";
+    static std::vector<rule> rules() { return e1c::rules(); }
+    static experiment::fault_plan fault_plan(const parameters& p) { return e1c::fault_plan(p); }
+    static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+        return e1c::report_section(env, s, p);
+    }
+    static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
+};
+
+} // namespace rosterrig::e1c
+
+#endif

@@ -1,0 +1,82 @@
+// Experiment 1c's claims, asserted against the shipped results file. Each
+// test checks the claim holds on the shipped samples AND fails on a copy with
+// the named mutation, so a claim cannot pass by checking nothing.
+#include <catch2/catch.hpp>
+
+#include <rosterrig/experiment/history.hpp>
+#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/generate/feed_digest.hpp>
+
+#include "shipped_result.hpp"
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e1c::definition>;
+
+namespace {
+bool every_cell_ran(const e1c::samples& s) { return s.runs.size() == e1c::cells().size(); }
+}  // namespace
+
+// Mutation: one cell's writer recorded at one subtask.
+TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as Flink's plan reported", "[claims][e1c]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e1c::samples& x, const e1c::parameters& p) {
+            for (const auto& r : x.runs)
+                if (r.writer_parallelism != p.writer_parallelism || r.writer_input == "FORWARD" || r.writer_input.empty()) return false;
+            return every_cell_ran(x);
+        },
+        [](e1c::samples& x) { x.runs[0].writer_parallelism = 1; });
+}
+
+// Mutation: the aligned FlinkSink cell recorded with the generous timeout in force.
+TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable failures requested, as Flink reported them",
+          "[claims][e1c]") {
+    C::holds_and_is_mutation_checked(
+        [](const e1c::samples& x, const e1c::parameters& p) {
+            for (const auto& c : e1c::cells()) {
+                const auto* r = e1c::find_run(x, c.name);
+                if (!r || r->mode_in_force != "exactly_once" || r->unaligned_in_force != c.unaligned ||
+                    r->interval_in_force_ms != p.checkpoint_interval_ms || r->timeout_in_force_ms != e1c::timeout_of(p, c) ||
+                    r->tolerable_in_force != p.tolerable_failed_checkpoints)
+                    return false;
+            }
+            return every_cell_ran(x);
+        },
+        [](e1c::samples& x) { x.runs[1].timeout_in_force_ms = 600'000; });
+}
+
+// Mutation: one cell's recorded digest with a changed digit.
+TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded", "[claims][e1c]") {
+    const auto feed = feed_sha256(C::load().params.feed());
+    C::holds_and_is_mutation_checked(
+        [&](const e1c::samples& x) {
+            for (const auto& r : x.runs)
+                if (r.feed_sha256 != feed || r.acknowledged != r.events) return false;
+            return every_cell_ran(x);
+        },
+        [](e1c::samples& x) { auto& d = x.runs[2].feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
+}
+
+// Mutation: a snapshot's added-records raised by one.
+TEST_CASE("in every e1c cell the records the snapshots added are the rows Trino read back", "[claims][e1c]") {
+    C::holds_and_is_mutation_checked(
+        [](const e1c::samples& x) {
+            for (const auto& r : x.runs)
+                if (e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
+            return every_cell_ran(x);
+        },
+        [](e1c::samples& x) { x.runs[3].snapshots.back().added_records += 1; });
+}
+
+TEST_CASE("the e1c verdicts on record are the ones the code computes from the samples", "[claims][e1c]") {
+    auto h = C::recorded_verdicts_are_recomputed(7);
+    // Mutation (data): a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction.
+    for (auto& r : h.samples.runs)
+        if (r.name == e1c::cells()[2].name) r.missing_seq = 1, r.missing_runs = {{1, 1}};
+    const auto judged = experiment::rejudge(h);
+    const auto it = std::find_if(judged.begin(), judged.end(),
+                                 [](const auto& o) { return o.id == "e1c.loses-nothing:" + e1c::cells()[2].name; });
+    REQUIRE(it != judged.end());
+    CHECK(it->verdict == verdict_kind::refuted);
+}

@@ -1,0 +1,94 @@
+// Experiment 1c's rules on hand-built runs: each can hold, fail and stay
+// undecided on the data it judges.
+#include <catch2/catch.hpp>
+
+#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+
+using namespace rosterrig;
+using experiment::verdict_kind;
+
+namespace {
+const auto all_cells = e1c::cells();
+
+experiment::checkpoint_outcome failed(std::int64_t id, std::string why = "Checkpoint expired before completing.") {
+    return {id, "FAILED", std::move(why), 0, 400};
+}
+
+/// A run of `cell` read back, with `timeouts` timed-out checkpoints and `missing` seqs missing.
+e1c::cell_run run(const e1c::cell& c, std::int64_t timeouts, std::uint64_t missing) {
+    e1c::cell_run r;
+    r.name = c.name;
+    r.observed = true;
+    r.writer_parallelism = 2;
+    r.timeout_requested_ms = c.short_timeout ? 400 : 600'000;
+    r.totals = {40, timeouts};
+    for (std::int64_t i = 0; i < timeouts; ++i) r.checkpoints.push_back(failed(i + 1));
+    r.events = 1000, r.rows = 1000 - missing, r.distinct_seq = 1000 - missing, r.missing_seq = missing;
+    if (missing) r.missing_runs.push_back({1, missing});
+    return r;
+}
+
+verdict_kind judge(const std::string& id, const e1c::samples& s) {
+    for (const auto& r : e1c::rules())
+        if (r.id == id) return r.judge(s, e1c::parameters::full()).verdict;
+    FAIL("no rule " << id);
+    return verdict_kind::inconclusive;
+}
+}  // namespace
+
+// Mutation: `loses` holding on timeouts alone (without a missing seq) makes the refuted case fail.
+TEST_CASE("e1c: the unaligned FlinkSink loss is held by a missing seq, refuted by 30 clean timeouts, undecided below", "[e1c]") {
+    const std::string id = "e1c.loses:" + all_cells[0].name;
+    CHECK(judge(id, {{run(all_cells[0], 31, 12)}, {}}) == verdict_kind::held);
+    CHECK(judge(id, {{run(all_cells[0], 30, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{run(all_cells[0], 29, 0)}, {}}) == verdict_kind::inconclusive);
+    CHECK(judge(id, {{}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: `loses_nothing` ignoring missing_seq makes the refuted case fail.
+TEST_CASE("e1c: a no-loss prediction is refuted by one missing seq and needs 30 timeouts to hold", "[e1c]") {
+    const std::string id = "e1c.loses-nothing:" + all_cells[2].name;
+    CHECK(judge(id, {{run(all_cells[2], 30, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge(id, {{run(all_cells[2], 30, 1)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{run(all_cells[2], 12, 0)}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: dropping the writer-parallelism guard in cannot_answer makes the last check fail.
+TEST_CASE("e1c: a run whose writer had one subtask cannot answer", "[e1c]") {
+    auto r = run(all_cells[0], 31, 12);
+    r.writer_parallelism = 1;
+    CHECK(judge("e1c.loses:" + all_cells[0].name, {{r}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: timeouts_of counting every failure as a timeout makes the count check fail.
+TEST_CASE("e1c: failures that are not timeouts are not counted as timeouts", "[e1c]") {
+    auto r = run(all_cells[1], 30, 0);
+    r.checkpoints[0] = failed(1, "Checkpoint was declined (task is closing)");
+    CHECK(e1c::timeouts_of(r) == 29);
+    CHECK(judge("e1c.loses-nothing:" + all_cells[1].name, {{r}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: control_loses_nothing ignoring failed checkpoints makes the inconclusive case fail.
+TEST_CASE("e1c: the control holds only when no checkpoint failed", "[e1c]") {
+    CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 2, 0)}, {}}) == verdict_kind::inconclusive);
+    CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 0, 5)}, {}}) == verdict_kind::refuted);
+}
+
+// Mutation: no_duplicates skipping a cell makes the refuted case fail.
+TEST_CASE("e1c: one duplicate seq row in any cell refutes no-duplicates", "[e1c]") {
+    auto dup = run(all_cells[3], 30, 0);
+    dup.duplicate_rows = 1;
+    CHECK(judge("e1c.no-duplicates", {{run(all_cells[0], 30, 0), run(all_cells[3], 30, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.no-duplicates", {{run(all_cells[0], 30, 0), dup}, {}}) == verdict_kind::refuted);
+}
+
+// Mutation: timeouts_applied ignoring restarts makes the second check fail.
+TEST_CASE("e1c: the fault counts as applied only with 30 timeouts per short cell and no restart", "[e1c]") {
+    CHECK(judge("e1c.timeouts-applied", {{run(all_cells[0], 30, 0), run(all_cells[4], 0, 0)}, {}}) == verdict_kind::held);
+    auto restarted = run(all_cells[0], 30, 0);
+    restarted.restarts_reported = 1;
+    CHECK(judge("e1c.timeouts-applied", {{restarted}, {}}) == verdict_kind::refuted);
+    CHECK(judge("e1c.timeouts-applied", {{run(all_cells[0], 3, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge("e1c.timeouts-applied", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::inconclusive);
+}
