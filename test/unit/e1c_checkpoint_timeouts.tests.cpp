@@ -5,7 +5,6 @@
 #include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
 
 using namespace rosterrig;
-using experiment::verdict_kind;
 
 namespace {
 const auto all_cells = e1c::cells();

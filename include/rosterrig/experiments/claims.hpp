@@ -19,6 +19,7 @@ inline std::vector<experiment::claim> claims() {
                       e3 = "test/claims/e3_claims.tests.cpp", e4 = "test/claims/e4_claims.tests.cpp",
                       e5 = "test/claims/e5_claims.tests.cpp", e1b = "test/claims/e1b_claims.tests.cpp", e6 = "test/claims/e6_claims.tests.cpp",
                       e7 = "test/claims/e7_claims.tests.cpp", e8 = "test/claims/e8_claims.tests.cpp",
+                      e1c = "test/claims/e1c_claims.tests.cpp",
                       engine = "test/claims/engine_claims.tests.cpp", judge = "test/unit/experiment_judgement.tests.cpp",
                       live = "test/live/CMakeLists.txt";
     return {
@@ -94,6 +95,25 @@ inline std::vector<experiment::claim> claims() {
         {"Experiment 1b's verdicts on record are the ones the code computes from the samples",
          "the e1b verdicts on record are the ones the code computes from the samples", e1b,
          "a duplicate under aligned exactly-once changes the recomputed verdict", false},
+        // Experiment 1c
+        {"Every experiment 1c writer ran at two subtasks behind an exchange, as Flink's plan reported",
+         "every e1c cell ran its writer at two subtasks behind an exchange, as Flink's plan reported", e1c,
+         "one cell's writer recorded at one subtask", false},
+        {"Each experiment 1c job ran with the alignment, interval, checkpoint timeout and tolerable failures requested, as "
+         "Flink reported them",
+         "each e1c job ran with the alignment, interval, timeout and tolerable failures requested, as Flink reported them", e1c,
+         "the aligned FlinkSink cell recorded with the generous timeout in force", false},
+        {"Each experiment 1c feed regenerates from the recorded parameters to the SHA-256 the producer computed, and every "
+         "event was acknowledged",
+         "each e1c cell's feed regenerates to the digest the results recorded", e1c, "one cell's recorded digest with a changed digit",
+         false},
+        {"In every experiment 1c cell the records the catalog's snapshots added are the rows Trino read back: a missing row "
+         "was never committed",
+         "in every e1c cell the records the snapshots added are the rows Trino read back", e1c,
+         "a snapshot's added-records raised by one", false},
+        {"Experiment 1c's verdicts on record are the ones the code computes from the samples",
+         "the e1c verdicts on record are the ones the code computes from the samples", e1c,
+         "a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction", false},
         // Experiment 2
         {"Each variant ran at least three times", "each variant ran at least three times in the full run", e2,
          "drop one repeat", false},
