@@ -16,15 +16,12 @@
 
 #include "fault_proxy.hpp"
 #include "loopback.hpp"
+#include "rosterrig/stats/quantile.hpp"
 
 using namespace rosterrig::live::proxy;
+using rosterrig::stats::nearest_rank_quantile;
 
 namespace {
-double quantile(std::vector<double> v, double q) {
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-    return v[i];
-}
 std::string us(double v) { return std::to_string(static_cast<long long>(v + 0.5)); }
 }  // namespace
 
@@ -72,9 +69,9 @@ int main(int argc, char** argv) {
                     (c == &direct ? d : p).push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
             }
         }
-        const auto dm = quantile(d, 0.5), pm = quantile(p, 0.5);
+        const auto dm = nearest_rank_quantile(d, 0.5), pm = nearest_rank_quantile(p, 0.5);
         std::cout << "| " << s.label << " | " << n << " | " << us(dm) << " µs | " << us(pm) << " µs | " << us(pm - dm)
-                  << " µs | " << us(quantile(d, 0.9)) << " µs | " << us(quantile(p, 0.9)) << " µs |\n";
+                  << " µs | " << us(nearest_rank_quantile(d, 0.9)) << " µs | " << us(nearest_rank_quantile(p, 0.9)) << " µs |\n";
     }
     proxy.stop();
     upstream.stop();

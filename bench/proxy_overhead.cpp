@@ -24,15 +24,13 @@
 #include "proxy/fault_proxy.hpp"
 #include "s3_client.hpp"
 #include "stack_config.hpp"
+#include "rosterrig/stats/quantile.hpp"
 
 using namespace rosterrig::live;
+using rosterrig::stats::nearest_rank_quantile;
 
 namespace {
 
-double quantile(std::vector<double> v, double q) {
-    std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
-}
 std::string ms(double v) {
     const auto x = static_cast<long long>(v * 100 + 0.5);
     return std::to_string(x / 100) + "." + (x % 100 < 10 ? "0" : "") + std::to_string(x % 100);
@@ -48,9 +46,9 @@ void side_by_side(const std::string& label, std::size_t n, std::size_t warm, con
             const auto t1 = std::chrono::steady_clock::now();
             if (k >= warm) (proxied ? p : d).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         }
-    const auto dm = quantile(d, 0.5), pm = quantile(p, 0.5);
+    const auto dm = nearest_rank_quantile(d, 0.5), pm = nearest_rank_quantile(p, 0.5);
     std::cout << "| " << label << " | " << n << " | " << ms(dm) << " ms | " << ms(pm) << " ms | " << ms(pm - dm) << " ms ("
-              << ms(100.0 * (pm - dm) / dm) << " %) | " << ms(quantile(d, 0.9)) << " ms | " << ms(quantile(p, 0.9)) << " ms |\n";
+              << ms(100.0 * (pm - dm) / dm) << " %) | " << ms(nearest_rank_quantile(d, 0.9)) << " ms | " << ms(nearest_rank_quantile(p, 0.9)) << " ms |\n";
 }
 
 component_address proxy_address(const proxy::fault_proxy& px, const std::string& name) {

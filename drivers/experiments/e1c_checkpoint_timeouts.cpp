@@ -58,9 +58,8 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, his
              ", timeout " + std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + fan_in.ship_strategy + " " +
              std::to_string(fan_in.upstream_parallelism) + " → " + std::to_string(fan_in.writer_parallelism));
 
-    progress(label + ": generating " + std::to_string(spec.events) + " events");
-    auto records = kafka_records(generate(spec));
-    // Flink keeps only its last few checkpoints: poll and merge while the job works.
+    // Flink keeps only its last few checkpoints: poll and merge from the job's
+    // start (its first checkpoints fall while the feed is generated).
     std::mutex m;
     std::vector<experiment::checkpoint_outcome> seen;
     const flink_rest sampler_flink(s.stack.flink());
@@ -70,6 +69,8 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, his
         experiment::merge_outcomes(seen, now);
     };
     periodic sampler(std::chrono::milliseconds(1000), periodic::clock::now(), [&](long long) { poll(); });
+    progress(label + ": generating " + std::to_string(spec.events) + " events");
+    auto records = kafka_records(generate(spec));
     feeder feed(s.stack.kafka(), p.topic, std::move(records), 0.0);
     const long long feed_start = now_ms();
     auto report = feed.finish();
@@ -79,8 +80,9 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, his
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(600), 3);
     const long long drained_ms = now_ms() - feed_start;
     sampler.stop();
-    poll();
+    // Counts first, history after: the history then holds every checkpoint counted.
     const auto counts = s.flink.checkpoints(job);
+    poll();
 
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const auto table_seen = observe_table(s.trino, p.ns, p.table, spec);

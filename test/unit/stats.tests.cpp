@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "rosterrig/stats/binomial_bounds.hpp"
+#include "rosterrig/stats/quantile.hpp"
 #include "rosterrig/stats/summary.hpp"
 
 using namespace rosterrig::stats;
@@ -64,4 +65,17 @@ TEST_CASE("summaries give min, median and max, and an even count averages the mi
     CHECK(summarize({4, 1, 3, 2}) == summary{1, 2.5, 4, 4});
     CHECK(summarize({7}) == summary{7, 7, 7, 1});
     CHECK_THROWS_AS(summarize({}), std::domain_error);
+}
+
+TEST_CASE("a nearest-rank quantile is a measured value: the minimum at 0, the maximum at 1, the upper middle of an even count", "[stats]") {
+    // Mutation check: truncating the rank instead of rounding it gives 2 for the
+    // even median and 9 for the 90th percentile of 1..11, and fails.
+    CHECK(nearest_rank_quantile({4, 1, 3, 2}, 0.5) == 3);
+    CHECK(nearest_rank_quantile({3, 1, 2}, 0.5) == 2);
+    CHECK(nearest_rank_quantile({5, 1, 9}, 0.0) == 1);
+    CHECK(nearest_rank_quantile({5, 1, 9}, 1.0) == 9);
+    CHECK(nearest_rank_quantile({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.9) == 10);
+    CHECK(nearest_rank_quantile({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.95) == 11);
+    CHECK_THROWS_AS(nearest_rank_quantile({}, 0.5), std::domain_error);
+    CHECK_THROWS_AS(nearest_rank_quantile({1}, 1.5), std::domain_error);
 }

@@ -218,10 +218,21 @@ inline std::optional<experiment::rule_verdict> cannot_answer(const cell_run* r) 
     return std::nullopt;
 }
 
+/// What `timeouts_of` counted, said as what it is: Flink's failed count when
+/// the history showed no other failure (an inference for the failures the
+/// history did not keep), else the expiries the history showed.
+inline std::string timeouts_text(const cell_run& r) {
+    const auto n = std::to_string(timeouts_of(r));
+    const auto seen = std::to_string(timeouts_recorded(r));
+    if (other_failures_recorded(r) == 0)
+        return n + " failed checkpoints (Flink's count; " + seen + " of them in its history, each expired)";
+    return seen + " checkpoints its history shows expired (" + std::to_string(r.totals.failed) + " failed in all)";
+}
+
 inline std::string loss_text(const cell_run& r) {
     return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " runs after " +
-           std::to_string(timeouts_of(r)) + " timed-out checkpoints (" + std::to_string(r.totals.completed) +
-           " completed); " + std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
+           timeouts_text(r) + ", " + std::to_string(r.totals.completed) + " completed; " +
+           std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
 }
 
 /// "This cell loses records once checkpoints time out": held by any missing
@@ -288,8 +299,8 @@ inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;  // the control
         ++judged;
-        what += r.name + ": " + std::to_string(timeouts_of(r)) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
-                ", " + std::to_string(r.restarts_reported) + " restarts; ";
+        what += r.name + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
+                " checkpoints, " + std::to_string(r.restarts_reported) + " restarts; ";
         if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of += r.name + "; ";
     }
     if (judged == 0) return inconclusive("no short-timeout cell ran");
