@@ -67,11 +67,24 @@ TEST_CASE("e1c: failures that are not timeouts are not counted as timeouts", "[e
     CHECK(judge("e1c.loses-nothing:" + all_cells[1].name, {{r}, {}}) == verdict_kind::inconclusive);
 }
 
-// Mutation: control_loses_nothing ignoring failed checkpoints makes the inconclusive case fail.
-TEST_CASE("e1c: the control holds only when no checkpoint failed", "[e1c]") {
+// Mutation: control_loses_nothing ignoring timed-out checkpoints makes the inconclusive case fail.
+TEST_CASE("e1c: the control holds only when no checkpoint timed out", "[e1c]") {
     CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::held);
     CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 2, 0)}, {}}) == verdict_kind::inconclusive);
     CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 0, 5)}, {}}) == verdict_kind::refuted);
+}
+
+// Mutation: timeouts_of returning Flink's failed count (the run at 3869baf
+// counted a checkpoint refused at the job's start as a timeout) fails it.
+TEST_CASE("e1c: a checkpoint refused at its trigger, failed in Flink's count but absent from its history, is no timeout", "[e1c]") {
+    auto control = run(all_cells[4], 0, 0);
+    control.totals.failed = 1;
+    for (std::int64_t id = 1; id <= 40; ++id) control.checkpoints.push_back({id, "COMPLETED", "", 0, 100});
+    CHECK(e1c::timeouts_of(control) == 0);
+    CHECK(e1c::history_gaps(control) == 0);
+    CHECK(judge("e1c.control-loses-nothing", {{control}, {}}) == verdict_kind::held);
+    control.checkpoints.erase(control.checkpoints.begin() + 5);
+    CHECK(e1c::history_gaps(control) == 1);
 }
 
 // Mutation: no_duplicates skipping a cell makes the refuted case fail.

@@ -69,7 +69,7 @@ TEST_CASE("summaries give min, median and max, and an even count averages the mi
 
 TEST_CASE("a nearest-rank quantile is a measured value: the minimum at 0, the maximum at 1, the upper middle of an even count", "[stats]") {
     // Mutation check: truncating the rank instead of rounding it gives 2 for the
-    // even median and 9 for the 90th percentile of 1..11, and fails.
+    // even median and 10 for the 95th percentile of 1..11, and fails.
     CHECK(nearest_rank_quantile({4, 1, 3, 2}, 0.5) == 3);
     CHECK(nearest_rank_quantile({3, 1, 2}, 0.5) == 2);
     CHECK(nearest_rank_quantile({5, 1, 9}, 0.0) == 1);
