@@ -33,8 +33,8 @@ std::string short_name_of(const e1c::cell& c) {
            (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous");
 }
 
-void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, history& h) {
-    const std::string label = "e1c[" + c.name + "]";
+void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std::uint64_t repeat, history& h) {
+    const std::string label = "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
     const auto spec = params.feed();
     const int parts = static_cast<int>(spec.partitions);
@@ -44,7 +44,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, his
     const auto fan_in = experiment::fan_in_of(in_force.edges);
     const std::size_t at = h.record([&](e1c::samples& x) {
         e1c::cell_run r;
-        r.name = c.name, r.sink = in_force.sink, r.job_id = job, r.table = p.ns + "." + p.table;
+        r.name = c.name, r.repeat = repeat, r.sink = in_force.sink, r.job_id = job, r.table = p.ns + "." + p.table;
         r.mode_in_force = in_force.mode, r.unaligned_in_force = in_force.unaligned.value_or(false);
         r.interval_in_force_ms = in_force.interval_ms;
         r.timeout_requested_ms = e1c::timeout_of(params, c), r.timeout_in_force_ms = in_force.checkpoint_timeout_ms;
@@ -114,8 +114,10 @@ int main(int argc, char** argv) {
     return run_experiment<e1c::definition>(
         argc, argv, "Experiment 1c: whether checkpoints that time out under backpressure lose or duplicate rows, for "
                     "FlinkSink and SinkV2 with aligned and unaligned checkpoints and a multi-input committer.",
-        {{"--events", "N", "events in each cell's feed, produced at once (default 2400000, quick 400000)", &e1c::parameters::events}},
+        {{"--events", "N", "events in each cell's feed, produced at once (default 4800000, quick 400000)", &e1c::parameters::events},
+         {"--repeats", "N", "rounds of every cell, one after the other (default 3, quick 1)", &e1c::parameters::repeats}},
         [](session& s, const e1c::parameters& params, const experiment::fault_plan&, history& h) {
-            for (const auto& c : e1c::cells_of(params)) run_cell(s, params, c, h);
+            for (std::uint64_t round = 1; round <= params.repeats; ++round)
+                for (const auto& c : e1c::cells_of(params)) run_cell(s, params, c, round, h);
         });
 }

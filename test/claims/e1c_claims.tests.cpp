@@ -14,7 +14,17 @@ using namespace rosterrig;
 using C = claims_test::claims_of<e1c::definition>;
 
 namespace {
-bool every_cell_ran(const e1c::samples& s) { return s.runs.size() == e1c::cells().size(); }
+/// Every cell ran in every round, each round once.
+bool every_cell_ran(const e1c::samples& s, const e1c::parameters& p) {
+    for (const auto& c : e1c::cells()) {
+        std::vector<std::uint64_t> rounds;
+        for (const auto* r : e1c::runs_of(s, c.name)) rounds.push_back(r->repeat);
+        std::sort(rounds.begin(), rounds.end());
+        for (std::uint64_t i = 0; i < p.repeats; ++i)
+            if (rounds.size() != p.repeats || rounds[i] != i + 1) return false;
+    }
+    return s.runs.size() == e1c::cells().size() * p.repeats;
+}
 }  // namespace
 
 // Mutation: one cell's writer recorded at one subtask.
@@ -24,7 +34,7 @@ TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as 
         [](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& r : x.runs)
                 if (r.writer_parallelism != p.writer_parallelism || r.writer_input == "FORWARD" || r.writer_input.empty()) return false;
-            return every_cell_ran(x);
+            return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs[0].writer_parallelism = 1; });
 }
@@ -34,14 +44,14 @@ TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable 
           "[claims][e1c]") {
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
-            for (const auto& c : e1c::cells()) {
-                const auto* r = e1c::find_run(x, c.name);
-                if (!r || r->mode_in_force != "exactly_once" || r->unaligned_in_force != c.unaligned ||
+            for (const auto& c : e1c::cells())
+                for (const auto* r : e1c::runs_of(x, c.name)) {
+                if (r->mode_in_force != "exactly_once" || r->unaligned_in_force != c.unaligned ||
                     r->interval_in_force_ms != p.checkpoint_interval_ms || r->timeout_in_force_ms != e1c::timeout_of(p, c) ||
                     r->tolerable_in_force != p.tolerable_failed_checkpoints)
                     return false;
-            }
-            return every_cell_ran(x);
+                }
+            return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs[1].timeout_in_force_ms = 600'000; });
 }
@@ -50,10 +60,10 @@ TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable 
 TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded", "[claims][e1c]") {
     const auto feed = feed_sha256(C::load().params.feed());
     C::holds_and_is_mutation_checked(
-        [&](const e1c::samples& x) {
+        [&](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& r : x.runs)
                 if (r.feed_sha256 != feed || r.acknowledged != r.events) return false;
-            return every_cell_ran(x);
+            return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { auto& d = x.runs[2].feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
 }
@@ -61,10 +71,10 @@ TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded",
 // Mutation: a snapshot's added-records raised by one.
 TEST_CASE("in every e1c cell the records the snapshots added are the rows Trino read back", "[claims][e1c]") {
     C::holds_and_is_mutation_checked(
-        [](const e1c::samples& x) {
+        [](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& r : x.runs)
                 if (e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
-            return every_cell_ran(x);
+            return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs[3].snapshots.back().added_records += 1; });
 }

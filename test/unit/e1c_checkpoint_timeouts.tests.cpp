@@ -14,9 +14,10 @@ experiment::checkpoint_outcome failed(std::int64_t id, std::string why = "Checkp
 }
 
 /// A run of `cell` read back, with `timeouts` timed-out checkpoints and `missing` seqs missing.
-e1c::cell_run run(const e1c::cell& c, std::int64_t timeouts, std::uint64_t missing) {
+e1c::cell_run run(const e1c::cell& c, std::int64_t timeouts, std::uint64_t missing, std::uint64_t repeat = 1) {
     e1c::cell_run r;
     r.name = c.name;
+    r.repeat = repeat;
     r.observed = true;
     r.writer_parallelism = 2;
     r.timeout_requested_ms = c.short_timeout ? 400 : 600'000;
@@ -103,4 +104,33 @@ TEST_CASE("e1c: the fault counts as applied only with 30 timeouts per short cell
     CHECK(judge("e1c.timeouts-applied", {{restarted}, {}}) == verdict_kind::refuted);
     CHECK(judge("e1c.timeouts-applied", {{run(all_cells[0], 3, 0)}, {}}) == verdict_kind::refuted);
     CHECK(judge("e1c.timeouts-applied", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: `loses` judging the first run's missing seqs alone makes the held case fail.
+TEST_CASE("e1c: a cell that lost in one run of three holds its loss and refutes a no-loss prediction", "[e1c]") {
+    const auto& lossy = all_cells[0];
+    CHECK(judge("e1c.loses:" + lossy.name, {{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}}) ==
+          verdict_kind::held);
+    const auto& clean = all_cells[3];
+    CHECK(judge("e1c.loses-nothing:" + clean.name, {{run(clean, 31, 0, 1), run(clean, 31, 0, 2), run(clean, 31, 7, 3)}, {}}) ==
+          verdict_kind::refuted);
+    const auto runs = e1c::runs_of({{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}}, lossy.name);
+    CHECK(e1c::cell_loss_text(runs).rfind("lost in 1 of 3 runs (seqs missing 0 / 0 / 7)", 0) == 0);
+}
+
+// Mutation: `total_of` not summing timeouts over the runs makes the held case inconclusive.
+TEST_CASE("e1c: a no-loss prediction's bound counts the timeouts of every run of its cell", "[e1c]") {
+    const auto& c = all_cells[2];
+    const e1c::samples three{{run(c, 10, 0, 1), run(c, 10, 0, 2), run(c, 10, 0, 3)}, {}};
+    CHECK(e1c::total_of(e1c::runs_of(three, c.name)).timeouts == 30);
+    CHECK(judge("e1c.loses-nothing:" + c.name, three) == verdict_kind::held);
+    CHECK(judge("e1c.loses-nothing:" + c.name, {{run(c, 10, 0, 1), run(c, 10, 0, 2)}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: `timeouts_applied` judging a cell's runs together (or its first run
+// alone) makes the refuted case fail.
+TEST_CASE("e1c: the fault counts as applied only when every run of a short cell saw its timeouts", "[e1c]") {
+    const auto& c = all_cells[1];
+    CHECK(judge("e1c.timeouts-applied", {{run(c, 30, 0, 1), run(c, 30, 0, 2)}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.timeouts-applied", {{run(c, 30, 0, 1), run(c, 29, 0, 2)}, {}}) == verdict_kind::refuted);
 }

@@ -66,6 +66,9 @@ struct parameters {
     std::int64_t source_parallelism = 4;  // one subtask per partition
     std::int64_t writer_parallelism = 2;  // several writer subtasks: the committer has several inputs
     std::uint64_t timeouts_to_judge = 30;  // timed-out checkpoints a cell needs before "nothing lost" is claimed
+    // How often every cell runs, one round of all cells after the other: how
+    // much a cell loses varies from run to run, so a figure needs its spread.
+    std::uint64_t repeats = 3;
     experiment::warehouse warehouse = experiment::warehouse::s3;
     bool quick = false;
     std::string repro;  ///< the reproduction this run is, "" for a run of every cell
@@ -78,22 +81,25 @@ struct parameters {
         p.quick = true;
         p.events = 400'000;
         p.timeouts_to_judge = 5;
+        p.repeats = 1;
         return p;
     }
-    /// `rosterrig-e1c --repro flinksink-unaligned-timeout`: the losing cell alone, at the quick run's size.
+    /// `rosterrig-e1c --repro flinksink-unaligned-timeout`: the losing cell
+    /// alone, at the quick run's size, three times.
     static std::vector<std::string> repro_names() { return {"flinksink-unaligned-timeout"}; }
     static std::optional<parameters> repro_run(const std::string& name) {
         if (name != "flinksink-unaligned-timeout") return std::nullopt;
         auto p = quick_run();
         p.repro = name;
+        p.repeats = 3;
         return p;
     }
     roster_spec feed() const { return roster_feed(seed, events, std::max<std::uint64_t>(1, events / 6), partitions); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, partitions, checkpoint_interval_ms, short_timeout_ms, generous_timeout_ms,
-                       tolerable_failed_checkpoints, source_parallelism, writer_parallelism, timeouts_to_judge, warehouse,
-                       quick, repro))
+                       tolerable_failed_checkpoints, source_parallelism, writer_parallelism, timeouts_to_judge, repeats,
+                       warehouse, quick, repro))
 
 /// One cell: a sink, aligned or unaligned, the short timeout or the generous one.
 struct cell {
@@ -139,6 +145,7 @@ inline experiment::fault_plan fault_plan(const parameters&) { return {}; }
 /// What ran in a cell, as the components reported it, and the table at the end.
 struct cell_run {
     std::string name;
+    std::uint64_t repeat = 1;               ///< which round of the cells this run was, from 1
     std::string sink;                       ///< which sink implementation ran
     std::string job_id;
     std::string table;
@@ -166,7 +173,7 @@ struct cell_run {
     experiment::store_listing store;        ///< data files in the store the table never referenced
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
-                      (name, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
+                      (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
@@ -180,10 +187,12 @@ BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
 
 // ---- analysis ---------------------------------------------------------------
 
-inline const cell_run* find_run(const samples& s, const std::string& name) {
+/// Every run of the cell `name`, in the order they ran (one per repeat).
+inline std::vector<const cell_run*> runs_of(const samples& s, const std::string& name) {
+    std::vector<const cell_run*> out;
     for (const auto& r : s.runs)
-        if (r.name == name) return &r;
-    return nullptr;
+        if (r.name == name) out.push_back(&r);
+    return out;
 }
 
 /// Checkpoints the polled history shows timed out.
@@ -214,13 +223,18 @@ inline std::int64_t records_committed(const cell_run& r) {
 
 // ---- verdict rules ----------------------------------------------------------
 
-/// Why a run cannot answer, if it cannot.
-inline std::optional<experiment::rule_verdict> cannot_answer(const cell_run* r) {
-    if (!r) return experiment::inconclusive("the cell did not run");
-    if (!r->observed) return experiment::inconclusive(r->name + ": the table was not read back");
-    if (r->writer_parallelism < 2)
-        return experiment::inconclusive(r->name + ": the writer ran at parallelism " + std::to_string(r->writer_parallelism) +
-                                        "; the question needs several writer subtasks");
+/// A run named as the report names it: its cell and its round.
+inline std::string run_label(const cell_run& r) { return r.name + " #" + std::to_string(r.repeat); }
+
+/// Why a cell's runs cannot answer, if they cannot.
+inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<const cell_run*>& runs, const std::string& name) {
+    if (runs.empty()) return experiment::inconclusive(name + ": the cell did not run");
+    for (const auto* r : runs) {
+        if (!r->observed) return experiment::inconclusive(run_label(*r) + ": the table was not read back");
+        if (r->writer_parallelism < 2)
+            return experiment::inconclusive(run_label(*r) + ": the writer ran at parallelism " +
+                                            std::to_string(r->writer_parallelism) + "; the question needs several writer subtasks");
+    }
     return std::nullopt;
 }
 
@@ -238,43 +252,77 @@ inline std::string loss_text(const cell_run& r) {
            std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
 }
 
+/// A cell's runs taken together: what its rules judge.
+struct cell_total {
+    std::size_t runs = 0, runs_that_lost = 0;
+    std::uint64_t missing_seq = 0, timeouts = 0;
+};
+inline cell_total total_of(const std::vector<const cell_run*>& runs) {
+    cell_total t;
+    for (const auto* r : runs) {
+        ++t.runs;
+        t.runs_that_lost += r->missing_seq > 0 ? 1 : 0;
+        t.missing_seq += r->missing_seq;
+        t.timeouts += timeouts_of(*r);
+    }
+    return t;
+}
+
+/// The loss of a cell's runs: one run as `loss_text` says it; several with how
+/// many lost and the spread first, then each run.
+inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
+    if (runs.size() == 1) return loss_text(*runs.front());
+    const auto t = total_of(runs);
+    std::string missing, each;
+    for (const auto* r : runs) {
+        missing += (missing.empty() ? "" : " / ") + std::to_string(r->missing_seq);
+        each += "; #" + std::to_string(r->repeat) + ": " + loss_text(*r);
+    }
+    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " runs (seqs missing " + missing +
+           ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
+}
+
 /// "This cell loses records once checkpoints time out": held by any missing
-/// seq, refuted by `enough` timeouts with nothing missing.
+/// seq in any run, refuted by `enough` timeouts over its runs with nothing missing.
 inline experiment::rule_verdict loses(const samples& s, const std::string& name, std::uint64_t enough) {
     using namespace experiment;
-    const auto* r = find_run(s, name);
-    if (auto no = cannot_answer(r)) return *no;
-    const auto what = loss_text(*r);
-    if (r->missing_seq > 0) return held(what);
-    if (timeouts_of(*r) >= enough) return refuted(what);
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    const auto t = total_of(runs);
+    const auto what = cell_loss_text(runs);
+    if (t.missing_seq > 0) return held(what);
+    if (t.timeouts >= enough) return refuted(what);
     return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
 }
 
 /// "This cell loses nothing, however many checkpoints time out": refuted by
-/// any missing seq, held with a bound on the per-timeout loss probability
-/// once `enough` checkpoints timed out.
+/// any missing seq in any run, held with a bound on the per-timeout loss
+/// probability once its runs saw `enough` checkpoints time out.
 inline experiment::rule_verdict loses_nothing(const samples& s, const std::string& name, std::uint64_t enough) {
     using namespace experiment;
-    const auto* r = find_run(s, name);
-    if (auto no = cannot_answer(r)) return *no;
-    const auto what = loss_text(*r);
-    if (r->missing_seq > 0) return refuted(what);
-    const auto n = timeouts_of(*r);
-    if (n < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    const auto t = total_of(runs);
+    const auto what = cell_loss_text(runs);
+    if (t.missing_seq > 0) return refuted(what);
+    if (t.timeouts < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
     return held(what + "; the per-timeout loss probability is at most " +
-                report::fixed(stats::clopper_pearson_upper(0, n), 3) + " (95%, one-sided)");
+                report::fixed(stats::clopper_pearson_upper(0, t.timeouts), 3) + " (95%, one-sided, over " +
+                std::to_string(t.timeouts) + " timeouts)");
 }
 
 /// "Without timeouts the unaligned FlinkSink loses nothing": the control;
-/// inconclusive when its checkpoints failed after all.
+/// inconclusive when its checkpoints timed out after all or too few completed.
 inline experiment::rule_verdict control_loses_nothing(const samples& s, const std::string& name) {
     using namespace experiment;
-    const auto* r = find_run(s, name);
-    if (auto no = cannot_answer(r)) return *no;
-    const auto what = loss_text(*r);
-    if (r->missing_seq > 0) return refuted(what);
-    if (timeouts_of(*r) > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
-    if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed");
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    const auto t = total_of(runs);
+    const auto what = cell_loss_text(runs);
+    if (t.missing_seq > 0) return refuted(what);
+    if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
+    for (const auto* r : runs)
+        if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
     return held(what);
 }
 
@@ -285,16 +333,17 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
     std::string dup;
     std::uint64_t rows = 0;
     for (const auto& r : s.runs) {
-        if (!r.observed) return inconclusive(r.name + ": the table was not read back");
+        if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
         rows += r.rows;
-        if (r.duplicate_rows > 0) dup += r.name + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
+        if (r.duplicate_rows > 0) dup += run_label(r) + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
     }
-    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cells (" + std::to_string(rows) + " rows)")
+    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " runs (" + std::to_string(rows) + " rows)")
                        : refuted(dup);
 }
 
 /// "The short timeout makes at least `enough` checkpoints time out in each
-/// short-timeout cell, and the job never fails": the fault was applied.
+/// short-timeout cell, and the job never fails": the fault was applied, in
+/// every run of every short-timeout cell.
 inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t enough) {
     using namespace experiment;
     std::string short_of, what;
@@ -302,9 +351,9 @@ inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;  // the control
         ++judged;
-        what += r.name + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
+        what += run_label(r) + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
                 " checkpoints, " + std::to_string(r.restarts_reported) + " restarts; ";
-        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of += r.name + "; ";
+        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of += run_label(r) + "; ";
     }
     if (judged == 0) return inconclusive("no short-timeout cell ran");
     return short_of.empty() ? held(what) : refuted(what + "short of it: " + short_of);
@@ -341,13 +390,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
                     std::to_string(params.short_timeout_ms) + " ms (short) or " + std::to_string(params.generous_timeout_ms) +
                     " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
-                    " tolerable failed checkpoints. No process is killed: the only fault is the timeout." +
+                    " tolerable failed checkpoints; every cell ran " + std::to_string(params.repeats) +
+                    (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
+                    ". No process is killed: the only fault is the timeout." +
                     (params.quick ? " **Quick run.**" : "") + "\n\n";
-    report::markdown_table t{{"Cell", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
+    report::markdown_table t{{"Cell", "Run", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
                               "Timed out (history)", "Restarts", "Rows", "Missing seqs (runs)", "Duplicate seq rows",
                               "Records the snapshots added", "Data files never committed"}};
     for (const auto& r : s.runs)
-        t.row({r.name,
+        t.row({r.name, "#" + std::to_string(r.repeat),
                r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
                    std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) +
                    " ms, tolerable " + std::to_string(r.tolerable_in_force),
@@ -365,11 +416,17 @@ inline std::string report_section(const result::result_envelope& env, const samp
          "message says they expired, from the history Flink keeps (its last entries, polled each second: a lower bound "
          "on the total). The sink: " +
          (s.runs.empty() ? std::string("-") : s.runs.front().sink) + " in the first cell.\n";
-    for (const auto& r : s.runs) {
-        if (r.missing_seq == 0 || r.timeout_requested_ms >= 60'000) continue;
-        o += "\n" + r.name + " lost " + n(r.missing_seq) + " records. The reproduction: `rosterrig-e1c --repro " +
-             parameters::repro_names().front() + "` (this cell alone, " + n(parameters::quick_run().events) +
-             " events); the upstream issue it matches: apache/iceberg#15846.\n";
+    for (const auto& c : cells()) {
+        const auto runs = runs_of(s, c.name);
+        const auto total = total_of(runs);
+        if (total.missing_seq == 0 || !c.short_timeout) continue;
+        std::string each;
+        for (const auto* r : runs) each += (each.empty() ? "" : " / ") + n(r->missing_seq);
+        const auto repro = *parameters::repro_run(parameters::repro_names().front());
+        o += "\n" + c.name + " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) +
+             " runs (" + each + " seqs missing). The reproduction: `rosterrig-e1c --repro " + repro.repro + "` (this cell alone, " +
+             n(repro.events) + " events, " + std::to_string(repro.repeats) +
+             " runs); the upstream issue it matches: apache/iceberg#15846.\n";
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
