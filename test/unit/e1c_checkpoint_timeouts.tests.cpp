@@ -115,7 +115,7 @@ TEST_CASE("e1c: a cell that lost in one run of three holds its loss and refutes 
     CHECK(judge("e1c.loses-nothing:" + clean.name, {{run(clean, 31, 0, 1), run(clean, 31, 0, 2), run(clean, 31, 7, 3)}, {}}) ==
           verdict_kind::refuted);
     const auto runs = e1c::runs_of({{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}}, lossy.name);
-    CHECK(e1c::cell_loss_text(runs).rfind("lost in 1 of 3 runs (seqs missing 0 / 0 / 7)", 0) == 0);
+    CHECK(e1c::cell_loss_text(runs).rfind("lost in 1 of 3 repeats (seqs missing 0 / 0 / 7)", 0) == 0);
 }
 
 // Mutation: `total_of` not summing timeouts over the runs makes the held case inconclusive.

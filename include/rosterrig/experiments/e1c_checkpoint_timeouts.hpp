@@ -247,7 +247,7 @@ inline std::string timeouts_text(const cell_run& r) {
 }
 
 inline std::string loss_text(const cell_run& r) {
-    return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " runs after " +
+    return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges after " +
            timeouts_text(r) + ", " + std::to_string(r.totals.completed) + " completed; " +
            std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
 }
@@ -269,7 +269,7 @@ inline cell_total total_of(const std::vector<const cell_run*>& runs) {
 }
 
 /// The loss of a cell's runs: one run as `loss_text` says it; several with how
-/// many lost and the spread first, then each run.
+/// many repeats lost and the spread first, then each repeat.
 inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
     if (runs.size() == 1) return loss_text(*runs.front());
     const auto t = total_of(runs);
@@ -278,7 +278,7 @@ inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
         missing += (missing.empty() ? "" : " / ") + std::to_string(r->missing_seq);
         each += "; #" + std::to_string(r->repeat) + ": " + loss_text(*r);
     }
-    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " runs (seqs missing " + missing +
+    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (seqs missing " + missing +
            ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
 }
 
@@ -337,7 +337,7 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
         rows += r.rows;
         if (r.duplicate_rows > 0) dup += run_label(r) + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
     }
-    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " runs (" + std::to_string(rows) + " rows)")
+    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cell runs (" + std::to_string(rows) + " rows)")
                        : refuted(dup);
 }
 
@@ -394,8 +394,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
                     ". No process is killed: the only fault is the timeout." +
                     (params.quick ? " **Quick run.**" : "") + "\n\n";
-    report::markdown_table t{{"Cell", "Run", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
-                              "Timed out (history)", "Restarts", "Rows", "Missing seqs (runs)", "Duplicate seq rows",
+    report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
+                              "Timed out (history)", "Restarts", "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
                               "Records the snapshots added", "Data files never committed"}};
     for (const auto& r : s.runs)
         t.row({r.name, "#" + std::to_string(r.repeat),
@@ -424,9 +424,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto* r : runs) each += (each.empty() ? "" : " / ") + n(r->missing_seq);
         const auto repro = *parameters::repro_run(parameters::repro_names().front());
         o += "\n" + c.name + " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) +
-             " runs (" + each + " seqs missing). The reproduction: `rosterrig-e1c --repro " + repro.repro + "` (this cell alone, " +
-             n(repro.events) + " events, " + std::to_string(repro.repeats) +
-             " runs); the upstream issue it matches: apache/iceberg#15846.\n";
+             " repeats (" + each + " seqs missing). The reproduction: `rosterrig-e1c --repro " + repro.repro +
+             "` (this cell alone, " + n(repro.events) + " events, " + std::to_string(repro.repeats) +
+             " repeats); the upstream issue it matches: apache/iceberg#15846.\n";
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
