@@ -3,7 +3,8 @@
 // created; its history still reads "running" and lists every topic, table,
 // job and transactional-id prefix it recorded before creating them. This
 // removes exactly those, for runs whose driver is gone, says what it removed,
-// and marks each such history failed. Every driver does the same at start.
+// and marks each such history failed; and, while no driver holds the stack,
+// resumes any stack process left paused. Every driver does the same at start.
 // Exit 0 when nothing is left, 1 when something could not be removed, 2 on a
 // bad flag.
 #include <iostream>
@@ -11,6 +12,7 @@
 #include <rosterrig/cli/arg_parser.hpp>
 
 #include "leftover_cleanup.hpp"
+#include "process_pause.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -19,7 +21,7 @@ int main(int argc, char** argv) {
     std::string runs;
     bool dry_run = false;
     cli::arg_parser args{"rosterrig-clean", "Removes the topics, tables, jobs and open transactions that runs killed "
-                                            "mid-way recorded creating, and nothing else."};
+                                            "mid-way recorded creating, and nothing else; resumes a stack process they left paused."};
     args.option("--runs", runs, "DIR", "where the run histories are (default: runs/ in the checkout)");
     args.flag("--dry-run", dry_run, "list what would be removed; remove nothing");
     std::string stack_file;
@@ -37,7 +39,9 @@ int main(int argc, char** argv) {
         for (const auto& line : r.removed) std::cerr << "rosterrig-clean: " << line << "\n";
         for (const auto& h : r.histories_closed) std::cerr << "rosterrig-clean: marked " << h << " failed\n";
         for (const auto& line : r.failed) std::cerr << "rosterrig-clean: not removed: " << line << "\n";
-        if (r.removed.empty() && r.failed.empty()) std::cerr << "rosterrig-clean: no dead run left anything under " << dir.string() << "\n";
+        const auto paused = live::heal_paused_leftovers(stack.state_dir, dry_run);
+        for (const auto& line : paused) std::cerr << "rosterrig-clean: " << line << "\n";
+        if (r.removed.empty() && r.failed.empty() && paused.empty()) std::cerr << "rosterrig-clean: no dead run left anything under " << dir.string() << "\n";
         return r.failed.empty() ? 0 : 1;
     } catch (const stack::description_error& e) {
         std::cerr << "rosterrig-clean: --stack: " << e.what() << "\n";

@@ -14,10 +14,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstddef>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "live_error.hpp"
+#include "run_lock.hpp"
 
 namespace rosterrig::live {
 
@@ -87,6 +90,48 @@ inline std::size_t resume_all_paused() noexcept {
         if (pid > 0 && ::kill(static_cast<pid_t>(pid), SIGCONT) == 0) ++n;
     }
     return n;
+}
+
+/// A stack process that is stopped (state T), by the pid file that names it.
+struct stopped_process {
+    std::string name;  ///< the pid file's name: catalog, flink-taskmanager-2, ...
+    long long pid = 0;
+};
+/// Every process named by a pid file (<name>.pid) in `pid_dir` that is stopped.
+inline std::vector<stopped_process> stopped_in(const std::filesystem::path& pid_dir) {
+    std::vector<stopped_process> out;
+    std::error_code ec;  // no folder: nothing stopped
+    for (const auto& f : std::filesystem::directory_iterator(pid_dir, ec)) {
+        long long pid = 0;
+        std::ifstream in(f.path());
+        if (f.path().extension() == ".pid" && (in >> pid) && pid > 0 && process_state(pid) == 'T')
+            out.push_back({f.path().stem().string(), pid});
+    }
+    return out;
+}
+
+/// The heal for a paused process a driver left behind when it died by SIGKILL
+/// (its in-process table of pauses died with it). While no driver holds the
+/// stack's run lock, no pause is any run's fault in progress, so every stopped
+/// stack process is a leftover and is resumed (listed only, with `dry_run`).
+/// Read from the processes themselves, not from a history, so a pause the
+/// history never got to record is healed too. While a run holds the lock,
+/// nothing is signalled and each line says so. One line per stopped process.
+inline std::vector<std::string> heal_paused_leftovers(const std::string& state_dir, bool dry_run = false) {
+    const bool a_run_holds_the_stack = run_lock::held_by_a_run(state_dir);
+    std::vector<std::string> lines;
+    for (const auto& p : stopped_in(std::filesystem::path(state_dir) / "pids")) {
+        const std::string who = p.name + " (pid " + std::to_string(p.pid) + ") is paused (state T)";
+        if (a_run_holds_the_stack)
+            lines.push_back(who + ", and a run holds " + state_dir + "/runs.lock: left to that run");
+        else if (dry_run)
+            lines.push_back(who + ": would resume it");
+        else if (::kill(static_cast<pid_t>(p.pid), SIGCONT) == 0)
+            lines.push_back(who + ", a leftover: resumed");
+        else
+            lines.push_back(who + ", a leftover: SIGCONT failed, errno " + std::to_string(errno));
+    }
+    return lines;
 }
 
 /// Resumes every paused process when it goes out of scope: declared after the

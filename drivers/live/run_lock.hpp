@@ -29,6 +29,17 @@ public:
     run_lock(const run_lock&) = delete;
     run_lock& operator=(const run_lock&) = delete;
 
+    /// Whether some driver holds the lock now (it cannot be taken exclusive
+    /// without waiting). False when there is no lock file yet.
+    static bool held_by_a_run(const std::string& state_dir) {
+        const std::string path = state_dir + "/runs.lock";
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return false;
+        const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+        ::close(fd);  // drops the exclusive lock, if it was taken
+        return held;
+    }
+
 private:
     int fd_ = -1;
 };

@@ -310,6 +310,9 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         }
         if (!permission.reason.empty()) std::cerr << command << ": " << permission.reason << "\n";
     }
+    // A process a driver killed by SIGKILL left paused hangs everything that
+    // talks to it: resumed first, unless another run holds the stack.
+    for (const auto& line : heal_paused_leftovers(stack.state_dir)) progress("paused leftover: " + line);
     const run_lock holding_the_stack(stack.state_dir);
     if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
         std::int64_t slots = 0;

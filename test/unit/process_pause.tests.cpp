@@ -22,8 +22,10 @@ namespace {
 // A sleeping child and a pid file naming it, as the stack writes them; killed at the end.
 struct sleeping_child {
     pid_t pid = ::fork();
-    std::string pid_file = (std::filesystem::temp_directory_path() / ("rr-pause-" + std::to_string(::getpid()) + ".pid")).string();
-    sleeping_child() {
+    std::string pid_file;
+    explicit sleeping_child(std::string file = (std::filesystem::temp_directory_path() /
+                                                ("rr-pause-" + std::to_string(::getpid()) + ".pid")).string())
+        : pid_file(std::move(file)) {
         if (pid == 0) {
             ::execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
             ::_exit(127);
@@ -94,5 +96,59 @@ TEST_CASE("a run's heal guard resumes what is still paused when it goes out of s
         REQUIRE(settled_state(child.pid, "T") == 'T');
     }
     // Mutation: empty the guard's destructor and the child stays stopped.
+    CHECK(settled_state(child.pid, "S") == 'S');
+}
+
+namespace {
+// A stack state folder of the test's own, with its pids/ folder, removed at the end.
+struct state_folder {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("rr-heal-" + std::to_string(::getpid()));
+    state_folder() { std::filesystem::create_directories(dir / "pids"); }
+    ~state_folder() { std::filesystem::remove_all(dir); }
+    std::string pid_file(const std::string& name) const { return (dir / "pids" / (name + ".pid")).string(); }
+};
+}  // namespace
+
+TEST_CASE("a stack process a dead driver left paused is resumed while no run holds the stack", "[nemesis][pause]") {
+    state_folder state;
+    sleeping_child paused(state.pid_file("catalog"));
+    sleeping_child running(state.pid_file("trino"));
+    REQUIRE(settled_state(paused.pid, "S") == 'S');
+    REQUIRE(settled_state(running.pid, "S") == 'S');
+    ::kill(paused.pid, SIGSTOP);  // as a SIGKILLed driver leaves it: in no table of this process
+    REQUIRE(settled_state(paused.pid, "T") == 'T');
+    CHECK(resume_all_paused() == 0);
+
+    const auto listed = heal_paused_leftovers(state.dir.string(), true);
+    REQUIRE(listed.size() == 1);
+    CHECK_THAT(listed[0], Catch::StartsWith("catalog (pid " + std::to_string(paused.pid) + ")") && Catch::Contains("would resume"));
+    CHECK(settled_state(paused.pid, "T") == 'T');  // a dry run signals nothing
+
+    // Mutation: drop the SIGCONT in heal_paused_leftovers and the child stays 'T'.
+    const auto healed = heal_paused_leftovers(state.dir.string());
+    REQUIRE(healed.size() == 1);  // the running one is not listed
+    CHECK_THAT(healed[0], Catch::Contains("resumed"));
+    CHECK(settled_state(paused.pid, "S") == 'S');
+    CHECK(heal_paused_leftovers(state.dir.string()).empty());
+}
+
+TEST_CASE("while a run holds the stack's lock, a paused stack process is left to that run", "[nemesis][pause]") {
+    state_folder state;
+    sleeping_child child(state.pid_file("catalog"));
+    REQUIRE(settled_state(child.pid, "S") == 'S');
+    ::kill(child.pid, SIGSTOP);
+    REQUIRE(settled_state(child.pid, "T") == 'T');
+    {
+        const run_lock a_run(state.dir.string());
+        CHECK(run_lock::held_by_a_run(state.dir.string()));
+        // Mutation: heal_paused_leftovers ignoring held_by_a_run resumes the child here.
+        const auto lines = heal_paused_leftovers(state.dir.string());
+        REQUIRE(lines.size() == 1);
+        CHECK_THAT(lines[0], Catch::Contains("left to that run"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        CHECK(process_state(child.pid) == 'T');
+    }
+    CHECK_FALSE(run_lock::held_by_a_run(state.dir.string()));
+    CHECK(heal_paused_leftovers(state.dir.string()).size() == 1);
     CHECK(settled_state(child.pid, "S") == 'S');
 }
