@@ -28,17 +28,12 @@ using history = history_writer<e1c::definition>;
 
 namespace {
 
-std::string short_name_of(const e1c::cell& c) {
-    return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
-           (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous");
-}
-
 void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std::uint64_t repeat, history& h) {
     const std::string label = "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
     const auto spec = params.feed();
     const int parts = static_cast<int>(spec.partitions);
-    const auto p = s.pipeline(short_name_of(c), e1c::pipeline_of(params, c));
+    const auto p = s.pipeline(e1c::short_name_of(c), e1c::pipeline_of(params, c));
     const std::string job = scope.launch(p, parts);
     const auto in_force = scope.writer.in_force(job, p);
     const auto fan_in = experiment::fan_in_of(in_force.edges);

@@ -122,6 +122,11 @@ inline std::vector<cell> cells_of(const parameters& p) {
     if (p.quick) return {all[0], all[2]};
     return all;
 }
+/// The cell as its topic, group and table names carry it: flinksink_unaligned_short, ...
+inline std::string short_name_of(const cell& c) {
+    return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
+           (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous");
+}
 inline std::int64_t timeout_of(const parameters& p, const cell& c) {
     return c.short_timeout ? p.short_timeout_ms : p.generous_timeout_ms;
 }
