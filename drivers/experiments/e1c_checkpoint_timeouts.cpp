@@ -31,7 +31,7 @@ namespace {
 void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std::uint64_t repeat, history& h) {
     const std::string label = "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
-    const auto spec = params.feed();
+    const auto spec = params.feed(c.kind);
     const int parts = static_cast<int>(spec.partitions);
     const auto p = s.pipeline(e1c::short_name_of(c), e1c::pipeline_of(params, c));
     const std::string job = scope.launch(p, parts);
@@ -46,6 +46,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
         r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
         r.events = spec.events;
+        if (c.kind == experiment::table_kind::upsert) r.upsert = e1c::upsert_observation{in_force.table.value_or(experiment::table_settings{})};
         x.runs.push_back(r);
         return x.runs.size() - 1;
     });
@@ -93,8 +94,16 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.checkpoints = seen;
         r.observed = true;
         r.rows = table_seen.by_seq.rows, r.distinct_seq = table_seen.by_seq.distinct_seq;
-        r.duplicate_rows = table_seen.by_seq.duplicate_rows, r.missing_seq = table_seen.by_seq.missing_seq;
-        r.missing_runs = table_seen.by_seq.missing_runs;
+        r.duplicate_rows = table_seen.by_seq.duplicate_rows;
+        if (r.upsert) {
+            const auto& u = table_seen.by_npi;
+            r.upsert->npis_expected = u.distinct_npis - u.unexpected_npis.size() + u.missing_npis.size();
+            r.upsert->npis_missing = u.missing_npis.size(), r.upsert->npis_without_latest = u.npis_without_latest;
+            r.upsert->rows_sharing_npi = u.rows_sharing_npi, r.upsert->stale_rows = u.stale_rows;
+            r.upsert->unexpected_rows = u.unexpected_rows;
+        } else {
+            r.missing_seq = table_seen.by_seq.missing_seq, r.missing_runs = table_seen.by_seq.missing_runs;
+        }
         for (const auto& sn : state.snapshots)
             r.snapshots.push_back({sn.snapshot_id, sn.summary_text("operation"), sn.summary_text("flink.job-id"), sn.flink_watermark(),
                                    sn.summary_int("added-records", 0), {}});

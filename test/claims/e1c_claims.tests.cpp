@@ -58,29 +58,30 @@ TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable 
 
 // Mutation: one cell's recorded digest with a changed digit.
 TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded", "[claims][e1c]") {
-    const auto feed = feed_sha256(C::load().params.feed());
+    const auto& params = C::load().params;
+    const auto append = feed_sha256(params.feed()), upsert = feed_sha256(params.feed(experiment::table_kind::upsert));
     C::holds_and_is_mutation_checked(
         [&](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& r : x.runs)
-                if (r.feed_sha256 != feed || r.acknowledged != r.events) return false;
+                if (r.feed_sha256 != (r.upsert ? upsert : append) || r.acknowledged != r.events) return false;
             return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { auto& d = x.runs[2].feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
 }
 
 // Mutation: a snapshot's added-records raised by one.
-TEST_CASE("in every e1c cell the records the snapshots added are the rows Trino read back", "[claims][e1c]") {
+TEST_CASE("in every e1c append cell the records the snapshots added are the rows Trino read back", "[claims][e1c]") {
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
-            for (const auto& r : x.runs)
-                if (e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
+            for (const auto& r : x.runs)  // an upsert table's rows are fewer by design: its NPIs
+                if (!r.upsert && e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
             return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs[3].snapshots.back().added_records += 1; });
 }
 
 TEST_CASE("the e1c verdicts on record are the ones the code computes from the samples", "[claims][e1c]") {
-    auto h = C::recorded_verdicts_are_recomputed(7);
+    auto h = C::recorded_verdicts_are_recomputed(16);
     // Mutation (data): a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction.
     for (auto& r : h.samples.runs)
         if (r.name == e1c::cells()[2].name) r.missing_seq = 1, r.missing_runs = {{1, 1}};
@@ -89,4 +90,28 @@ TEST_CASE("the e1c verdicts on record are the ones the code computes from the sa
                                  [](const auto& o) { return o.id == "e1c.loses-nothing:" + e1c::cells()[2].name; });
     REQUIRE(it != judged.end());
     CHECK(it->verdict == verdict_kind::refuted);
+}
+
+// Mutation: one upsert run recorded with write.upsert.enabled=false.
+TEST_CASE("each e1c upsert cell's table was upsert on npi as the catalog reported it, and every NPI of the feed was checked",
+          "[claims][e1c]") {
+    const auto npis = C::load().params.feed(experiment::table_kind::upsert).providers;
+    C::holds_and_is_mutation_checked(
+        [&](const e1c::samples& x, const e1c::parameters& p) {
+            std::size_t upsert_runs = 0;
+            for (const auto& c : e1c::cells())
+                for (const auto* r : e1c::runs_of(x, c.name)) {
+                    if ((c.kind == experiment::table_kind::upsert) != r->upsert.has_value()) return false;
+                    if (!r->upsert) continue;
+                    ++upsert_runs;
+                    if (!experiment::reports_upsert_on(r->upsert->table_in_force, "npi") || r->upsert->npis_expected == 0 ||
+                        r->upsert->npis_expected > npis || r->upsert->unexpected_rows != 0)
+                        return false;
+                }
+            return upsert_runs > 0 && every_cell_ran(x, p);
+        },
+        [](e1c::samples& x) {
+            for (auto& r : x.runs)
+                if (r.upsert) { r.upsert->table_in_force.write_upsert_enabled = "false"; break; }
+        });
 }

@@ -118,6 +118,27 @@ TEST_CASE("an upsert check names shared, missing, stale and unexpected NPIs", "[
     CHECK_THROWS_AS(upsert_checker(x).observe(observed_row{std::nullopt, 100, std::nullopt}), std::invalid_argument);
 }
 
+// Experiment 1c counts an upsert loss as the NPIs whose last-arrived record is
+// on no row. Mutation: counting NPIs with any stale row (instead of those
+// without the latest) makes npi 100 count and fails this; so does never
+// setting the latest-seen bit (every seen NPI counts).
+TEST_CASE("an upsert check counts the NPIs whose rows all miss the last-arrived record", "[check][upsert]") {
+    upsert_expectation x;
+    x.events = 9;
+    auto rec = [](std::uint64_t seq) { return expected_record{seq, 1, seq * 11}; };
+    x.by_npi[100] = {rec(5), rec(5)};  // on two rows, one the latest: not lost
+    x.by_npi[200] = {rec(7), rec(7)};  // only an older row: lost
+    x.by_npi[300] = {rec(9), rec(9)};  // on no row: missing, counted there, not here
+    x.by_npi[400] = {rec(8), rec(8)};  // the latest alone: exact
+    const std::vector<observed_row> rows{{2, 100, std::nullopt}, {5, 100, std::nullopt}, {3, 200, std::nullopt},
+                                         {1, 200, std::nullopt}, {8, 400, std::nullopt}};
+    const upsert_result r = check_upsert(x, rows);
+    CHECK(r.npis_without_latest == 1);
+    CHECK(r.missing_npis == std::vector<std::uint64_t>{300});
+    CHECK(r.rows_sharing_npi == 2);
+    CHECK(r.stale_rows == 3);
+}
+
 // ---------------------------------------------------------------------------
 // Property: on random damaged tables, the streaming checks agree with a
 // brute-force reference written in the most obvious way (std::map counts).

@@ -134,3 +134,70 @@ TEST_CASE("e1c: the fault counts as applied only when every run of a short cell 
     CHECK(judge("e1c.timeouts-applied", {{run(c, 30, 0, 1), run(c, 30, 0, 2)}, {}}) == verdict_kind::held);
     CHECK(judge("e1c.timeouts-applied", {{run(c, 30, 0, 1), run(c, 29, 0, 2)}, {}}) == verdict_kind::refuted);
 }
+
+namespace {
+/// A run of an upsert cell: the catalog reports upsert on npi; `without_latest`
+/// NPIs only on older rows, `extra` rows on an NPI already on a row.
+e1c::cell_run upsert_run(const e1c::cell& c, std::int64_t timeouts, std::uint64_t without_latest, std::uint64_t extra) {
+    auto r = run(c, timeouts, 0);
+    e1c::upsert_observation u;
+    u.table_in_force.write_upsert_enabled = "true";
+    u.table_in_force.identifier_fields = {"npi"};
+    u.npis_expected = 200, u.npis_without_latest = without_latest, u.rows_sharing_npi = extra;
+    u.stale_rows = without_latest + extra;
+    r.upsert = u;
+    return r;
+}
+const auto& flinksink_upsert = all_cells[5];
+const auto& sinkv2_unaligned_upsert = all_cells[6];
+const auto& sinkv2_aligned_upsert = all_cells[7];
+}  // namespace
+
+TEST_CASE("e1c: the upsert cells are the ones the rules name", "[e1c]") {
+    CHECK(flinksink_upsert.kind == experiment::table_kind::upsert);
+    CHECK(flinksink_upsert.sink == experiment::iceberg_sink::flink_sink);
+    CHECK((sinkv2_unaligned_upsert.unaligned && sinkv2_unaligned_upsert.kind == experiment::table_kind::upsert));
+    CHECK((!sinkv2_aligned_upsert.unaligned && sinkv2_aligned_upsert.sink == experiment::iceberg_sink::sink_v2));
+    CHECK(e1c::short_name_of(sinkv2_unaligned_upsert) == "sinkv2_unaligned_short_upsert");
+}
+
+// Mutation: lost_of reading missing_seq for upsert runs (always 0 here) makes the held case fail.
+TEST_CASE("e1c: an upsert loss is an NPI without its last record, held by one and refuted by 30 clean timeouts", "[e1c]") {
+    const std::string id = "e1c.loses:" + flinksink_upsert.name;
+    CHECK(judge(id, {{upsert_run(flinksink_upsert, 31, 1, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge(id, {{upsert_run(flinksink_upsert, 30, 0, 5)}, {}}) == verdict_kind::refuted);  // doubled rows are no loss
+    CHECK(judge(id, {{upsert_run(flinksink_upsert, 12, 0, 0)}, {}}) == verdict_kind::inconclusive);
+    const std::string none = "e1c.loses-nothing:" + sinkv2_aligned_upsert.name;
+    CHECK(judge(none, {{upsert_run(sinkv2_aligned_upsert, 30, 1, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(none, {{upsert_run(sinkv2_aligned_upsert, 30, 0, 0)}, {}}) == verdict_kind::held);
+}
+
+// Mutation: keys_doubled counting stale rows instead of rows on a shared NPI
+// makes the refuted case (an NPI only on an older row) fail.
+TEST_CASE("e1c: an NPI on two rows holds the doubled-key prediction and refutes the no-doubled-key one", "[e1c]") {
+    const std::string doubled = "e1c.key-on-two-rows:" + sinkv2_unaligned_upsert.name;
+    CHECK(judge(doubled, {{upsert_run(sinkv2_unaligned_upsert, 30, 0, 3)}, {}}) == verdict_kind::held);
+    CHECK(judge(doubled, {{upsert_run(sinkv2_unaligned_upsert, 30, 1, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(doubled, {{upsert_run(sinkv2_unaligned_upsert, 4, 0, 0)}, {}}) == verdict_kind::inconclusive);
+    const std::string none = "e1c.no-key-on-two-rows:" + sinkv2_aligned_upsert.name;
+    CHECK(judge(none, {{upsert_run(sinkv2_aligned_upsert, 30, 0, 1)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(none, {{upsert_run(sinkv2_aligned_upsert, 30, 0, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge(none, {{run(sinkv2_aligned_upsert, 30, 0)}, {}}) == verdict_kind::inconclusive);  // no upsert record
+}
+
+// Mutation: dropping the upsert-settings guard in cannot_answer makes this fail.
+TEST_CASE("e1c: an upsert run whose table the catalog does not report as upsert on npi cannot answer", "[e1c]") {
+    auto r = upsert_run(flinksink_upsert, 31, 4, 0);
+    r.upsert->table_in_force.write_upsert_enabled = "false";
+    CHECK(judge("e1c.loses:" + flinksink_upsert.name, {{r}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: upsert_control_exact ignoring rows on a shared NPI makes the refuted case fail.
+TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecided when its checkpoints timed out", "[e1c]") {
+    const auto& control = all_cells[9];
+    REQUIRE(!control.short_timeout);
+    CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 0, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 0, 2)}, {}}) == verdict_kind::refuted);
+    CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 1, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 1, 0, 0)}, {}}) == verdict_kind::inconclusive);
+}

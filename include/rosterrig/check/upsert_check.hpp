@@ -56,6 +56,7 @@ struct upsert_result {
     std::vector<npi_copies> shared_npis;        ///< NPIs on more than one row, ascending
     std::vector<std::uint64_t> missing_npis;    ///< expected, never observed, ascending
     std::uint64_t stale_rows = 0;               ///< rows of expected NPIs that are not the last-arrived record
+    std::uint64_t npis_without_latest = 0;      ///< expected NPIs on rows, none of them the last-arrived record
     std::vector<stale_row> stale;               ///< the first stale_cap of those rows in arrival order, then sorted ascending by (npi, observed_seq)
     std::size_t stale_cap = 0;                  ///< the cap on `stale` in force for this check
     bool stale_capped = false;                  ///< true when stale holds fewer rows than stale_rows (the list was cut at stale_cap)
@@ -121,6 +122,7 @@ public:
             const std::uint64_t seen = s.seen & seen_mask;
             if (seen == 0) r.missing_npis.push_back(npi);
             else ++r.distinct_npis;
+            if (seen > 0 && !(s.seen & latest_seen)) ++r.npis_without_latest;
             if (seen > 1) r.shared_npis.push_back({npi, seen});
         }
         for (const auto& [npi, n] : unexpected_) {
@@ -140,7 +142,7 @@ private:
     /// digest. With the key, 32 bytes (one cache line holds two slots).
     struct slot {
         std::uint64_t latest_seq, latest_digest;  ///< the last-arrived record
-        std::uint64_t seen;  ///< rows seen (low 63 bits) | newest_differs
+        std::uint64_t seen;  ///< rows seen (low 62 bits) | latest_seen | newest_differs
     };
     /// The newest revision, kept in newest_ only for the NPIs whose newest
     /// revision is not their last-arrived record (late stale assertions);
@@ -149,7 +151,8 @@ private:
         std::uint64_t seq, digest;
     };
     static constexpr std::uint64_t newest_differs = std::uint64_t{1} << 63;
-    static constexpr std::uint64_t seen_mask = newest_differs - 1;  // 2^63 rows: out of reach
+    static constexpr std::uint64_t latest_seen = std::uint64_t{1} << 62;  // a row was the last-arrived record
+    static constexpr std::uint64_t seen_mask = latest_seen - 1;  // 2^62 rows: out of reach
     static bool differs(const upsert_expectation_entry& e) noexcept {
         return e.latest_by_arrival.seq != e.newest_by_revision.seq;
     }
@@ -171,6 +174,7 @@ private:
         slot& s = *found;
         if ((++s.seen & seen_mask) > 1) ++rows_sharing_npi_;
         const bool latest = row.id == (row.by_seq ? s.latest_seq : s.latest_digest);
+        if (latest) s.seen |= latest_seen;
         if (!latest) {
             ++stale_rows_;
             if (stale_.size() < stale_cap_) stale_.push_back({row.npi, row.by_seq ? row.id : 0, s.latest_seq});

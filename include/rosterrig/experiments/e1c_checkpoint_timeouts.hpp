@@ -13,7 +13,20 @@
 // the manifest of the early results is replaced, not merged: their data files
 // are never committed. Aligned checkpoints deliver every result before the
 // snapshot; SinkV2's aggregator emits one committable per checkpoint, so a late
-// result goes into the next one. Each cell: one append job, the writer at two
+// result goes into the next one.
+//
+// The upsert cells ask the same of an upsert table keyed by NPI, where a loss
+// shows as an NPI whose last record is on no row, and a second way to break
+// is open, an NPI left on two rows. The predictions' reading (the run decides):
+// SinkV2's aggregator gathers every write result it receives between
+// two of its barriers into one committable, so under unaligned checkpoints
+// one writer subtask's results of two checkpoints can meet there and be
+// committed as one row delta at one sequence number. The later checkpoint's
+// equality delete then does not apply to the earlier checkpoint's row for the
+// same key (an equality delete applies to lower sequence numbers only), and
+// the key is on two rows: the mechanism of apache/iceberg#11008 and #15305.
+//
+// Each cell: one job, the writer at two
 // subtasks behind an exchange, the whole feed produced at once (the writer
 // backpressured until it has read it), a checkpoint timeout short enough that
 // a share of checkpoints time out, and enough tolerable failures that they do
@@ -55,6 +68,10 @@ struct parameters {
     // Produced at once: the writer is backpressured for about a minute (35 s for
     // 2,400,000 in the runs at 436cf8e and 3869baf).
     std::uint64_t events = 4'800'000;
+    // An upsert cell's feed: its writer is slower (an equality delete per
+    // record), so fewer events keep it backpressured as long; 400,000 in a
+    // probe gave 22 timeouts in 30 checkpoints.
+    std::uint64_t upsert_events = 1'200'000;
     std::uint32_t partitions = 4;
     std::int64_t checkpoint_interval_ms = 1000;
     // About the median end-to-end time of the checkpoints that completed under
@@ -80,61 +97,81 @@ struct parameters {
         parameters p;
         p.quick = true;
         p.events = 400'000;
+        p.upsert_events = 400'000;
         p.timeouts_to_judge = 5;
         p.repeats = 1;
         return p;
     }
-    /// `rosterrig-e1c --repro flinksink-unaligned-timeout`: the losing cell
-    /// alone, at the quick run's size, three times.
-    static std::vector<std::string> repro_names() { return {"flinksink-unaligned-timeout"}; }
+    /// `rosterrig-e1c --repro NAME`: one cell alone, at the quick run's size,
+    /// three times (the names: repro_of in the cell list).
+    static std::vector<std::string> repro_names() { return {"flinksink-unaligned-timeout", "sinkv2-unaligned-upsert", "sinkv2-aligned-upsert", "sinkv2-upsert-no-timeout"}; }
     static std::optional<parameters> repro_run(const std::string& name) {
-        if (name != "flinksink-unaligned-timeout") return std::nullopt;
+        const auto names = repro_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
         auto p = quick_run();
         p.repro = name;
         p.repeats = 3;
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, std::max<std::uint64_t>(1, events / 6), partitions); }
+    roster_spec feed(experiment::table_kind kind = experiment::table_kind::append) const {
+        const auto n = kind == experiment::table_kind::upsert ? upsert_events : events;
+        return roster_feed(seed, n, std::max<std::uint64_t>(1, n / 6), partitions);
+    }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, partitions, checkpoint_interval_ms, short_timeout_ms, generous_timeout_ms,
+                      (seed, events, upsert_events, partitions, checkpoint_interval_ms, short_timeout_ms, generous_timeout_ms,
                        tolerable_failed_checkpoints, source_parallelism, writer_parallelism, timeouts_to_judge, repeats,
                        warehouse, quick, repro))
 
-/// One cell: a sink, aligned or unaligned, the short timeout or the generous one.
+/// One cell: a sink, aligned or unaligned, the short timeout or the generous
+/// one, an append table or an upsert table keyed by NPI.
 struct cell {
     std::string name;
     experiment::iceberg_sink sink = experiment::iceberg_sink::flink_sink;
     bool unaligned = false;
     bool short_timeout = true;
+    experiment::table_kind kind = experiment::table_kind::append;
+    std::string repro = "";  ///< its `--repro` name, "" when it has none
 };
 inline std::vector<cell> cells() {
     using experiment::iceberg_sink;
-    return {{"FlinkSink, unaligned, short timeout", iceberg_sink::flink_sink, true, true},
+    constexpr auto upsert = experiment::table_kind::upsert, append = experiment::table_kind::append;
+    return {{"FlinkSink, unaligned, short timeout", iceberg_sink::flink_sink, true, true, append, "flinksink-unaligned-timeout"},
             {"FlinkSink, aligned, short timeout", iceberg_sink::flink_sink, false, true},
             {"SinkV2, unaligned, short timeout", iceberg_sink::sink_v2, true, true},
             {"SinkV2, aligned, short timeout", iceberg_sink::sink_v2, false, true},
-            {"FlinkSink, unaligned, generous timeout", iceberg_sink::flink_sink, true, false}};
+            {"FlinkSink, unaligned, generous timeout", iceberg_sink::flink_sink, true, false},
+            {"FlinkSink, unaligned, short timeout, upsert", iceberg_sink::flink_sink, true, true, upsert},
+            {"SinkV2, unaligned, short timeout, upsert", iceberg_sink::sink_v2, true, true, upsert, "sinkv2-unaligned-upsert"},
+            {"SinkV2, aligned, short timeout, upsert", iceberg_sink::sink_v2, false, true, upsert, "sinkv2-aligned-upsert"},
+            {"FlinkSink, aligned, short timeout, upsert", iceberg_sink::flink_sink, false, true, upsert},
+            {"SinkV2, aligned, generous timeout, upsert", iceberg_sink::sink_v2, false, false, upsert, "sinkv2-upsert-no-timeout"}};
 }
 inline std::vector<cell> cells_of(const parameters& p) {
     const auto all = cells();
-    if (!p.repro.empty()) return {all[0]};
-    if (p.quick) return {all[0], all[2]};
+    if (!p.repro.empty()) {
+        std::vector<cell> out;
+        for (const auto& c : all)
+            if (c.repro == p.repro) out.push_back(c);
+        return out;
+    }
+    if (p.quick) return {all[0], all[2], all[6]};
     return all;
 }
 /// The cell as its topic, group and table names carry it: flinksink_unaligned_short, ...
 inline std::string short_name_of(const cell& c) {
     return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
-           (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous");
+           (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous") +
+           (c.kind == experiment::table_kind::upsert ? "_upsert" : "");
 }
 inline std::int64_t timeout_of(const parameters& p, const cell& c) {
     return c.short_timeout ? p.short_timeout_ms : p.generous_timeout_ms;
 }
 
-/// The pipeline a cell runs: an append table, exactly-once, the source at one
+/// The pipeline a cell runs: its table kind, exactly-once, the source at one
 /// subtask per partition, the writer at its own parallelism.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& c) {
-    experiment::pipeline_config x{experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, c.sink,
+    experiment::pipeline_config x{c.kind, experiment::checkpoint_mode::exactly_once, c.sink,
                                   p.warehouse, experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms,
                                   p.source_parallelism};
     x.writer_parallelism = p.writer_parallelism;
@@ -146,6 +183,24 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& 
 
 /// No process is killed; the fault is the cell's checkpoint timeout, applied by Flink.
 inline experiment::fault_plan fault_plan(const parameters&) { return {}; }
+
+/// An upsert cell's table: its settings as the catalog reports them, and the
+/// per-NPI check of the rows read back. A loss shows as an NPI whose last
+/// record is on no row (a lower bound on the records lost: a later record of
+/// an NPI hides the loss of an earlier one); a delete that did not apply, as
+/// an NPI on more than one row.
+struct upsert_observation {
+    experiment::table_settings table_in_force;  ///< write.upsert.enabled and the identifier fields, from the catalog
+    std::uint64_t npis_expected = 0;            ///< distinct NPIs in the feed
+    std::uint64_t npis_missing = 0;             ///< expected NPIs on no row
+    std::uint64_t npis_without_latest = 0;      ///< NPIs on rows, none of them the NPI's last record
+    std::uint64_t rows_sharing_npi = 0;         ///< extra rows: an NPI on k rows adds k-1
+    std::uint64_t stale_rows = 0;               ///< rows that are not their NPI's last record
+    std::uint64_t unexpected_rows = 0;          ///< rows whose NPI the feed never had
+};
+BOOST_DESCRIBE_STRUCT(upsert_observation, (),
+                      (table_in_force, npis_expected, npis_missing, npis_without_latest, rows_sharing_npi, stale_rows,
+                       unexpected_rows))
 
 /// What ran in a cell, as the components reported it, and the table at the end.
 struct cell_run {
@@ -172,17 +227,21 @@ struct cell_run {
     experiment::checkpoint_totals totals;   ///< Flink's counters, exact
     std::vector<experiment::checkpoint_outcome> checkpoints;  ///< polled from the history: a sample of the totals
     bool observed = false;
-    std::uint64_t rows = 0, distinct_seq = 0, duplicate_rows = 0, missing_seq = 0;
+    std::uint64_t rows = 0, distinct_seq = 0, duplicate_rows = 0;
+    // Append cells only: an upsert table keeps one row per NPI by design, so
+    // its seqs are missing by the million (0 and empty there; see `upsert`).
+    std::uint64_t missing_seq = 0;
     std::vector<seq_range> missing_runs;
     std::vector<check::snapshot_entry> snapshots;  ///< the writer's snapshots, as the catalog lists them
     experiment::store_listing store;        ///< data files in the store the table never referenced
+    std::optional<upsert_observation> upsert;  ///< upsert cells only (absent: an append table)
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
-                       snapshots, store))
+                       snapshots, store, upsert))
 
 struct samples {
     std::vector<cell_run> runs;
@@ -231,11 +290,21 @@ inline std::int64_t records_committed(const cell_run& r) {
 /// A run named as the report names it: its cell and its round.
 inline std::string run_label(const cell_run& r) { return r.name + " #" + std::to_string(r.repeat); }
 
+/// What a run lost, in its table's unit: seqs missing (append), NPIs whose
+/// last record is on no row (upsert).
+inline std::uint64_t lost_of(const cell_run& r) {
+    return r.upsert ? r.upsert->npis_missing + r.upsert->npis_without_latest : r.missing_seq;
+}
+/// Rows on an NPI already on a row: an upsert table's duplicates (0 for append).
+inline std::uint64_t keys_doubled_of(const cell_run& r) { return r.upsert ? r.upsert->rows_sharing_npi : 0; }
+
 /// Why a cell's runs cannot answer, if they cannot.
 inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<const cell_run*>& runs, const std::string& name) {
     if (runs.empty()) return experiment::inconclusive(name + ": the cell did not run");
     for (const auto* r : runs) {
         if (!r->observed) return experiment::inconclusive(run_label(*r) + ": the table was not read back");
+        if (r->upsert && !experiment::reports_upsert_on(r->upsert->table_in_force, "npi"))
+            return experiment::inconclusive(run_label(*r) + ": the catalog does not report the table as upsert on npi");
         if (r->writer_parallelism < 2)
             return experiment::inconclusive(run_label(*r) + ": the writer ran at parallelism " +
                                             std::to_string(r->writer_parallelism) + "; the question needs several writer subtasks");
@@ -251,23 +320,33 @@ inline std::string timeouts_text(const cell_run& r) {
            " failed in Flink's count)";
 }
 
+/// A run's loss said in its table's unit.
+inline std::string lost_text(const cell_run& r) {
+    if (!r.upsert) return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges";
+    const auto& u = *r.upsert;
+    return std::to_string(lost_of(r)) + " of " + std::to_string(u.npis_expected) + " NPIs without their last record (" +
+           std::to_string(u.npis_missing) + " on no row, " + std::to_string(u.npis_without_latest) + " only on older rows), " +
+           std::to_string(u.rows_sharing_npi) + " rows on an NPI already on a row";
+}
+
 inline std::string loss_text(const cell_run& r) {
-    return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges after " +
-           timeouts_text(r) + ", " + std::to_string(r.totals.completed) + " completed; " +
+    return lost_text(r) + " after " + timeouts_text(r) + ", " + std::to_string(r.totals.completed) + " completed; " +
            std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
 }
 
 /// A cell's runs taken together: what its rules judge.
 struct cell_total {
-    std::size_t runs = 0, runs_that_lost = 0;
-    std::uint64_t missing_seq = 0, timeouts = 0;
+    std::size_t runs = 0, runs_that_lost = 0, runs_that_doubled = 0;
+    std::uint64_t lost = 0, keys_doubled = 0, timeouts = 0;
 };
 inline cell_total total_of(const std::vector<const cell_run*>& runs) {
     cell_total t;
     for (const auto* r : runs) {
         ++t.runs;
-        t.runs_that_lost += r->missing_seq > 0 ? 1 : 0;
-        t.missing_seq += r->missing_seq;
+        t.runs_that_lost += lost_of(*r) > 0 ? 1 : 0;
+        t.runs_that_doubled += keys_doubled_of(*r) > 0 ? 1 : 0;
+        t.lost += lost_of(*r);
+        t.keys_doubled += keys_doubled_of(*r);
         t.timeouts += timeouts_of(*r);
     }
     return t;
@@ -280,10 +359,11 @@ inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
     const auto t = total_of(runs);
     std::string missing, each;
     for (const auto* r : runs) {
-        missing += (missing.empty() ? "" : " / ") + std::to_string(r->missing_seq);
+        missing += (missing.empty() ? "" : " / ") + std::to_string(lost_of(*r));
         each += "; #" + std::to_string(r->repeat) + ": " + loss_text(*r);
     }
-    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (seqs missing " + missing +
+    const std::string unit = runs.front()->upsert ? "NPIs without their last record " : "seqs missing ";
+    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (" + unit + missing +
            ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
 }
 
@@ -295,7 +375,7 @@ inline experiment::rule_verdict loses(const samples& s, const std::string& name,
     if (auto no = cannot_answer(runs, name)) return *no;
     const auto t = total_of(runs);
     const auto what = cell_loss_text(runs);
-    if (t.missing_seq > 0) return held(what);
+    if (t.lost > 0) return held(what);
     if (t.timeouts >= enough) return refuted(what);
     return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
 }
@@ -309,7 +389,7 @@ inline experiment::rule_verdict loses_nothing(const samples& s, const std::strin
     if (auto no = cannot_answer(runs, name)) return *no;
     const auto t = total_of(runs);
     const auto what = cell_loss_text(runs);
-    if (t.missing_seq > 0) return refuted(what);
+    if (t.lost > 0) return refuted(what);
     if (t.timeouts < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
     return held(what + "; the per-timeout loss probability is at most " +
                 report::fixed(stats::clopper_pearson_upper(0, t.timeouts), 3) + " (95%, one-sided, over " +
@@ -324,7 +404,58 @@ inline experiment::rule_verdict control_loses_nothing(const samples& s, const st
     if (auto no = cannot_answer(runs, name)) return *no;
     const auto t = total_of(runs);
     const auto what = cell_loss_text(runs);
-    if (t.missing_seq > 0) return refuted(what);
+    if (t.lost > 0) return refuted(what);
+    if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
+    for (const auto* r : runs)
+        if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
+    return held(what);
+}
+
+/// "This upsert cell leaves an NPI on more than one row": held by any such
+/// row in any run, refuted by `enough` timeouts over its runs with none (the
+/// timeouts stand for the backpressure under which results arrive late).
+inline experiment::rule_verdict keys_doubled(const samples& s, const std::string& name, std::uint64_t enough) {
+    using namespace experiment;
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    for (const auto* r : runs)
+        if (!r->upsert) return inconclusive(run_label(*r) + ": an append table has no key to double");
+    const auto t = total_of(runs);
+    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
+                      " repeats; " + cell_loss_text(runs);
+    if (t.keys_doubled > 0) return held(what);
+    if (t.timeouts >= enough) return refuted(what);
+    return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
+}
+
+/// "This upsert cell leaves no NPI on two rows": refuted by any such row,
+/// held once its runs saw `enough` timeouts.
+inline experiment::rule_verdict no_key_doubled(const samples& s, const std::string& name, std::uint64_t enough) {
+    using namespace experiment;
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    for (const auto* r : runs)
+        if (!r->upsert) return inconclusive(run_label(*r) + ": an append table has no key to double");
+    const auto t = total_of(runs);
+    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
+                      " repeats; " + cell_loss_text(runs);
+    if (t.keys_doubled > 0) return refuted(what);
+    if (t.timeouts < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
+    return held(what);
+}
+
+/// "Without timeouts SinkV2's upsert table is exact": the upsert control;
+/// inconclusive when its checkpoints timed out after all or too few completed.
+inline experiment::rule_verdict upsert_control_exact(const samples& s, const std::string& name) {
+    using namespace experiment;
+    const auto runs = runs_of(s, name);
+    if (auto no = cannot_answer(runs, name)) return *no;
+    for (const auto* r : runs)
+        if (!r->upsert) return inconclusive(run_label(*r) + ": not an upsert table");
+    const auto t = total_of(runs);
+    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
+                      " repeats; " + cell_loss_text(runs);
+    if (t.lost > 0 || t.keys_doubled > 0) return refuted(what);
     if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
     for (const auto* r : runs)
         if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
@@ -377,6 +508,23 @@ inline std::vector<rule> rules() {
     out.push_back({"e1c.control-loses-nothing", [n = c[4].name](const samples& s, const parameters&) {
                        return control_loses_nothing(s, n);
                    }});
+    out.push_back({"e1c.loses:" + c[5].name,
+                   [n = c[5].name](const samples& s, const parameters& p) { return loses(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.no-key-on-two-rows:" + c[5].name,
+                   [n = c[5].name](const samples& s, const parameters& p) { return no_key_doubled(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.key-on-two-rows:" + c[6].name,
+                   [n = c[6].name](const samples& s, const parameters& p) { return keys_doubled(s, n, p.timeouts_to_judge); }});
+    for (const auto& x : {c[6], c[7]})
+        out.push_back({"e1c.loses-nothing:" + x.name,
+                       [n = x.name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+    for (const auto& x : {c[7], c[8]})
+        out.push_back({"e1c.no-key-on-two-rows:" + x.name,
+                       [n = x.name](const samples& s, const parameters& p) { return no_key_doubled(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.loses-nothing:" + c[8].name,
+                   [n = c[8].name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.upsert-control-exact", [n = c[9].name](const samples& s, const parameters&) {
+                       return upsert_control_exact(s, n);
+                   }});
     out.push_back({"e1c.no-duplicates", [](const samples& s, const parameters&) { return no_duplicates(s); }});
     out.push_back({"e1c.timeouts-applied",
                    [](const samples& s, const parameters& p) { return timeouts_applied(s, p.timeouts_to_judge); }});
@@ -388,7 +536,8 @@ inline std::vector<rule> rules() {
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
     using report::fixed;
     auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
-    std::string o = "Each cell: an append table, one exactly-once job reading " + std::to_string(params.partitions) +
+    std::string o = "Each cell: an append table or an upsert table keyed by NPI, one exactly-once job reading " +
+                    std::to_string(params.partitions) +
                     " partitions with " + std::to_string(params.source_parallelism) + " source subtasks and writing with " +
                     std::to_string(params.writer_parallelism) + " writer subtasks behind an exchange, fed " + n(params.events) +
                     " roster events produced at once (the writer backpressured until it has read them), a checkpoint every " +
@@ -399,24 +548,52 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
                     ". No process is killed: the only fault is the timeout." +
                     (params.quick ? " **Quick run.**" : "") + "\n\n";
+    auto in_force = [](const cell_run& r) {
+        return r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
+               std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) + " ms, tolerable " +
+               std::to_string(r.tolerable_in_force);
+    };
+    auto counts = [&](const cell_run& r) {
+        return n(static_cast<std::uint64_t>(r.totals.completed)) + " / " + n(static_cast<std::uint64_t>(r.totals.failed));
+    };
+    auto never_committed = [](const cell_run& r) {
+        return std::to_string(r.store.data_unreferenced) + " of " + std::to_string(r.store.data_files);
+    };
     report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
                               "Timed out (history)", "Restarts", "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
                               "Records the snapshots added", "Data files never committed"}};
-    for (const auto& r : s.runs)
-        t.row({r.name, "#" + std::to_string(r.repeat),
-               r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
-                   std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) +
-                   " ms, tolerable " + std::to_string(r.tolerable_in_force),
-               r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks",
-               n(static_cast<std::uint64_t>(r.totals.completed)) + " / " + n(static_cast<std::uint64_t>(r.totals.failed)),
+    report::markdown_table u{{"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)", "Checkpoints completed / failed (Flink's counts)",
+                              "Timed out (history)", "Restarts", "Rows", "NPIs in the feed",
+                              "NPIs without their last record: on no row / only on older rows", "Rows on an NPI already on a row",
+                              "Duplicate seq rows", "Files in the store never committed"}};
+    for (const auto& r : s.runs) {
+        if (r.upsert) {
+            const auto& x = *r.upsert;
+            std::string ids;
+            for (const auto& f : x.table_in_force.identifier_fields) ids += (ids.empty() ? "" : ",") + f;
+            u.row({r.name, "#" + std::to_string(r.repeat), in_force(r),
+                   "write.upsert.enabled=" + x.table_in_force.write_upsert_enabled.value_or("unset") + ", key " +
+                       (ids.empty() ? "none" : ids),
+                   counts(r), n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
+                   std::to_string(r.restarts_reported), n(r.rows), n(x.npis_expected),
+                   n(x.npis_missing) + " / " + n(x.npis_without_latest), n(x.rows_sharing_npi), n(r.duplicate_rows),
+                   never_committed(r)});
+            continue;
+        }
+        t.row({r.name, "#" + std::to_string(r.repeat), in_force(r),
+               r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks", counts(r),
                n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
                std::to_string(r.restarts_reported), n(r.rows),
                n(r.missing_seq) + " (" + n(r.missing_runs.size()) + ")", n(r.duplicate_rows),
-               n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))),
-               std::to_string(r.store.data_unreferenced) + " of " + std::to_string(r.store.data_files)});
+               n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))), never_committed(r)});
+    }
     o += t.render();
-    o += "\nCounts of rows, seqs and files are exact: every row read back through Trino, every data file under the "
-         "table's location listed from the store and matched against every file the table references. The checkpoint "
+    if (std::any_of(s.runs.begin(), s.runs.end(), [](const cell_run& r) { return r.upsert.has_value(); }))
+        o += "\n" + u.render();
+    o += "\nCounts of rows, seqs, NPIs and files are exact: every row read back through Trino, every file under the "
+         "table's location listed from the store and matched against every file the table references. In an upsert "
+         "table an NPI without its last record is a loss, and a lower bound on the records lost: a later record of an "
+         "NPI hides the loss of an earlier one. The checkpoint "
          "counts are Flink's own counters for the job; \"timed out\" counts the failed checkpoints whose failure "
          "message says they expired, from the history Flink keeps (its last entries, polled each second: a lower bound "
          "on the total). The sink: " +
@@ -424,14 +601,26 @@ inline std::string report_section(const result::result_envelope& env, const samp
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);
-        if (total.missing_seq == 0 || !c.short_timeout) continue;
-        std::string each;
-        for (const auto* r : runs) each += (each.empty() ? "" : " / ") + n(r->missing_seq);
-        const auto repro = *parameters::repro_run(parameters::repro_names().front());
-        o += "\n" + c.name + " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) +
-             " repeats (" + each + " seqs missing). The reproduction: `rosterrig-e1c --repro " + repro.repro +
-             "` (this cell alone, " + n(repro.events) + " events, " + std::to_string(repro.repeats) +
-             " repeats); the upstream issue it matches: apache/iceberg#15846.\n";
+        if (!c.short_timeout || (total.lost == 0 && total.keys_doubled == 0)) continue;
+        std::string lost, doubled;
+        for (const auto* r : runs) {
+            lost += (lost.empty() ? "" : " / ") + n(lost_of(*r));
+            doubled += (doubled.empty() ? "" : " / ") + n(keys_doubled_of(*r));
+        }
+        o += "\n" + c.name + ":";
+        if (total.lost > 0)
+            o += " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) + " repeats (" +
+                 lost + (c.kind == experiment::table_kind::upsert ? " NPIs without their last record)" : " seqs missing)") +
+                 (c.sink == experiment::iceberg_sink::flink_sink ? "; the upstream issue it matches: apache/iceberg#15846" : "") + ".";
+        if (total.keys_doubled > 0)
+            o += " left an NPI on several rows in " + std::to_string(total.runs_that_doubled) + " of " + std::to_string(total.runs) +
+                 " repeats (" + doubled + " extra rows); upstream reports of NPIs on two rows after aborted checkpoints: apache/iceberg#10431 (fixed for FlinkSink by #10526) and #11008.";
+        if (!c.repro.empty()) {
+            const auto repro = *parameters::repro_run(c.repro);
+            o += " The reproduction: `rosterrig-e1c --repro " + c.repro + "` (this cell alone, " + n(repro.events) + " events, " +
+                 std::to_string(repro.repeats) + " repeats).";
+        }
+        o += "\n";
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
