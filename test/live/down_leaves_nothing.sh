@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Claims: `stack status` fails, naming it, when the TaskManager's supervisor (or
-# the Kafka Connect worker's) is dead; after `stack down`, no process of ours is left (a process is ours when
-# its command line mentions this checkout's state directory or jar cache); and
+# the Kafka Connect worker's) is dead; an extra Connect worker starts and joins;
+# after `stack down`, no process of ours is left, that worker included (a
+# process is ours when its command line mentions this checkout's state
+# directory or jar cache); and
 # `stack up` with a port taken by another process fails naming the port and
 # the process, before starting anything.
 set -uo pipefail
@@ -45,6 +47,19 @@ if [ -f "$sup" ] && kill -0 "$(cat "$sup")" 2>/dev/null; then
   grep -q "supervisor is not running" <<<"$out" || fail "status did not name the Connect worker's dead supervisor: $out"
   echo "status with the Connect worker's supervisor dead: exit 1, $(grep -m1 problem: <<<"$out" | cut -c1-120)"
 fi
+
+# 1c. An extra Connect worker of the same group (compose/stack connect-worker):
+# it starts, joins (its /health answers 200 once its herder runs in the group),
+# and step 2's down must stop it too. Mutation: connect_down without the extra
+# workers leaves its JVM running and step 2 fails.
+if [ -f "$state/pids/connect.pid" ]; then
+  "$stack" connect-worker up 2 >/dev/null 2>&1 || fail "connect-worker up 2 failed; read $state/logs/connect-w2.log"
+  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$RR_HOST:$RR_CONNECT_WORKER2_PORT/health")"
+  [ "$code" = 200 ] || fail "the second Connect worker's /health answered $code"
+  echo "a second Connect worker joined on $RR_HOST:$RR_CONNECT_WORKER2_PORT"
+fi
+out="$("$stack" connect-worker up 4 2>&1)"; rc=$?
+[ "$rc" = 2 ] || fail "connect-worker up 4 exited $rc: $out"
 
 # 2. Down leaves nothing.
 "$stack" down
