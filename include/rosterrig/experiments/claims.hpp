@@ -107,10 +107,14 @@ inline std::vector<experiment::claim> claims() {
          "event was acknowledged",
          "each e1c cell's feed regenerates to the digest the results recorded", e1c, "one cell's recorded digest with a changed digit",
          false},
-        {"In every experiment 1c cell the records the catalog's snapshots added are the rows Trino read back: a missing row "
-         "was never committed",
-         "in every e1c cell the records the snapshots added are the rows Trino read back", e1c,
+        {"In every experiment 1c append cell the records the catalog's snapshots added are the rows Trino read back: a "
+         "missing row was never committed",
+         "in every e1c append cell the records the snapshots added are the rows Trino read back", e1c,
          "a snapshot's added-records raised by one", false},
+        {"Every experiment 1c upsert cell's table was upsert on npi as the catalog reported it, and its rows were checked "
+         "against every NPI of its feed",
+         "each e1c upsert cell's table was upsert on npi as the catalog reported it, and every NPI of the feed was checked", e1c,
+         "one upsert run recorded with write.upsert.enabled=false", false},
         {"Experiment 1c's verdicts on record are the ones the code computes from the samples",
          "the e1c verdicts on record are the ones the code computes from the samples", e1c,
          "a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction", false},
