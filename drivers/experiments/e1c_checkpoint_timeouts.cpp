@@ -2,13 +2,13 @@
 // backpressure lose or duplicate rows, with FlinkSink and SinkV2, aligned and
 // unaligned?
 //
-// Each cell: one exactly-once append job (4 source subtasks, 2 writer
-// subtasks), the whole feed produced at once, the cell's checkpoint timeout
-// and tolerable failures read back from Flink; the checkpoint history polled
-// every second while the job drains; then the table read back through Trino,
-// the writer's snapshots from the catalog, and the store's data files matched
-// against the ones the table references. Everything else is in
-// include/rosterrig/experiments/e1c_checkpoint_timeouts.hpp.
+// Each cell: one exactly-once job on an append or upsert table (4 source
+// subtasks, 2 writer subtasks), the whole feed produced at once, the cell's
+// checkpoint timeout and tolerable failures read back from Flink; the
+// checkpoint history polled every second while the job drains; then the table
+// read back through Trino, the writer's snapshots from the catalog, and the
+// store's data files matched against the ones the table references.
+// Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts.hpp.
 #include <mutex>
 
 #include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
@@ -38,16 +38,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     const auto in_force = scope.writer.in_force(job, p);
     const auto fan_in = experiment::fan_in_of(in_force.edges);
     const std::size_t at = h.record([&](e1c::samples& x) {
-        e1c::cell_run r;
-        r.name = c.name, r.repeat = repeat, r.sink = in_force.sink, r.job_id = job, r.table = p.ns + "." + p.table;
-        r.mode_in_force = in_force.mode, r.unaligned_in_force = in_force.unaligned.value_or(false);
-        r.interval_in_force_ms = in_force.interval_ms;
-        r.timeout_requested_ms = e1c::timeout_of(params, c), r.timeout_in_force_ms = in_force.checkpoint_timeout_ms;
-        r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
-        r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
-        r.events = spec.events;
-        if (c.kind == experiment::table_kind::upsert) r.upsert = e1c::upsert_observation{in_force.table.value_or(experiment::table_settings{})};
-        x.runs.push_back(r);
+        x.runs.push_back(e1c::started_run(params, c, repeat, job, p.ns + "." + p.table, in_force, spec.events));
         return x.runs.size() - 1;
     });
     progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") +
@@ -92,18 +83,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.final_job_state = s.flink.job_state(job), r.restarts_reported = s.flink.restarts(job);
         r.totals = {counts.completed, counts.failed};
         r.checkpoints = seen;
-        r.observed = true;
-        r.rows = table_seen.by_seq.rows, r.distinct_seq = table_seen.by_seq.distinct_seq;
-        r.duplicate_rows = table_seen.by_seq.duplicate_rows;
-        if (r.upsert) {
-            const auto& u = table_seen.by_npi;
-            r.upsert->npis_expected = u.distinct_npis - u.unexpected_npis.size() + u.missing_npis.size();
-            r.upsert->npis_missing = u.missing_npis.size(), r.upsert->npis_without_latest = u.npis_without_latest;
-            r.upsert->rows_sharing_npi = u.rows_sharing_npi, r.upsert->stale_rows = u.stale_rows;
-            r.upsert->unexpected_rows = u.unexpected_rows;
-        } else {
-            r.missing_seq = table_seen.by_seq.missing_seq, r.missing_runs = table_seen.by_seq.missing_runs;
-        }
+        e1c::record_table(r, table_seen);
         for (const auto& sn : state.snapshots)
             r.snapshots.push_back({sn.snapshot_id, sn.summary_text("operation"), sn.summary_text("flink.job-id"), sn.flink_watermark(),
                                    sn.summary_int("added-records", 0), {}});

@@ -68,7 +68,7 @@ TEST_CASE("e1c: failures that are not timeouts are not counted as timeouts", "[e
     CHECK(judge("e1c.loses-nothing:" + all_cells[1].name, {{r}, {}}) == verdict_kind::inconclusive);
 }
 
-// Mutation: control_loses_nothing ignoring timed-out checkpoints makes the inconclusive case fail.
+// Mutation: control_exact ignoring timed-out checkpoints makes the inconclusive case fail.
 TEST_CASE("e1c: the control holds only when no checkpoint timed out", "[e1c]") {
     CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::held);
     CHECK(judge("e1c.control-loses-nothing", {{run(all_cells[4], 2, 0)}, {}}) == verdict_kind::inconclusive);
@@ -114,7 +114,9 @@ TEST_CASE("e1c: a cell that lost in one run of three holds its loss and refutes 
     const auto& clean = all_cells[3];
     CHECK(judge("e1c.loses-nothing:" + clean.name, {{run(clean, 31, 0, 1), run(clean, 31, 0, 2), run(clean, 31, 7, 3)}, {}}) ==
           verdict_kind::refuted);
-    const auto runs = e1c::runs_of({{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}}, lossy.name);
+    // Named, not a temporary: runs_of points into the samples.
+    const e1c::samples lost_once{{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}};
+    const auto runs = e1c::runs_of(lost_once, lossy.name);
     CHECK(e1c::cell_loss_text(runs).rfind("lost in 1 of 3 repeats (seqs missing 0 / 0 / 7)", 0) == 0);
 }
 
@@ -192,7 +194,7 @@ TEST_CASE("e1c: an upsert run whose table the catalog does not report as upsert 
     CHECK(judge("e1c.loses:" + flinksink_upsert.name, {{r}, {}}) == verdict_kind::inconclusive);
 }
 
-// Mutation: upsert_control_exact ignoring rows on a shared NPI makes the refuted case fail.
+// Mutation: control_exact ignoring rows on a shared NPI (upsert) makes the refuted case fail.
 TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecided when its checkpoints timed out", "[e1c]") {
     const auto& control = all_cells[9];
     REQUIRE(!control.short_timeout);
@@ -200,4 +202,33 @@ TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecide
     CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 0, 2)}, {}}) == verdict_kind::refuted);
     CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 1, 0)}, {}}) == verdict_kind::refuted);
     CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 1, 0, 0)}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: record_table counting the NPIs seen as the NPIs expected (without
+// adding those on no row and removing those the feed never had) makes the
+// upsert count check fail; copying missing seqs into an upsert run fails the last.
+TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run's NPI counts, settings kept", "[e1c]") {
+    experiment::writer_settings in_force;
+    in_force.mode = "exactly_once", in_force.checkpoint_timeout_ms = 100;
+    in_force.table = experiment::table_settings{"true", 2, {"npi"}};
+    experiment::table_observation o;
+    o.by_seq.rows = 90, o.by_seq.distinct_seq = 88, o.by_seq.duplicate_rows = 2;
+    o.by_seq.missing_seq = 12, o.by_seq.missing_runs = {{5, 16}};
+    o.by_npi.distinct_npis = 50, o.by_npi.unexpected_npis = {7, 9}, o.by_npi.missing_npis = {3};
+    o.by_npi.npis_without_latest = 4, o.by_npi.rows_sharing_npi = 6, o.by_npi.stale_rows = 8, o.by_npi.unexpected_rows = 2;
+
+    auto append = e1c::started_run(e1c::parameters::full(), all_cells[0], 2, "job", "ns.t", in_force, 100);
+    CHECK((!append.upsert && !append.observed && append.repeat == 2 && append.timeout_requested_ms == 100));
+    e1c::record_table(append, o);
+    CHECK((append.observed && append.rows == 90 && append.duplicate_rows == 2));
+    CHECK((append.missing_seq == 12 && append.missing_runs.size() == 1));
+
+    auto upsert = e1c::started_run(e1c::parameters::full(), flinksink_upsert, 1, "job", "ns.t", in_force, 100);
+    REQUIRE(upsert.upsert);
+    e1c::record_table(upsert, o);
+    CHECK(experiment::reports_upsert_on(upsert.upsert->table_in_force, "npi"));
+    CHECK(upsert.upsert->npis_expected == 49);
+    CHECK((upsert.upsert->npis_missing == 1 && upsert.upsert->npis_without_latest == 4 && upsert.upsert->rows_sharing_npi == 6));
+    CHECK((upsert.upsert->stale_rows == 8 && upsert.upsert->unexpected_rows == 2));
+    CHECK((upsert.missing_seq == 0 && upsert.missing_runs.empty()));
 }

@@ -52,6 +52,7 @@
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"
 #include "rosterrig/experiment/store_listing.hpp"
+#include "rosterrig/experiment/table_observation.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
 #include "rosterrig/report/markdown_table.hpp"
 #include "rosterrig/report/number_format.hpp"
@@ -249,6 +250,44 @@ struct samples {
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
 
+// ---- recording --------------------------------------------------------------
+
+/// A cell's run as its job starts: the cell, its round, and the settings Flink
+/// reports in force (the timeout requested kept beside them, to tell the two apart).
+inline cell_run started_run(const parameters& p, const cell& c, std::uint64_t repeat, const std::string& job,
+                            const std::string& table, const experiment::writer_settings& in_force, std::uint64_t events) {
+    const auto fan_in = experiment::fan_in_of(in_force.edges);
+    cell_run r;
+    r.name = c.name, r.repeat = repeat, r.sink = in_force.sink, r.job_id = job, r.table = table;
+    r.mode_in_force = in_force.mode, r.unaligned_in_force = in_force.unaligned.value_or(false);
+    r.interval_in_force_ms = in_force.interval_ms;
+    r.timeout_requested_ms = timeout_of(p, c), r.timeout_in_force_ms = in_force.checkpoint_timeout_ms;
+    r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
+    r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
+    r.events = events;
+    if (c.kind == experiment::table_kind::upsert) r.upsert = upsert_observation{in_force.table.value_or(experiment::table_settings{})};
+    return r;
+}
+
+/// Puts the table's read-back into the run: the seq counts, then what the
+/// table's kind loses by: missing seqs (append) or the per-NPI counts (upsert;
+/// the catalog's settings recorded at the start are kept).
+inline void record_table(cell_run& r, const experiment::table_observation& o) {
+    r.observed = true;
+    r.rows = o.by_seq.rows, r.distinct_seq = o.by_seq.distinct_seq;
+    r.duplicate_rows = o.by_seq.duplicate_rows;
+    if (r.upsert) {
+        const auto& u = o.by_npi;
+        // The feed's NPIs: those seen, less the ones it never had, plus the ones on no row.
+        r.upsert->npis_expected = u.distinct_npis - u.unexpected_npis.size() + u.missing_npis.size();
+        r.upsert->npis_missing = u.missing_npis.size(), r.upsert->npis_without_latest = u.npis_without_latest;
+        r.upsert->rows_sharing_npi = u.rows_sharing_npi, r.upsert->stale_rows = u.stale_rows;
+        r.upsert->unexpected_rows = u.unexpected_rows;
+    } else {
+        r.missing_seq = o.by_seq.missing_seq, r.missing_runs = o.by_seq.missing_runs;
+    }
+}
+
 // ---- analysis ---------------------------------------------------------------
 
 /// Every run of the cell `name`, in the order they ran (one per repeat).
@@ -367,95 +406,88 @@ inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
            ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
 }
 
-/// "This cell loses records once checkpoints time out": held by any missing
-/// seq in any run, refuted by `enough` timeouts over its runs with nothing missing.
-inline experiment::rule_verdict loses(const samples& s, const std::string& name, std::uint64_t enough) {
-    using namespace experiment;
-    const auto runs = runs_of(s, name);
-    if (auto no = cannot_answer(runs, name)) return *no;
-    const auto t = total_of(runs);
-    const auto what = cell_loss_text(runs);
-    if (t.lost > 0) return held(what);
-    if (t.timeouts >= enough) return refuted(what);
-    return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
+/// What a cell's rule counts over its runs: records lost (either table kind),
+/// or rows on an NPI already on a row (an upsert table's doubled keys).
+enum class measure { lost, keys_doubled };
+/// What a rule predicts of its measure: that it shows, or that it never does.
+enum class expect { some, none };
+
+inline std::uint64_t amount_of(const cell_total& t, measure m) { return m == measure::lost ? t.lost : t.keys_doubled; }
+
+/// Why the runs cannot answer a question about keys: a run without an upsert table.
+inline std::optional<experiment::rule_verdict> not_upsert(const std::vector<const cell_run*>& runs, const std::string& why) {
+    for (const auto* r : runs)
+        if (!r->upsert) return experiment::inconclusive(run_label(*r) + ": " + why);
+    return std::nullopt;
 }
 
-/// "This cell loses nothing, however many checkpoints time out": refuted by
-/// any missing seq in any run, held with a bound on the per-timeout loss
-/// probability once its runs saw `enough` checkpoints time out.
-inline experiment::rule_verdict loses_nothing(const samples& s, const std::string& name, std::uint64_t enough) {
+/// The reason a rule gives: the cell's loss, preceded, when keys are what it
+/// judges, by how many repeats left an NPI on several rows.
+inline std::string evidence_text(const std::vector<const cell_run*>& runs, measure m) {
+    if (m == measure::lost) return cell_loss_text(runs);
+    const auto t = total_of(runs);
+    return "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
+           " repeats; " + cell_loss_text(runs);
+}
+
+/// One cell's prediction about `m`, over all its runs. Any amount decides it
+/// (held if `some` was expected, refuted if `none`); with none seen it takes
+/// `enough` timeouts to decide the other way, the timeouts standing for the
+/// backpressure under which results arrive late. A held "loses nothing" also
+/// states a bound on the per-timeout loss probability; a held "no key on two
+/// rows" states none.
+inline experiment::rule_verdict judge_cell(const samples& s, const std::string& name, measure m, expect e,
+                                           std::uint64_t enough) {
     using namespace experiment;
     const auto runs = runs_of(s, name);
     if (auto no = cannot_answer(runs, name)) return *no;
+    if (m == measure::keys_doubled)
+        if (auto no = not_upsert(runs, "an append table has no key to double")) return *no;
     const auto t = total_of(runs);
-    const auto what = cell_loss_text(runs);
-    if (t.lost > 0) return refuted(what);
-    if (t.timeouts < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
+    const auto what = evidence_text(runs, m);
+    if (amount_of(t, m) > 0) return e == expect::some ? held(what) : refuted(what);
+    if (t.timeouts < enough)
+        return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed" +
+                            (e == expect::some ? " to refute" : ""));
+    if (e == expect::some) return refuted(what);
+    if (m == measure::keys_doubled) return held(what);
     return held(what + "; the per-timeout loss probability is at most " +
                 report::fixed(stats::clopper_pearson_upper(0, t.timeouts), 3) + " (95%, one-sided, over " +
                 std::to_string(t.timeouts) + " timeouts)");
 }
 
-/// "Without timeouts the unaligned FlinkSink loses nothing": the control;
-/// inconclusive when its checkpoints timed out after all or too few completed.
-inline experiment::rule_verdict control_loses_nothing(const samples& s, const std::string& name) {
-    using namespace experiment;
-    const auto runs = runs_of(s, name);
-    if (auto no = cannot_answer(runs, name)) return *no;
-    const auto t = total_of(runs);
-    const auto what = cell_loss_text(runs);
-    if (t.lost > 0) return refuted(what);
-    if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
-    for (const auto* r : runs)
-        if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
-    return held(what);
+/// "This cell loses records once checkpoints time out" (a missing seq, or an
+/// NPI whose last record is on no row).
+inline experiment::rule_verdict loses(const samples& s, const std::string& name, std::uint64_t enough) {
+    return judge_cell(s, name, measure::lost, expect::some, enough);
 }
-
-/// "This upsert cell leaves an NPI on more than one row": held by any such
-/// row in any run, refuted by `enough` timeouts over its runs with none (the
-/// timeouts stand for the backpressure under which results arrive late).
+/// "This cell loses nothing, however many checkpoints time out".
+inline experiment::rule_verdict loses_nothing(const samples& s, const std::string& name, std::uint64_t enough) {
+    return judge_cell(s, name, measure::lost, expect::none, enough);
+}
+/// "This upsert cell leaves an NPI on more than one row".
 inline experiment::rule_verdict keys_doubled(const samples& s, const std::string& name, std::uint64_t enough) {
-    using namespace experiment;
-    const auto runs = runs_of(s, name);
-    if (auto no = cannot_answer(runs, name)) return *no;
-    for (const auto* r : runs)
-        if (!r->upsert) return inconclusive(run_label(*r) + ": an append table has no key to double");
-    const auto t = total_of(runs);
-    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
-                      " repeats; " + cell_loss_text(runs);
-    if (t.keys_doubled > 0) return held(what);
-    if (t.timeouts >= enough) return refuted(what);
-    return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed to refute");
+    return judge_cell(s, name, measure::keys_doubled, expect::some, enough);
 }
-
-/// "This upsert cell leaves no NPI on two rows": refuted by any such row,
-/// held once its runs saw `enough` timeouts.
+/// "This upsert cell leaves no NPI on two rows".
 inline experiment::rule_verdict no_key_doubled(const samples& s, const std::string& name, std::uint64_t enough) {
-    using namespace experiment;
-    const auto runs = runs_of(s, name);
-    if (auto no = cannot_answer(runs, name)) return *no;
-    for (const auto* r : runs)
-        if (!r->upsert) return inconclusive(run_label(*r) + ": an append table has no key to double");
-    const auto t = total_of(runs);
-    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
-                      " repeats; " + cell_loss_text(runs);
-    if (t.keys_doubled > 0) return refuted(what);
-    if (t.timeouts < enough) return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed");
-    return held(what);
+    return judge_cell(s, name, measure::keys_doubled, expect::none, enough);
 }
 
-/// "Without timeouts SinkV2's upsert table is exact": the upsert control;
-/// inconclusive when its checkpoints timed out after all or too few completed.
-inline experiment::rule_verdict upsert_control_exact(const samples& s, const std::string& name) {
+/// "Without timeouts the cell is exact": a control, run with the generous
+/// timeout. An append control is judged on its loss; an upsert control also on
+/// NPIs on two rows, and needs an upsert table. Inconclusive when its
+/// checkpoints timed out after all or fewer than 3 completed.
+inline experiment::rule_verdict control_exact(const samples& s, const std::string& name, experiment::table_kind kind) {
     using namespace experiment;
+    const bool upsert = kind == table_kind::upsert;
     const auto runs = runs_of(s, name);
     if (auto no = cannot_answer(runs, name)) return *no;
-    for (const auto* r : runs)
-        if (!r->upsert) return inconclusive(run_label(*r) + ": not an upsert table");
+    if (upsert)
+        if (auto no = not_upsert(runs, "not an upsert table")) return *no;
     const auto t = total_of(runs);
-    const auto what = "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
-                      " repeats; " + cell_loss_text(runs);
-    if (t.lost > 0 || t.keys_doubled > 0) return refuted(what);
+    const auto what = evidence_text(runs, upsert ? measure::keys_doubled : measure::lost);
+    if (t.lost > 0 || (upsert && t.keys_doubled > 0)) return refuted(what);
     if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
     for (const auto* r : runs)
         if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
@@ -506,7 +538,7 @@ inline std::vector<rule> rules() {
         out.push_back({"e1c.loses-nothing:" + x.name,
                        [n = x.name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
     out.push_back({"e1c.control-loses-nothing", [n = c[4].name](const samples& s, const parameters&) {
-                       return control_loses_nothing(s, n);
+                       return control_exact(s, n, experiment::table_kind::append);
                    }});
     out.push_back({"e1c.loses:" + c[5].name,
                    [n = c[5].name](const samples& s, const parameters& p) { return loses(s, n, p.timeouts_to_judge); }});
@@ -523,7 +555,7 @@ inline std::vector<rule> rules() {
     out.push_back({"e1c.loses-nothing:" + c[8].name,
                    [n = c[8].name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
     out.push_back({"e1c.upsert-control-exact", [n = c[9].name](const samples& s, const parameters&) {
-                       return upsert_control_exact(s, n);
+                       return control_exact(s, n, experiment::table_kind::upsert);
                    }});
     out.push_back({"e1c.no-duplicates", [](const samples& s, const parameters&) { return no_duplicates(s); }});
     out.push_back({"e1c.timeouts-applied",
