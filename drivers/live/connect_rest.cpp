@@ -110,6 +110,13 @@ void connect_rest::resume(const std::string& name) const {
     parsed(where_, http_call(where_, http_method::put, path_of(name) + "/resume", {}, "application/json", deadline), "PUT resume");
 }
 
+void connect_rest::restart(const std::string& name) const {
+    const auto r = http_call(where_, http_method::post, path_of(name) + "/restart?includeTasks=true&onlyFailed=false", {},
+                             "application/json", deadline);
+    if (r.status == 202 || r.status == 204) return;  // accepted: the restart runs on; no body to parse on 204
+    parsed(where_, r, "POST restart");
+}
+
 bool connect_rest::remove(const std::string& name) const {
     const auto r = http_call(where_, http_method::del, path_of(name), {}, "application/json", deadline);
     if (r.status == 404) return false;

@@ -51,6 +51,8 @@ public:
     std::optional<connector_status> status(const std::string& name) const;
     void pause(const std::string& name) const;
     void resume(const std::string& name) const;
+    // POST /connectors/<name>/restart?includeTasks=true: the connector and every task, what an operator does.
+    void restart(const std::string& name) const;
     // DELETE /connectors/<name>; true when it existed.
     bool remove(const std::string& name) const;
 

@@ -124,6 +124,27 @@ void kafka_admin::delete_group(const std::string& group) {
             throw live_error(broker_, "delete group " + group + ": " + rd_kafka_error_string(e));
 }
 
+kafka_admin::group_description kafka_admin::describe_group(const std::string& group) {
+    const char* groups[] = {group.c_str()};
+    queue_ptr q(rd_kafka_queue_new(handle_));
+    auto opts = make_options(handle_, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+    rd_kafka_DescribeConsumerGroups(handle_, groups, 1, opts.get(), q.get());
+    auto ev = wait_result(broker_, handle_, q.get(), "describe group " + group, auth_failure_);
+    size_t n = 0;
+    const rd_kafka_ConsumerGroupDescription_t** d =
+        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
+    group_description out;
+    for (size_t i = 0; i < n; ++i) {
+        if (const rd_kafka_error_t* e = rd_kafka_ConsumerGroupDescription_error(d[i]);
+            e && rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
+            throw live_error(broker_, "describe group " + group + ": " + rd_kafka_error_string(e));
+        out.state = rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(d[i]));
+        for (size_t m = 0; m < rd_kafka_ConsumerGroupDescription_member_count(d[i]); ++m)
+            out.member_client_ids.emplace_back(rd_kafka_MemberDescription_client_id(rd_kafka_ConsumerGroupDescription_member(d[i], m)));
+    }
+    return out;
+}
+
 std::map<int, long long> kafka_admin::committed_offsets(const std::string& group, const std::string& topic, int partitions) {
     list_ptr parts(rd_kafka_topic_partition_list_new(partitions));
     for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(parts.get(), topic.c_str(), p);

@@ -31,6 +31,12 @@ public:
                                  const std::map<int, long long>& offsets);
     // partition -> high watermark (the next offset to be written).
     std::map<int, long long> end_offsets(const std::string& topic, int partitions);
+    // The group's members as the broker describes them (their client ids), and its state; no members when it is absent.
+    struct group_description {
+        std::string state;
+        std::vector<std::string> member_client_ids;
+    };
+    group_description describe_group(const std::string& group);
     // Sum over partitions of end offset minus committed offset (committed -1 counts as 0).
     long long lag(const std::string& group, const std::string& topic, int partitions);
 

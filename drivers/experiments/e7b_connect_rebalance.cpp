@@ -1,0 +1,182 @@
+// rosterrig-e7b: Kafka Connect's Iceberg sink when its tasks move between
+// workers. Per trial: a fresh connector on the group's workers, a paced feed,
+// one seeded fault (the coordinator's worker SIGKILLed, the other worker
+// paused past its session timeouts, or the only worker SIGKILLed), a settle
+// window, a REST restart when the window ended short, and every row read
+// back. The stack's second worker is started (and stopped) through
+// compose/stack and left as it was found. The rest is in
+// include/rosterrig/experiments/e7b_connect_rebalance.hpp.
+#include <fstream>
+#include <thread>
+
+#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/generate/generator.hpp>
+
+#include "connect_writer.hpp"
+#include "feeder.hpp"
+#include "observe_table.hpp"
+#include "poll.hpp"
+#include "runner.hpp"
+
+using namespace rosterrig;
+using namespace rosterrig::live;
+using history = history_writer<e7b::definition>;
+
+namespace {
+
+std::string worker_name(int w) { return w == 1 ? "connect" : "connect-w" + std::to_string(w); }
+
+// What a worker appended to its log since the mark (a restarted JVM appends to the same file).
+struct log_mark {
+    std::string file;
+    std::uintmax_t at = 0;
+    explicit log_mark(std::string f) : file(std::move(f)) {
+        std::error_code ec;
+        at = std::filesystem::exists(file, ec) ? std::filesystem::file_size(file, ec) : 0;
+    }
+    std::string appended() const {
+        std::ifstream in(file, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(at));
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+};
+
+// The group's second worker as the experiment needs it, and as it was found afterwards.
+class second_worker {
+public:
+    explicit second_worker(session& s) : s_(s), was_up_(up()) {}
+    ~second_worker() {
+        try {
+            set(was_up_);
+        } catch (const std::exception& e) {
+            progress(std::string("e7b: could not leave the second Connect worker as found: ") + e.what());
+        }
+    }
+    bool up() const { return connect_rest(address()).answers(); }
+    void set(bool want) {
+        if (up() == want) return;
+        progress(std::string("e7b: ") + (want ? "starting" : "stopping") + " the second Connect worker (compose/stack connect-worker)");
+        run_command("'" + s_.stack.compose_dir + "/stack' connect-worker " + (want ? "up" : "down") + " 2 >&2");
+    }
+    component_address address() const {
+        auto a = s_.stack.connect();
+        a.name = "connect-w2", a.port = static_cast<unsigned short>(std::stoi(s_.stack.get("RR_CONNECT_WORKER2_PORT")));
+        a.log_file = s_.stack.log_file("connect-w2");
+        return a;
+    }
+
+private:
+    session& s_;
+    bool was_up_;
+};
+
+// Polls every second until `done` or the deadline; the time it took, or -1.
+template <class Done>
+long long ms_until(long long from_ms, long long deadline_ms, Done&& done) {
+    for (;;) {
+        throw_if_interrupted();
+        if (done()) return now_ms() - from_ms;
+        if (now_ms() - from_ms >= deadline_ms) return -1;
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+}
+
+void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, second_worker& w2, history& h) {
+    e7b::trial t;
+    t.cell = step.variant, t.index = step.index, t.delay_ms = step.delay_ms;
+    const std::string label = "e7b[" + t.cell + " #" + std::to_string(t.index) + "]";
+    w2.set(e7b::workers_of(t.cell) == 2);
+    t.workers = e7b::workers_of(t.cell);
+    const std::vector<log_mark> logs{log_mark(s.stack.log_file("connect")), log_mark(s.stack.log_file("connect-w2"))};
+    connect_scope scope(s);
+    const auto spec = params.feed(t.index);
+    const int parts = static_cast<int>(spec.partitions);
+    const auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
+    t.connector = scope.launch(p, parts);
+    const auto x = scope.writer.connect_settings(t.connector, p);
+    t.commit_interval_ms = x.commit_interval_ms, t.tasks_running = x.tasks_running;
+    // The coordinator's worker: the one whose log says a task was elected leader.
+    poll_until(s.stack.connect(), std::chrono::seconds(30), [&] {
+        for (std::size_t i = 0; i < logs.size(); ++i)
+            if (e7b::count_coordinator_lines(logs[i].appended()).started > 0) t.coordinator_worker = static_cast<std::int64_t>(i) + 1;
+        return t.coordinator_worker > 0;
+    }, [] { return std::string("a worker's log saying a task was elected leader of the commit"); });
+    t.target_worker = t.cell == e7b::zombie_pause ? 3 - t.coordinator_worker : t.coordinator_worker;
+    auto who = t.target_worker == 1 ? s.stack.connect() : w2.address();
+    const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
+
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
+    std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
+    t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
+    t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
+    if (step.kind == experiment::fault_kind::pause) {
+        auto r = pause_process(who, pid_file);
+        t.target_pid = r.pid, t.fault_at_ms = r.paused_at_ms, t.state_seen_paused = std::string(1, process_state(r.pid));
+        progress(label + ": worker " + std::to_string(t.target_worker) + " paused for " + std::to_string(params.pause_ms / 1000) + " s");
+        std::this_thread::sleep_for(std::chrono::milliseconds(params.pause_ms));
+        resume_process(who, r);
+        t.healed_at_ms = now_ms();
+    } else {
+        auto k = kill_process(who, pid_file);
+        t.target_pid = k.pid, t.fault_at_ms = k.killed_at_ms;
+        progress(label + ": worker " + std::to_string(t.target_worker) + " (pid " + std::to_string(k.pid) + ") SIGKILLed");
+        await_replacement(who, pid_file, k, std::chrono::seconds(60));
+        t.replacement_pid = k.replacement_pid, t.healed_at_ms = k.replaced_at_ms;
+    }
+    t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);
+    h.record([&](e7b::samples& all) { all.trials.push_back(t); });
+    const auto group = connect_names::of(p).consumer_group;
+    const auto all_committed = [&] {
+        return committed_records(s.catalog, p.ns, p.table) >= static_cast<long long>(t.acknowledged) && s.admin.lag(group, p.topic, parts) == 0;
+    };
+    t.running_again_after_ms = ms_until(t.fault_at_ms, 120000, [&] {
+        const auto st = scope.writer.rest.answers() ? scope.writer.rest.status(t.connector) : std::nullopt;
+        return st && st->all_running();
+    });
+    const auto coord_group = "connect-" + t.connector + "-coord";
+    t.landed_after_ms = ms_until(t.healed_at_ms, params.settle_ms, [&] {
+        const auto members = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
+        ++t.coord_group_samples, t.coord_group_max_members = std::max(t.coord_group_max_members, members);
+        t.coord_group_samples_with_two += members >= 2 ? 1 : 0;
+        return all_committed();
+    });
+    t.records_at_window_end = committed_records(s.catalog, p.ns, p.table);
+    t.snapshots_at_window_end = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
+    std::string text;
+    for (const auto& l : logs) text += l.appended();
+    const auto c = e7b::count_coordinator_lines(text);
+    t.coordinators_started = c.started, t.coordinators_stopped = c.stopped, t.commit_rounds_started = c.rounds, t.commit_rounds_timed_out = c.timeouts;
+    t.stray_answers = c.stray;
+    if (t.landed_after_ms < 0 && params.restart_settle_ms > 0) {
+        progress(label + ": " + std::to_string(t.records_at_window_end) + " of " + std::to_string(t.acknowledged) +
+                 " committed at the window's end; restarting the connector and its tasks");
+        t.restarted = true;
+        const auto at = now_ms();
+        scope.writer.rest.restart(t.connector);
+        t.landed_after_restart_ms = ms_until(at, params.restart_settle_ms, all_committed);
+        t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
+    }
+    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    t.rows = seen.by_seq.rows, t.distinct_seq = seen.by_seq.distinct_seq, t.duplicate_rows = seen.by_seq.duplicate_rows;
+    t.missing_seq = seen.by_seq.missing_seq;
+    const auto st = scope.writer.rest.status(t.connector);
+    t.final_state = st ? st->state : "absent";
+    h.record([&](e7b::samples& all) { all.trials.back() = t; });
+    progress(label + ": " + e7b::trial_text(t));  // the cell and trial are in the label
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return run_experiment<e7b::definition>(
+        argc, argv, "Experiment 7b: Kafka Connect's Iceberg sink when its tasks move between workers: the coordinator's "
+                    "worker killed, the other worker paused past its session timeout, and one worker killed as the control.",
+        {{"--trials", "N", "trials per cell (default 5, quick 1)", &e7b::parameters::trials}},
+        [](session& s, const e7b::parameters& params, const experiment::fault_plan& plan, history& h) {
+            if (!s.stack.local()) throw live_error("experiment 7b starts a second Connect worker and signals pids: it needs the local stack");
+            const auto version = connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
+            h.record([&](e7b::samples& x) { x.worker_version = version; });
+            second_worker w2(s);
+            for (const auto& step : plan.steps) run_trial(s, params, step, w2, h);
+        });
+}
