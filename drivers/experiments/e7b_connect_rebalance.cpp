@@ -4,7 +4,8 @@
 // paused past its session timeouts, or the only worker SIGKILLed), a settle
 // window, a REST restart when the window ended short, and every row read
 // back. The stack's second worker is started (and stopped) through
-// compose/stack and left as it was found. The rest is in
+// compose/stack and left as it was found; every worker JVM is started anew
+// before each trial and once more at the end. The rest is in
 // include/rosterrig/experiments/e7b_connect_rebalance.hpp.
 #include <fstream>
 #include <thread>
@@ -41,15 +42,32 @@ struct log_mark {
     }
 };
 
-// The group's second worker as the experiment needs it, and as it was found afterwards.
-class second_worker {
+// The group's workers as the experiment needs them: the second started or
+// stopped per cell, every JVM started anew before each trial (a coordinator
+// thread can outlive its connector, so only a new JVM is a clean start), and
+// at the end started anew once more and the second left as it was found.
+class workers {
 public:
-    explicit second_worker(session& s) : s_(s), was_up_(up()) {}
-    ~second_worker() {
+    explicit workers(session& s) : s_(s), was_up_(up()) {}
+    ~workers() {
         try {
+            fresh();  // no coordinator of ours runs on after the run
             set(was_up_);
         } catch (const std::exception& e) {
-            progress(std::string("e7b: could not leave the second Connect worker as found: ") + e.what());
+            progress(std::string("e7b: could not leave the Connect workers as found: ") + e.what());
+        }
+    }
+    // SIGKILLs every running worker JVM; each supervisor starts a new one, which must rejoin the group.
+    void fresh() {
+        std::vector<std::pair<component_address, std::string>> running{{s_.stack.connect(), s_.stack.pid_file("connect")}};
+        if (up()) running.emplace_back(address(), s_.stack.pid_file("connect-w2"));
+        std::vector<kill_record> killed;
+        for (const auto& [who, pid_file] : running) killed.push_back(kill_process(who, pid_file));
+        for (std::size_t i = 0; i < running.size(); ++i) {
+            const auto& [who, pid_file] = running[i];
+            await_replacement(who, pid_file, killed[i], std::chrono::seconds(60));
+            poll_until(who, std::chrono::seconds(120), [&] { return connect_rest(who).healthy(); },
+                       [] { return std::string("the new worker JVM answering GET /health with 200"); });
         }
     }
     bool up() const { return connect_rest(address()).answers(); }
@@ -81,12 +99,13 @@ long long ms_until(long long from_ms, long long deadline_ms, Done&& done) {
     }
 }
 
-void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, second_worker& w2, history& h) {
+void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, workers& w2, history& h) {
     e7b::trial t;
     t.cell = step.variant, t.index = step.index, t.delay_ms = step.delay_ms;
     const std::string label = "e7b[" + t.cell + " #" + std::to_string(t.index) + "]";
     w2.set(e7b::workers_of(t.cell) == 2);
-    t.workers = e7b::workers_of(t.cell);
+    w2.fresh();
+    t.fresh_workers = true, t.workers = e7b::workers_of(t.cell);
     const std::vector<log_mark> logs{log_mark(s.stack.log_file("connect")), log_mark(s.stack.log_file("connect-w2"))};
     connect_scope scope(s);
     const auto spec = params.feed(t.index);
@@ -161,6 +180,9 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.missing_seq = seen.by_seq.missing_seq;
     const auto st = scope.writer.rest.status(t.connector);
     t.final_state = st ? st->state : "absent";
+    scope.writer.stop(t.connector);
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    t.coord_members_after_delete = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
     h.record([&](e7b::samples& all) { all.trials.back() = t; });
     progress(label + ": " + e7b::trial_text(t));  // the cell and trial are in the label
 }
@@ -176,7 +198,7 @@ int main(int argc, char** argv) {
             if (!s.stack.local()) throw live_error("experiment 7b starts a second Connect worker and signals pids: it needs the local stack");
             const auto version = connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
             h.record([&](e7b::samples& x) { x.worker_version = version; });
-            second_worker w2(s);
+            workers w2(s);
             for (const auto& step : plan.steps) run_trial(s, params, step, w2, h);
         });
 }

@@ -48,6 +48,14 @@ std::string connect_rest::version() const {
     return out;
 }
 
+bool connect_rest::healthy() const {
+    try {
+        return http_call(where_, http_method::get, "/health", {}, "application/json", std::chrono::seconds(2)).status == 200;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 bool connect_rest::answers() const {
     try {
         return http_call(where_, http_method::get, "/", {}, "application/json", std::chrono::seconds(2)).status == 200;

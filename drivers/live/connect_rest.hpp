@@ -40,6 +40,8 @@ public:
     std::string version() const;
     // Whether the worker answers at all (a short deadline, never throws).
     bool answers() const;
+    // Whether its herder runs, so it has joined its group (GET /health 200, KIP-1017; never throws).
+    bool healthy() const;
     // GET /connector-plugins: the class names the worker loaded.
     std::vector<std::string> plugins() const;
 

@@ -122,3 +122,15 @@ TEST_CASE("e7b: the plan gives every cell its trials, the zombie a pause of paus
     CHECK(e7b::usage_problem(bad, 0).has_value());
     CHECK_FALSE(e7b::usage_problem(p, 0).has_value());
 }
+
+// Mutation: reading coord_members_after_delete >= 0 (the group read, empty) as a leak makes the refuted case hold.
+TEST_CASE("e7b: a coordinator outliving its deleted connector is a member of its group 10 s after the deletion", "[e7b]") {
+    const std::string id = "e7b.deleted-connector-leaves-coordinators";
+    auto leaked = trial(e7b::coordinator_kill, 0);
+    leaked.coord_members_after_delete = 2;
+    auto clean = trial(e7b::coordinator_kill, 1000);
+    clean.coord_members_after_delete = 0;
+    CHECK(judge(id, {{clean, leaked}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{clean, clean}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{trial(e7b::one_worker_kill, 0)}, "", {}}) == verdict_kind::inconclusive);
+}

@@ -87,7 +87,7 @@ struct parameters {
         p.feed_ms = 4000;
         p.fault_delay_min_ms = 1000;
         p.fault_delay_max_ms = 2000;
-        p.settle_ms = 100000;  // past a slow recovery's 46 s; no restart window, to stay under 3 minutes
+        p.settle_ms = 80000;  // past a slow recovery's 46 s; no restart window, to stay under 3 minutes
         p.restart_settle_ms = 0;
         p.trials = 1;
         p.cells = {coordinator_kill};
@@ -147,6 +147,7 @@ struct trial {
     std::uint64_t index = 0;   // 1-based within the cell
     std::int64_t delay_ms = 0; // the plan's, after the feed started
     std::string connector;
+    bool fresh_workers = false;                 // every worker JVM of the trial was started anew just before it
     std::int64_t workers = 0;                   // workers answering in the group when the connector started
     std::int64_t commit_interval_ms = 0;        // as the worker stored it
     std::int64_t tasks_running = 0;             // as the worker reported them before the fault
@@ -187,16 +188,19 @@ struct trial {
     std::uint64_t duplicate_rows = 0;
     std::uint64_t missing_seq = 0;              // of the acknowledged feed's 1..events
     std::string final_state;
+    // The coordinators' group 10 s after the connector was deleted, as the
+    // broker described it: a member is a coordinator that outlived its connector. -1: not read.
+    std::int64_t coord_members_after_delete = -1;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
-                      (cell, index, delay_ms, connector, workers, commit_interval_ms, tasks_running, coordinator_worker,
+                      (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms, tasks_running, coordinator_worker,
                        target_worker, target_pid, fault_at_ms, replacement_pid, state_seen_paused, healed_at_ms,
                        running_again_after_ms, acknowledged, snapshots_before_fault, records_before_fault,
                        records_at_window_end, landed_after_ms, snapshots_at_window_end, coordinators_started,
                        coordinators_stopped, commit_rounds_started, commit_rounds_timed_out, stray_answers,
                        coord_group_samples, coord_group_max_members, coord_group_samples_with_two, restarted,
                        landed_after_restart_ms, records_after_restart, rows, distinct_seq, duplicate_rows, missing_seq,
-                       final_state))
+                       final_state, coord_members_after_delete))
 
 struct samples {
     std::vector<trial> trials;
@@ -338,6 +342,11 @@ inline std::vector<rule> rules() {
              return in_every_trial(s, one_worker_kill, [](const trial& t) { return landed_in_window(t) && exact(t); },
                                    "committed within the window, every acknowledged seq once");
          }},
+        {"e7b.deleted-connector-leaves-coordinators",
+         [](const samples& s, const parameters&) {
+             return in_some_trial(s, coordinator_kill, [](const trial& t) { return t.coord_members_after_delete > 0; },
+                                  "a coordinator still a member of the deleted connector's coordinator group 10 s after the deletion");
+         }},
         {"e7b.no-duplicate",
          [](const samples& s, const parameters&) {
              std::uint64_t n = 0, dup = 0, with = 0;
@@ -365,7 +374,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
         report::fixed(static_cast<double>(p.fault_delay_min_ms) / 1000, 0) + "–" +
         report::fixed(static_cast<double>(p.fault_delay_max_ms) / 1000, 0) +
         " s into the feed (seeded), then a window of " + report::fixed(static_cast<double>(p.settle_ms) / 1000, 0) +
-        " s after the heal for every acknowledged record to be committed. A connector short at the window's end is "
+        " s after the heal for every acknowledged record to be committed. Every trial starts on worker JVMs started anew "
+        "for it (so no coordinator of an earlier trial runs on), and the run ends by starting them anew once more. A connector short at the window's end is "
         "restarted through the worker's REST API and given a second window; then every row is read back through Trino. "
         "The coordinator's worker and the coordinators started and stopped are counted from the workers' own log lines "
         "(a worker's word, not the broker's: a stop can be logged twice, so started minus stopped is a floor), and the "
@@ -374,7 +384,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
     report::markdown_table t{{"Cell", "Trial", "Coordinator on / fault on", "Committed at window end (of acknowledged)",
                               "Coordinators started / stopped (logged)", "Coordinator group members, most (samples with 2+)",
                               "Commit rounds (timed out, stray answers)", "Restarted: then",
-                              "Read back: rows / duplicate / missing"}};
+                              "Read back: rows / duplicate / missing", "Coordinators left 10 s after the connector's deletion"}};
     for (const auto& x : s.trials)
         t.row({x.cell, std::to_string(x.index),
                    "worker " + std::to_string(x.coordinator_worker) + " / worker " + std::to_string(x.target_worker),
@@ -389,7 +399,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                                                  : with_thousands(x.records_after_restart) + " committed")
                                : "–",
                    with_thousands(static_cast<long long>(x.rows)) + " / " + with_thousands(static_cast<long long>(x.duplicate_rows)) +
-                       " / " + with_thousands(static_cast<long long>(x.missing_seq))});
+                       " / " + with_thousands(static_cast<long long>(x.missing_seq)),
+                   x.coord_members_after_delete < 0 ? "–" : std::to_string(x.coord_members_after_delete)});
     o += t.render();
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
