@@ -19,7 +19,7 @@ inline std::vector<experiment::claim> claims() {
                       e3 = "test/claims/e3_claims.tests.cpp", e4 = "test/claims/e4_claims.tests.cpp",
                       e5 = "test/claims/e5_claims.tests.cpp", e1b = "test/claims/e1b_claims.tests.cpp", e6 = "test/claims/e6_claims.tests.cpp",
                       e7 = "test/claims/e7_claims.tests.cpp", e8 = "test/claims/e8_claims.tests.cpp",
-                      e1c = "test/claims/e1c_claims.tests.cpp",
+                      e1c = "test/claims/e1c_claims.tests.cpp", e7b = "test/claims/e7b_claims.tests.cpp",
                       engine = "test/claims/engine_claims.tests.cpp", judge = "test/unit/experiment_judgement.tests.cpp",
                       live = "test/live/CMakeLists.txt";
     return {
@@ -118,6 +118,24 @@ inline std::vector<experiment::claim> claims() {
         {"Experiment 1c's verdicts on record are the ones the code computes from the samples",
          "the e1c verdicts on record are the ones the code computes from the samples", e1c,
          "a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction", false},
+        // Experiment 7b
+        {"The experiment 7b full run made every planned trial of every cell, each with its fault applied",
+         "the e7b full run made every planned trial of every cell, each with its fault applied", e7b, "drop one trial", false},
+        {"Every experiment 7b kill ended a Connect worker JVM and its supervisor started another, and every pause was "
+         "healed by SIGCONT after its full duration",
+         "every e7b kill ended the worker JVM and its supervisor started another, and every pause was healed by SIGCONT "
+         "after its full duration", e7b, "a pause healed after 5 s", false},
+        {"Every experiment 7b connector ran with the commit interval requested, as the worker stored it, on the number of "
+         "workers its cell asks",
+         "every e7b connector ran with the commit interval requested, as the worker stored it, on the workers each cell asks",
+         e7b, "one trial recorded at a 30 s commit interval", false},
+        {"Every experiment 7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause "
+         "the other worker",
+         "every e7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause the other one",
+         e7b, "a coordinator-kill trial whose fault hit the other worker", false},
+        {"Experiment 7b's verdicts on record are the ones the code computes from the samples",
+         "the e7b verdicts on record are the ones the code computes from the samples", e7b,
+         "a duplicate seq row in a trial that read rows back refutes no-duplicate", false},
         // Experiment 2
         {"Each variant ran at least three times", "each variant ran at least three times in the full run", e2,
          "drop one repeat", false},

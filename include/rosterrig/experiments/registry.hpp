@@ -19,6 +19,7 @@
 #include "rosterrig/experiments/e5_transaction_timeout.hpp"
 #include "rosterrig/experiments/e6_poll_interval.hpp"
 #include "rosterrig/experiments/e7_connect_writer.hpp"
+#include "rosterrig/experiments/e7b_connect_rebalance.hpp"
 #include "rosterrig/experiments/e8_catalog_commit_faults.hpp"
 #include "rosterrig/experiments/side_by_side.hpp"
 
@@ -77,6 +78,7 @@ inline std::vector<entry> registry() {
             entry_for<e2::definition>("rosterrig-e2"),  entry_for<e3::definition>("rosterrig-e3"),
             entry_for<e4::definition>("rosterrig-e4"),  entry_for<e5::definition>("rosterrig-e5"),
             entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7", connect_beside_flink_results),
+            entry_for<e7b::definition>("rosterrig-e7b"),
             entry_for<e8::definition>("rosterrig-e8")};
 }
 

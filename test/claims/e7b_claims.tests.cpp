@@ -1,0 +1,95 @@
+// Experiment 7b's claims (the Connect sink under rebalances), asserted against
+// the shipped results file. Each holds on the shipped samples AND fails on a
+// copy with the named mutation, so a claim cannot pass by checking nothing.
+#include <catch2/catch.hpp>
+
+#include <rosterrig/experiment/history.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+
+#include "shipped_result.hpp"
+
+using namespace rosterrig;
+
+using C = claims_test::claims_of<e7b::definition>;
+
+// Mutation: drop one trial.
+TEST_CASE("the e7b full run made every planned trial of every cell, each with its fault applied", "[claims][e7b]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            for (const auto& cell : p.cells) {
+                const auto ts = e7b::trials_of(x, cell);
+                if (ts.size() != p.trials) return false;
+                for (const auto* t : ts)
+                    if (t->target_pid <= 0 || t->fault_at_ms <= 0 || t->healed_at_ms < t->fault_at_ms) return false;
+            }
+            return x.trials.size() == p.trials * p.cells.size() && p.trials >= 3;
+        },
+        [](e7b::samples& x) { x.trials.pop_back(); });
+}
+
+// Mutation: a pause healed after 5 s. (The state letter read right after
+// each SIGSTOP is not part of this claim: it was read too soon to show the
+// stop, T in one pause and R in four.)
+TEST_CASE("every e7b kill ended the worker JVM and its supervisor started another, and every pause was healed by SIGCONT after its full duration",
+          "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            for (const auto& t : x.trials) {
+                if (t.cell == e7b::zombie_pause) {
+                    if (t.replacement_pid != 0 || t.healed_at_ms - t.fault_at_ms < p.pause_ms) return false;
+                } else if (t.replacement_pid <= 0 || t.replacement_pid == t.target_pid) {
+                    return false;
+                }
+            }
+            return !x.trials.empty();
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::zombie_pause) { t.healed_at_ms = t.fault_at_ms + 5000; break; }
+        });
+}
+
+// Mutation: one trial recorded at a 30 s commit interval. (The tasks RUNNING
+// read right after the start are not part of it: 1 of 2 in four trials, read
+// while the group was still assigning them.)
+TEST_CASE("every e7b connector ran with the commit interval requested, as the worker stored it, on the workers each cell asks",
+          "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            for (const auto& t : x.trials)
+                if (t.commit_interval_ms != p.commit_interval_ms || t.tasks_running < 1 || t.workers != e7b::workers_of(t.cell))
+                    return false;
+            return !x.trials.empty();
+        },
+        [](e7b::samples& x) { x.trials.front().commit_interval_ms = 30000; });
+}
+
+// Mutation: a coordinator-kill trial whose fault hit the other worker.
+TEST_CASE("every e7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause the other one",
+          "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            for (const auto& t : x.trials) {
+                if (t.coordinator_worker < 1 || t.coordinator_worker > 2) return false;
+                const bool other = t.cell == e7b::zombie_pause;
+                if ((t.target_worker == t.coordinator_worker) == other) return false;
+            }
+            return !x.trials.empty();
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::coordinator_kill) { t.target_worker = 3 - t.coordinator_worker; break; }
+        });
+}
+
+TEST_CASE("the e7b verdicts on record are the ones the code computes from the samples", "[claims][e7b]") {
+    auto h = C::recorded_verdicts_are_recomputed(6);
+    // Mutation (data): a duplicate seq row in the first trial that read rows back refutes no-duplicate.
+    for (auto& t : h.samples.trials)
+        if (t.rows > 0) { t.duplicate_rows = 1; break; }
+    const auto judged = experiment::rejudge(h);
+    const auto it = std::find_if(judged.begin(), judged.end(), [](const auto& o) { return o.id == "e7b.no-duplicate"; });
+    REQUIRE(it != judged.end());
+    CHECK(it->verdict == verdict_kind::refuted);
+}
