@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
         argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
                     "from Kafka's committed offsets or from its checkpoint. "
                     "With --multi-input: experiment 1b, 1.2 M events into a writer with several inputs (--multi-input --help).",
-        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 2)", &e1::parameters::kills_per_configuration}},
+        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 1)", &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& c : e1::configurations_of(params)) run_configuration(s, params, c, plan, h);
             run_offsets(s, params, h);

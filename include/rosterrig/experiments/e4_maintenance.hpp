@@ -92,12 +92,16 @@ struct parameters {
         p.expire_variants = {"plain"};
         p.expire_after_snapshots = 4;
         p.expire_interval_ms = 2000;  // four commits inside the 12 s feed; at 5 s the wait ran out the feed
-        p.orphan_interval_ms = 12000;
+        // Each orphan run waits for its first commit, then drains through two more
+        // checkpoints: at 12 s that was ~45 s of a ~50 s run. The call, its listings
+        // and Trino reads take ~1.5 s, inside the ~4 s left before the next commit.
+        p.orphan_interval_ms = 8000;
         p.orphan_in_flight_events = 500;
-        p.orphan_call_after_ms = 4000;
+        p.orphan_call_after_ms = 3000;
         p.orphan_row_groups = {"small"};
         p.compaction_tables = {"upsert"};
         p.compactions_per_run = 2;
+        p.compaction_interval_ms = 3000;  // the drain waits two intervals; calls stay 4 s apart
         return p;
     }
     roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
