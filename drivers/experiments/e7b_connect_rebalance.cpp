@@ -7,12 +7,12 @@
 // compose/stack and left as it was found; every worker JVM is started anew
 // before each trial and once more at the end. The rest is in
 // include/rosterrig/experiments/e7b_connect_rebalance.hpp.
-#include <fstream>
 #include <thread>
 
 #include <rosterrig/experiments/e7b_connect_rebalance.hpp>
 #include <rosterrig/generate/generator.hpp>
 
+#include "connect_workers.hpp"
 #include "connect_writer.hpp"
 #include "feeder.hpp"
 #include "observe_table.hpp"
@@ -25,88 +25,14 @@ using history = history_writer<e7b::definition>;
 
 namespace {
 
-std::string worker_name(int w) { return w == 1 ? "connect" : "connect-w" + std::to_string(w); }
-
-// What a worker appended to its log since the mark (a restarted JVM appends to the same file).
-struct log_mark {
-    std::string file;
-    std::uintmax_t at = 0;
-    explicit log_mark(std::string f) : file(std::move(f)) {
-        std::error_code ec;
-        at = std::filesystem::exists(file, ec) ? std::filesystem::file_size(file, ec) : 0;
-    }
-    std::string appended() const {
-        std::ifstream in(file, std::ios::binary);
-        in.seekg(static_cast<std::streamoff>(at));
-        return {std::istreambuf_iterator<char>(in), {}};
-    }
-};
-
-// The group's workers as the experiment needs them: the second started or
-// stopped per cell, every JVM started anew before each trial (a coordinator
-// thread can outlive its connector, so only a new JVM is a clean start), and
-// at the end started anew once more and the second left as it was found.
-class workers {
-public:
-    explicit workers(session& s) : s_(s), was_up_(up()) {}
-    ~workers() {
-        try {
-            fresh();  // no coordinator of ours runs on after the run
-            set(was_up_);
-        } catch (const std::exception& e) {
-            progress(std::string("e7b: could not leave the Connect workers as found: ") + e.what());
-        }
-    }
-    // SIGKILLs every running worker JVM; each supervisor starts a new one, which must rejoin the group.
-    void fresh() {
-        std::vector<std::pair<component_address, std::string>> running{{s_.stack.connect(), s_.stack.pid_file("connect")}};
-        if (up()) running.emplace_back(address(), s_.stack.pid_file("connect-w2"));
-        std::vector<kill_record> killed;
-        for (const auto& [who, pid_file] : running) killed.push_back(kill_process(who, pid_file));
-        for (std::size_t i = 0; i < running.size(); ++i) {
-            const auto& [who, pid_file] = running[i];
-            await_replacement(who, pid_file, killed[i], std::chrono::seconds(60));
-            poll_until(who, std::chrono::seconds(120), [&] { return connect_rest(who).healthy(); },
-                       [] { return std::string("the new worker JVM answering GET /health with 200"); });
-        }
-    }
-    bool up() const { return connect_rest(address()).answers(); }
-    void set(bool want) {
-        if (up() == want) return;
-        progress(std::string("e7b: ") + (want ? "starting" : "stopping") + " the second Connect worker (compose/stack connect-worker)");
-        run_command("'" + s_.stack.compose_dir + "/stack' connect-worker " + (want ? "up" : "down") + " 2 >&2");
-    }
-    component_address address() const {
-        auto a = s_.stack.connect();
-        a.name = "connect-w2", a.port = static_cast<unsigned short>(std::stoi(s_.stack.get("RR_CONNECT_WORKER2_PORT")));
-        a.log_file = s_.stack.log_file("connect-w2");
-        return a;
-    }
-
-private:
-    session& s_;
-    bool was_up_;
-};
-
-// Polls every second until `done` or the deadline; the time it took, or -1.
-template <class Done>
-long long ms_until(long long from_ms, long long deadline_ms, Done&& done) {
-    for (;;) {
-        throw_if_interrupted();
-        if (done()) return now_ms() - from_ms;
-        if (now_ms() - from_ms >= deadline_ms) return -1;
-        std::this_thread::sleep_for(std::chrono::seconds(1));
-    }
-}
-
-void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, workers& w2, history& h) {
+void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, connect_workers& w2, history& h) {
     e7b::trial t;
     t.cell = step.variant, t.index = step.index, t.delay_ms = step.delay_ms;
     const std::string label = "e7b[" + t.cell + " #" + std::to_string(t.index) + "]";
     w2.set(e7b::workers_of(t.cell) == 2);
     w2.fresh();
     t.fresh_workers = true, t.workers = e7b::workers_of(t.cell);
-    const std::vector<log_mark> logs{log_mark(s.stack.log_file("connect")), log_mark(s.stack.log_file("connect-w2"))};
+    const std::vector<log_tail> logs{log_tail(s.stack.log_file("connect")), log_tail(s.stack.log_file("connect-w2"))};
     connect_scope scope(s);
     const auto spec = params.feed(t.index);
     const int parts = static_cast<int>(spec.partitions);
@@ -148,12 +74,12 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     const auto all_committed = [&] {
         return committed_records(s.catalog, p.ns, p.table) >= static_cast<long long>(t.acknowledged) && s.admin.lag(group, p.topic, parts) == 0;
     };
-    t.running_again_after_ms = ms_until(t.fault_at_ms, 120000, [&] {
+    t.running_again_after_ms = elapsed_until(t.fault_at_ms, 120000, [&] {
         const auto st = scope.writer.rest.answers() ? scope.writer.rest.status(t.connector) : std::nullopt;
         return st && st->all_running();
     });
     const auto coord_group = "connect-" + t.connector + "-coord";
-    t.landed_after_ms = ms_until(t.healed_at_ms, params.settle_ms, [&] {
+    t.landed_after_ms = elapsed_until(t.healed_at_ms, params.settle_ms, [&] {
         const auto members = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
         ++t.coord_group_samples, t.coord_group_max_members = std::max(t.coord_group_max_members, members);
         t.coord_group_samples_with_two += members >= 2 ? 1 : 0;
@@ -172,7 +98,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         t.restarted = true;
         const auto at = now_ms();
         scope.writer.rest.restart(t.connector);
-        t.landed_after_restart_ms = ms_until(at, params.restart_settle_ms, all_committed);
+        t.landed_after_restart_ms = elapsed_until(at, params.restart_settle_ms, all_committed);
         t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
     }
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
@@ -198,7 +124,7 @@ int main(int argc, char** argv) {
             if (!s.stack.local()) throw live_error("experiment 7b starts a second Connect worker and signals pids: it needs the local stack");
             const auto version = connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
             h.record([&](e7b::samples& x) { x.worker_version = version; });
-            workers w2(s);
+            connect_workers w2(s);
             for (const auto& step : plan.steps) run_trial(s, params, step, w2, h);
         });
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "live_error.hpp"
+#include "process_fault.hpp"
 #include "progress.hpp"
 
 namespace rosterrig::live {
@@ -44,6 +45,19 @@ auto poll_until(const component_address& who, std::chrono::seconds deadline, Ask
             last_report = now;
         }
         std::this_thread::sleep_for(options.period);
+    }
+}
+
+/// The non-throwing form, for a wait whose running out is an outcome: polls
+/// `done` every second until it holds or `deadline_ms` has passed since
+/// `from_ms` (wall clock); the milliseconds it took, or -1.
+template <class Done>
+long long elapsed_until(long long from_ms, long long deadline_ms, Done&& done) {
+    for (;;) {
+        throw_if_interrupted();
+        if (done()) return now_ms() - from_ms;
+        if (now_ms() - from_ms >= deadline_ms) return -1;
+        std::this_thread::sleep_for(std::chrono::seconds(1));
     }
 }
 
