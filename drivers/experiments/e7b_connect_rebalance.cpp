@@ -39,7 +39,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     const auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
     t.connector = scope.launch(p, parts);
     const auto x = scope.writer.connect_settings(t.connector, p);
-    t.commit_interval_ms = x.commit_interval_ms, t.tasks_running = x.tasks_running;
+    t.commit_interval_ms = x.commit_interval_ms;
+    elapsed_until(now_ms(), 30000, [&] { return (t.tasks_running = scope.writer.connect_settings(t.connector, p).tasks_running) >= params.tasks; });
     // The coordinator's worker: the one whose log says a task was elected leader.
     poll_until(s.stack.connect(), std::chrono::seconds(30), [&] {
         for (std::size_t i = 0; i < logs.size(); ++i)
@@ -51,12 +52,20 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
 
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
+    if (e7b::after_first_commit(t.cell)) {
+        t.first_snapshot_after_ms = elapsed_until(now_ms(), params.first_commit_wait_ms, [&] {
+            return !s.catalog.load(p.ns, p.table).snapshots.empty();
+        }, std::chrono::milliseconds(250));
+        progress(label + ": the table's first snapshot " + (t.first_snapshot_after_ms < 0 ? std::string("not seen") : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms"));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
     if (step.kind == experiment::fault_kind::pause) {
         auto r = pause_process(who, pid_file);
-        t.target_pid = r.pid, t.fault_at_ms = r.paused_at_ms, t.state_seen_paused = std::string(1, process_state(r.pid));
+        t.target_pid = r.pid, t.fault_at_ms = r.paused_at_ms;
+        elapsed_until(now_ms(), 2000, [&] { return process_state(r.pid) == 'T'; }, std::chrono::milliseconds(20));
+        t.state_seen_paused = std::string(1, process_state(r.pid));
         progress(label + ": worker " + std::to_string(t.target_worker) + " paused for " + std::to_string(params.pause_ms / 1000) + " s");
         std::this_thread::sleep_for(std::chrono::milliseconds(params.pause_ms));
         resume_process(who, r);
@@ -78,7 +87,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         const auto st = scope.writer.rest.answers() ? scope.writer.rest.status(t.connector) : std::nullopt;
         return st && st->all_running();
     });
-    const auto coord_group = "connect-" + t.connector + "-coord";
+    const auto coord_group = connect_names::of(p).coordinator_group;
     t.landed_after_ms = elapsed_until(t.healed_at_ms, params.settle_ms, [&] {
         const auto members = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
         ++t.coord_group_samples, t.coord_group_max_members = std::max(t.coord_group_max_members, members);
@@ -87,6 +96,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     });
     t.records_at_window_end = committed_records(s.catalog, p.ns, p.table);
     t.snapshots_at_window_end = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
+    t.source_committed_at_window_end = s.admin.committed_offsets_sum(group, p.topic, parts);
+    t.source_lag_at_window_end = s.admin.lag(group, p.topic, parts);
     std::string text;
     for (const auto& l : logs) text += l.appended();
     const auto c = e7b::count_coordinator_lines(text);

@@ -24,7 +24,7 @@ std::int64_t number_in(const std::map<std::string, std::string>& config, const s
 }  // namespace
 
 connect_names connect_names::of(const pipeline_spec& spec) {
-    return {spec.group, spec.topic + "_control", "connect-" + spec.group};
+    return {spec.group, spec.topic + "_control", "connect-" + spec.group, "connect-" + spec.group + "-coord"};
 }
 
 connect_writer::connect_writer(session& s, created_resources& created)

@@ -27,6 +27,7 @@ struct connect_names {
     std::string connector;       // the spec's group name
     std::string control_topic;   // <topic>_control
     std::string consumer_group;  // connect-<connector>: where the sink's source offsets are committed
+    std::string coordinator_group;  // connect-<connector>-coord: the commit coordinator's, on the control topic
     static connect_names of(const pipeline_spec& spec);
 };
 

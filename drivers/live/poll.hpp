@@ -49,15 +49,17 @@ auto poll_until(const component_address& who, std::chrono::seconds deadline, Ask
 }
 
 /// The non-throwing form, for a wait whose running out is an outcome: polls
-/// `done` every second until it holds or `deadline_ms` has passed since
-/// `from_ms` (wall clock); the milliseconds it took, or -1.
+/// `done` every `period` (a second unless asked) until it holds or
+/// `deadline_ms` has passed since `from_ms` (wall clock); the milliseconds it
+/// took (late by up to one period), or -1.
 template <class Done>
-long long elapsed_until(long long from_ms, long long deadline_ms, Done&& done) {
+long long elapsed_until(long long from_ms, long long deadline_ms, Done&& done,
+                        std::chrono::milliseconds period = std::chrono::seconds(1)) {
     for (;;) {
         throw_if_interrupted();
         if (done()) return now_ms() - from_ms;
         if (now_ms() - from_ms >= deadline_ms) return -1;
-        std::this_thread::sleep_for(std::chrono::seconds(1));
+        std::this_thread::sleep_for(period);
     }
 }
 

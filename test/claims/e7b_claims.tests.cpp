@@ -84,7 +84,7 @@ TEST_CASE("every e7b coordinator kill hit the worker whose log elected the coord
 }
 
 TEST_CASE("the e7b verdicts on record are the ones the code computes from the samples", "[claims][e7b]") {
-    auto h = C::recorded_verdicts_are_recomputed(6);
+    auto h = C::recorded_verdicts_are_recomputed(9);
     // Mutation (data): a duplicate seq row in the first trial that read rows back refutes no-duplicate.
     for (auto& t : h.samples.trials)
         if (t.rows > 0) { t.duplicate_rows = 1; break; }

@@ -134,3 +134,32 @@ TEST_CASE("e7b: a coordinator outliving its deleted connector is a member of its
     CHECK(judge(id, {{clean, clean}, "", {}}) == verdict_kind::refuted);
     CHECK(judge(id, {{trial(e7b::one_worker_kill, 0)}, "", {}}) == verdict_kind::inconclusive);
 }
+
+// Mutation: dropping the snapshots_before_fault check makes the before-the-first-commit case refuted, not inconclusive.
+TEST_CASE("e7b: the after-commit rule judges only kills that came after the table's first snapshot", "[e7b]") {
+    const std::string id = "e7b.kill-after-first-commit-exact";
+    auto after = trial(e7b::coordinator_kill_after_commit, 1000);
+    after.snapshots_before_fault = 2;
+    auto lost = trial(e7b::coordinator_kill_after_commit, 400, 0, 600);
+    lost.snapshots_before_fault = 1;
+    auto too_soon = trial(e7b::coordinator_kill_after_commit, 0, 0, 1000);  // the kill came before any snapshot
+    CHECK(judge(id, {{after, after}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{after, lost}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{too_soon}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: counting trials that landed (not only stalled ones) makes the held case refuted by the landed trial's lag.
+TEST_CASE("e7b: a stalled trial with its source offsets at the log end holds the offsets rule; one with lag left refutes it", "[e7b]") {
+    const std::string id = "e7b.stalled-sink-committed-its-offsets";
+    auto stalled_at_end = trial(e7b::coordinator_kill, 0, 0, 1000);
+    stalled_at_end.source_lag_at_window_end = 0;
+    auto stalled_lagging = trial(e7b::one_worker_kill, 300, 0, 700);
+    stalled_lagging.source_lag_at_window_end = 700;
+    auto landed_lagging = trial(e7b::zombie_pause, 1000);  // landed: not judged, whatever its lag read
+    landed_lagging.source_lag_at_window_end = 5;
+    CHECK(judge(id, {{stalled_at_end, landed_lagging}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{stalled_at_end, stalled_lagging}, "", {}}) == verdict_kind::refuted);
+    auto unread = trial(e7b::coordinator_kill, 0, 0, 1000);  // source_lag_at_window_end -1: not read
+    CHECK(judge(id, {{unread, landed_lagging}, "", {}}) == verdict_kind::inconclusive);
+}

@@ -11,8 +11,9 @@
 // should be committed to the table. A connector that has not committed
 // everything by the window's end is restarted through the worker's REST API
 // (what an operator does) and watched for a second window; then every row is
-// read back. Cells: the coordinator's worker SIGKILLed (two workers), the
-// other worker paused past its session timeouts and resumed (a zombie), and
+// read back. Cells: the coordinator's worker SIGKILLed (two workers), before
+// the connector's first table commit and, in a second cell, after it; the
+// other worker paused past its session timeouts and resumed (a zombie); and
 // the control, one worker SIGKILLed (experiment 7's fault). The coordinators
 // the workers started and stopped are counted from their own log lines.
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_HPP
@@ -42,13 +43,19 @@ namespace rosterrig::e7b {
 using experiment::prediction_outcome;
 
 /// The cells, in the order a full run takes them.
-inline constexpr const char* coordinator_kill = "coordinator-kill";  ///< two workers; SIGKILL the coordinator's
+inline constexpr const char* coordinator_kill = "coordinator-kill";  ///< two workers; SIGKILL the coordinator's, timed from the feed's start
+/// Two workers; SIGKILL the coordinator's, timed from the table's first
+/// snapshot: the same kill once the coordinators' group has committed a
+/// position on the control topic (experiment 7's kills all came after one).
+inline constexpr const char* coordinator_kill_after_commit = "coordinator-kill-after-commit";
 inline constexpr const char* zombie_pause = "zombie-pause";          ///< two workers; SIGSTOP the other one, then SIGCONT
 inline constexpr const char* one_worker_kill = "one-worker-kill";    ///< the control: one worker, SIGKILLed
 inline const std::vector<std::string>& known_cells() {
-    static const std::vector<std::string> c{coordinator_kill, zombie_pause, one_worker_kill};
+    static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, zombie_pause, one_worker_kill};
     return c;
 }
+/// The cells whose fault waits for the table's first snapshot before its delay starts.
+inline bool after_first_commit(const std::string& cell) { return cell == coordinator_kill_after_commit; }
 inline int workers_of(const std::string& cell) { return cell == one_worker_kill ? 1 : 2; }
 
 struct parameters {
@@ -71,8 +78,12 @@ struct parameters {
     // timeout), so 120 s is well past a slow recovery.
     std::int64_t settle_ms = 120000;
     // The second window, after a REST restart of a connector short at the
-    // first one's end; 0: no restart (the quick run).
-    std::int64_t restart_settle_ms = 120000;
+    // first one's end; 0: no restart (the quick run). 60 s is past a
+    // recovery's first commit round (its 30 s commit timeout).
+    std::int64_t restart_settle_ms = 60000;
+    // How long the after-commit cell waits for the table's first snapshot
+    // after the feed started, before it gives up on the trial's fault.
+    std::int64_t first_commit_wait_ms = 60000;
     std::uint64_t trials = 5;  // per cell
     std::vector<std::string> cells = known_cells();
     bool quick = false;
@@ -93,16 +104,28 @@ struct parameters {
         p.cells = {coordinator_kill};
         return p;
     }
+    /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
+    /// REST restart: the kill before the first commit (records lost for
+    /// good) and, beside it, the same kill after the first commit.
+    static std::vector<std::string> repro_names() { return {coordinator_kill, coordinator_kill_after_commit}; }
+    static std::optional<parameters> repro_run(const std::string& name) {
+        const auto names = repro_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
+        auto p = quick_run();
+        p.cells = {name};
+        p.restart_settle_ms = 60000;
+        return p;
+    }
     roster_spec feed(std::uint64_t trial) const { return roster_feed(seed + trial, events, providers, partitions); }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, tasks, commit_interval_ms, feed_ms, fault_delay_min_ms,
-                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, trials, cells, quick))
+                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells, quick))
 
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
     for (const auto& c : p.cells)
         if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end())
-            return "no cell '" + c + "' (coordinator-kill, zombie-pause, one-worker-kill)";
+            return "no cell '" + c + "' (coordinator-kill, coordinator-kill-after-commit, zombie-pause, one-worker-kill)";
     if (p.cells.empty()) return "no cell to run";
     if (p.trials == 0) return "--trials: at least 1";
     if (p.events == 0 || p.feed_ms <= 0) return "the feed needs events and a positive duration";
@@ -127,7 +150,7 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
         if (spec.kinds.front() == experiment::fault_kind::pause) spec.parameters.duration_ms = p.pause_ms;
         spec.min_delay_ms = p.fault_delay_min_ms;
         spec.max_delay_ms = p.fault_delay_max_ms;
-        spec.trigger = "the feed's start";
+        spec.trigger = after_first_commit(p.cells[i]) ? "the table's first snapshot" : "the feed's start";
         for (const auto& step : experiment::plan_faults(out.seed + i, spec).plan().steps) out.steps.push_back(step);
     }
     return out;
@@ -145,27 +168,35 @@ inline experiment::pipeline_config pipeline_of(const parameters& p) {
 struct trial {
     std::string cell;
     std::uint64_t index = 0;   // 1-based within the cell
-    std::int64_t delay_ms = 0; // the plan's, after the feed started
+    std::int64_t delay_ms = 0; // the plan's, after the feed started (after the first snapshot in the after-commit cell)
     std::string connector;
     bool fresh_workers = false;                 // every worker JVM of the trial was started anew just before it
     std::int64_t workers = 0;                   // workers answering in the group when the connector started
     std::int64_t commit_interval_ms = 0;        // as the worker stored it
-    std::int64_t tasks_running = 0;             // as the worker reported them before the fault
+    std::int64_t tasks_running = 0;             // as the worker reported them before the feed (polled up to 30 s for all)
     std::int64_t coordinator_worker = 0;        // the worker whose log said a task was elected leader; 0 unknown
     std::int64_t target_worker = 0;             // the worker the fault hit
     std::int64_t target_pid = 0;
     std::int64_t fault_at_ms = 0;               // wall clock
     std::int64_t replacement_pid = 0;           // kill: the supervisor's new JVM
-    std::string state_seen_paused;              // pause: the state letter read after SIGSTOP ("T")
+    std::string state_seen_paused;              // pause: the state letter after SIGSTOP, read until T (at most 2 s)
     std::int64_t healed_at_ms = 0;              // kill: new JVM started; pause: SIGCONT sent
     std::int64_t running_again_after_ms = -1;   // every task RUNNING again, after the fault; -1 not seen
     std::uint64_t acknowledged = 0;
+    // After-commit cell: the table's first snapshot seen, after the feed's
+    // start (polled every 250 ms, so late by up to that); -1 not within first_commit_wait_ms.
+    std::int64_t first_snapshot_after_ms = -1;
     std::int64_t snapshots_before_fault = 0;
     std::int64_t records_before_fault = 0;      // committed records (the catalog's total-records) just before the fault
     // The settle window (settle_ms after the heal):
     std::int64_t records_at_window_end = 0;     // committed records when the window ended or everything landed
     std::int64_t landed_after_ms = -1;          // every acknowledged record committed, after the heal; -1 not in the window
     std::int64_t snapshots_at_window_end = 0;
+    // The sink's source offsets (the connector's consumer group, where the
+    // sink commits them with its table commits) at the window's end, summed
+    // over partitions: committed, and the log end minus committed. -1 not read.
+    std::int64_t source_committed_at_window_end = -1;
+    std::int64_t source_lag_at_window_end = -1;
     // From the workers' logs between the connector's start and the window's end.
     std::int64_t coordinators_started = 0;      // "Task elected leader, starting commit coordinator"
     std::int64_t coordinators_stopped = 0;      // "lost leader partition. Stopping Coordinator"
@@ -195,8 +226,9 @@ struct trial {
 BOOST_DESCRIBE_STRUCT(trial, (),
                       (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms, tasks_running, coordinator_worker,
                        target_worker, target_pid, fault_at_ms, replacement_pid, state_seen_paused, healed_at_ms,
-                       running_again_after_ms, acknowledged, snapshots_before_fault, records_before_fault,
-                       records_at_window_end, landed_after_ms, snapshots_at_window_end, coordinators_started,
+                       running_again_after_ms, acknowledged, first_snapshot_after_ms, snapshots_before_fault, records_before_fault,
+                       records_at_window_end, landed_after_ms, snapshots_at_window_end, source_committed_at_window_end,
+                       source_lag_at_window_end, coordinators_started,
                        coordinators_stopped, commit_rounds_started, commit_rounds_timed_out, stray_answers,
                        coord_group_samples, coord_group_max_members, coord_group_samples_with_two, restarted,
                        landed_after_restart_ms, records_after_restart, rows, distinct_seq, duplicate_rows, missing_seq,
@@ -307,6 +339,41 @@ rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, 
 
 inline bool stalled(const trial& t) { return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged); }
 
+/// The after-commit cell: exact in every trial whose kill came after the
+/// table's first snapshot; a trial whose kill came before it cannot say.
+inline rule_verdict kill_after_first_commit_exact(const samples& s) {
+    return experiment::for_each_of(
+        trials_of(s, coordinator_kill_after_commit), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
+        [](const trial* t) {
+            if (t->target_pid <= 0) return inconclusive("the fault was not applied");
+            if (t->snapshots_before_fault < 1) return inconclusive("no snapshot before the kill: the trial is the other cell's");
+            return landed_in_window(*t) && exact(*t)
+                       ? held("committed within the window, every acknowledged seq once (" +
+                              std::to_string(t->snapshots_before_fault) + " snapshots before the kill)")
+                       : refuted(trial_text(*t));
+        },
+        "no coordinator-kill-after-commit trial in the samples");
+}
+
+/// Every stalled trial (of any cell) had the sink's source offsets at the log
+/// end at the window's end: the records missing from the table will not be
+/// read again. Refuted by a stalled trial with lag left; inconclusive with no
+/// stalled trial whose offsets were read.
+inline rule_verdict stalled_sink_committed_its_offsets(const samples& s) {
+    std::uint64_t n = 0, at_end = 0;
+    std::string lagging;
+    for (const auto& t : s.trials) {
+        if (!stalled(t) || t.source_lag_at_window_end < 0) continue;
+        ++n;
+        if (t.source_lag_at_window_end == 0) ++at_end;
+        else lagging += t.cell + " #" + std::to_string(t.index) + " lag " + std::to_string(t.source_lag_at_window_end) + "; ";
+    }
+    if (n == 0) return inconclusive("no stalled trial whose source offsets were read");
+    const auto facts = "source offsets at the log end (lag 0) with records missing from the table in " + std::to_string(at_end) +
+                       " of " + std::to_string(n) + " stalled trials";
+    return at_end == n ? held(facts) : refuted(facts + "; " + lagging);
+}
+
 inline std::vector<rule> rules() {
     return {
         {"e7b.coordinator-kill-stalls-commits",
@@ -342,6 +409,10 @@ inline std::vector<rule> rules() {
              return in_every_trial(s, one_worker_kill, [](const trial& t) { return landed_in_window(t) && exact(t); },
                                    "committed within the window, every acknowledged seq once");
          }},
+        {"e7b.kill-after-first-commit-exact",
+         [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
+        {"e7b.stalled-sink-committed-its-offsets",
+         [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
         {"e7b.deleted-connector-leaves-coordinators",
          [](const samples& s, const parameters&) {
              return in_some_trial(s, coordinator_kill, [](const trial& t) { return t.coord_members_after_delete > 0; },
@@ -373,23 +444,26 @@ inline std::string report_section(const result::result_envelope& env, const samp
         report::fixed(static_cast<double>(p.feed_ms) / 1000, 0) + " s, one fault " +
         report::fixed(static_cast<double>(p.fault_delay_min_ms) / 1000, 0) + "–" +
         report::fixed(static_cast<double>(p.fault_delay_max_ms) / 1000, 0) +
-        " s into the feed (seeded), then a window of " + report::fixed(static_cast<double>(p.settle_ms) / 1000, 0) +
+        " s into the feed (seeded; in the after-commit cell, that long after the table's first snapshot), then a window of " + report::fixed(static_cast<double>(p.settle_ms) / 1000, 0) +
         " s after the heal for every acknowledged record to be committed. Every trial starts on worker JVMs started anew "
         "for it (so no coordinator of an earlier trial runs on), and the run ends by starting them anew once more. A connector short at the window's end is "
-        "restarted through the worker's REST API and given a second window; then every row is read back through Trino. "
-        "The coordinator's worker and the coordinators started and stopped are counted from the workers' own log lines "
+        "restarted through the worker's REST API and given a second window (" + report::fixed(static_cast<double>(p.restart_settle_ms) / 1000, 0) + " s); then every row is read back through Trino. "
+        "The source offsets' lag is the log end minus the offsets the sink committed for the connector's consumer group, summed over partitions at the window's end: 0 means no record will be read again. The coordinator's worker and the coordinators started and stopped are counted from the workers' own log lines "
         "(a worker's word, not the broker's: a stop can be logged twice, so started minus stopped is a floor), and the "
         "coordinators' consumer group is described by the broker once a second through the window (one member per running "
         "coordinator; a sampled count, so a short overlap can fall between samples). Worker: " + (s.worker_version.empty() ? "?" : s.worker_version) + ".\n\n";
-    report::markdown_table t{{"Cell", "Trial", "Coordinator on / fault on", "Committed at window end (of acknowledged)",
+    report::markdown_table t{{"Cell", "Trial", "Coordinator on / fault on", "Before the fault: snapshots (records committed)",
+                              "Committed at window end (of acknowledged)", "Source offsets' lag at window end",
                               "Coordinators started / stopped (logged)", "Coordinator group members, most (samples with 2+)",
                               "Commit rounds (timed out, stray answers)", "Restarted: then",
                               "Read back: rows / duplicate / missing", "Coordinators left 10 s after the connector's deletion"}};
     for (const auto& x : s.trials)
         t.row({x.cell, std::to_string(x.index),
                    "worker " + std::to_string(x.coordinator_worker) + " / worker " + std::to_string(x.target_worker),
+                   std::to_string(x.snapshots_before_fault) + " (" + with_thousands(x.records_before_fault) + ")",
                    with_thousands(x.records_at_window_end) + " (" + with_thousands(static_cast<long long>(x.acknowledged)) + ")" +
                        (landed_in_window(x) ? ", all after " + std::to_string(x.landed_after_ms / 1000) + " s" : ""),
+                   x.source_lag_at_window_end < 0 ? "–" : with_thousands(x.source_lag_at_window_end),
                    std::to_string(x.coordinators_started) + " / " + std::to_string(x.coordinators_stopped),
                    std::to_string(x.coord_group_max_members) + " (" + std::to_string(x.coord_group_samples_with_two) + " of " +
                        std::to_string(x.coord_group_samples) + ")",
