@@ -36,10 +36,11 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     connect_scope scope(s);
     const auto spec = params.feed(t.index);
     const int parts = static_cast<int>(spec.partitions);
-    const auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
+    auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
+    p.connector_properties = e7b::connector_properties_of(t.cell);
     t.connector = scope.launch(p, parts);
     const auto x = scope.writer.connect_settings(t.connector, p);
-    t.commit_interval_ms = x.commit_interval_ms;
+    t.commit_interval_ms = x.commit_interval_ms, t.control_offset_reset = x.control_offset_reset;
     elapsed_until(now_ms(), 30000, [&] { return (t.tasks_running = scope.writer.connect_settings(t.connector, p).tasks_running) >= params.tasks; });
     // The coordinator's worker: the one whose log says a task was elected leader.
     poll_until(s.stack.connect(), std::chrono::seconds(30), [&] {

@@ -62,6 +62,7 @@ std::map<std::string, std::string> connect_writer::config_of(const pipeline_spec
         {"consumer.override.heartbeat.interval.ms", "1500"},
     };
     for (const auto& [k, v] : overrides) config[k] = v;
+    for (const auto& [k, v] : spec.connector_properties) config[k] = v;
     return config;
 }
 
@@ -121,6 +122,12 @@ connect_in_force connect_writer::connect_settings(const std::string& connector, 
     if (x.consumer_group != want.consumer_group) wrong += "group " + x.consumer_group + ", not " + want.consumer_group + "; ";
     if (x.connector_class != sink_class) wrong += "class " + x.connector_class + "; ";
     if (x.plugin_version.empty()) wrong += "the worker has not loaded " + std::string(sink_class) + "; ";
+    for (const auto& [k, v] : spec.connector_properties) {
+        const auto it = stored.find(k);
+        if (it == stored.end() || it->second != v) wrong += k + " " + (it == stored.end() ? "not stored" : it->second) + ", not " + v + "; ";
+    }
+    const auto reset = stored.find("iceberg.kafka.auto.offset.reset");
+    x.control_offset_reset = reset == stored.end() ? "" : reset->second;
     if (!wrong.empty()) throw live_error(rest.where(), "connector " + connector + " does not run as asked: " + wrong);
     return x;
 }

@@ -41,6 +41,7 @@ struct connect_in_force {
     std::string connector_class;
     std::string worker_version;           // GET / on the worker
     std::string plugin_version;           // GET /connector-plugins, the sink's version
+    std::string control_offset_reset;     // iceberg.kafka.auto.offset.reset, stored; "" unset (the sink's default: latest)
 };
 
 class connect_writer : public writer {

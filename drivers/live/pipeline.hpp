@@ -29,6 +29,9 @@ struct pipeline_spec {
     std::string catalog_address;
     // More catalog properties in CREATE CATALOG ('rest.client.socket-timeout-ms' ...).
     std::map<std::string, std::string> catalog_properties;
+    // More Kafka Connect connector config, applied after the writer's own
+    // (the Iceberg sink's 'iceberg.kafka.*' client settings ...).
+    std::map<std::string, std::string> connector_properties;
 };
 
 // The Kafka → Flink → Kafka job: the roster feed copied to a second topic by

@@ -12,6 +12,8 @@ namespace {
 e7b::trial trial(const char* cell, std::int64_t committed, std::uint64_t duplicates = 0, std::uint64_t missing = 0) {
     e7b::trial t;
     t.cell = cell, t.index = 1, t.target_pid = 42, t.acknowledged = 1000;
+    if (const auto props = e7b::connector_properties_of(cell); props.count("iceberg.kafka.auto.offset.reset"))
+        t.control_offset_reset = props.at("iceberg.kafka.auto.offset.reset");
     t.records_at_window_end = committed;
     t.landed_after_ms = committed >= 1000 ? 30000 : -1;
     t.rows = 1000 + duplicates - missing, t.distinct_seq = 1000 - missing, t.duplicate_rows = duplicates, t.missing_seq = missing;
@@ -65,9 +67,11 @@ TEST_CASE("e7b: the restart rule fails on a trial with a seq missing or doubled,
 }
 
 // Mutation: the zombie rule without landed_in_window makes the late case hold.
-TEST_CASE("e7b: the zombie and control cells must commit within the window and read back exactly", "[e7b]") {
-    for (const std::string cell : {e7b::zombie_pause, e7b::one_worker_kill}) {
-        const std::string id = cell == e7b::zombie_pause ? "e7b.zombie-pause-exact" : "e7b.one-worker-kill-exact";
+TEST_CASE("e7b: the zombie, control and earliest cells must commit within the window and read back exactly", "[e7b]") {
+    const std::map<std::string, std::string> rule_of{{e7b::zombie_pause, "e7b.zombie-pause-exact"},
+                                                     {e7b::one_worker_kill, "e7b.one-worker-kill-exact"},
+                                                     {e7b::coordinator_kill_earliest, "e7b.earliest-recovers-exactly"}};
+    for (const auto& [cell, id] : rule_of) {
         CHECK(judge(id, {{trial(cell.c_str(), 1000)}, "", {}}) == verdict_kind::held);
         auto late = trial(cell.c_str(), 1000);
         late.landed_after_ms = -1;  // committed, but only after the window (the restart's doing)
@@ -162,4 +166,12 @@ TEST_CASE("e7b: a stalled trial with its source offsets at the log end holds the
     CHECK(judge(id, {{stalled_at_end, stalled_lagging}, "", {}}) == verdict_kind::refuted);
     auto unread = trial(e7b::coordinator_kill, 0, 0, 1000);  // source_lag_at_window_end -1: not read
     CHECK(judge(id, {{unread, landed_lagging}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: dropping the stored-setting check makes the unset case refuted, not inconclusive.
+TEST_CASE("e7b: the earliest rule judges only connectors the worker stored with the earliest reset", "[e7b]") {
+    auto unset = trial(e7b::coordinator_kill_earliest, 0, 0, 1000);
+    unset.control_offset_reset = "";
+    CHECK(judge("e7b.earliest-recovers-exactly", {{unset}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge("e7b.earliest-recovers-exactly", {{trial(e7b::coordinator_kill_earliest, 0, 0, 1000)}, "", {}}) == verdict_kind::refuted);
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,14 +49,25 @@ inline constexpr const char* coordinator_kill = "coordinator-kill";  ///< two wo
 /// snapshot: the same kill once the coordinators' group has committed a
 /// position on the control topic (experiment 7's kills all came after one).
 inline constexpr const char* coordinator_kill_after_commit = "coordinator-kill-after-commit";
+/// Two workers; the first cell's kill on a connector whose sink clients read
+/// the control topic from its start when their group has no position
+/// (iceberg.kafka.auto.offset.reset=earliest; the sink's default is latest):
+/// the remedy apache/iceberg PR #18006 proposes, tried as a user can today.
+inline constexpr const char* coordinator_kill_earliest = "coordinator-kill-earliest";
 inline constexpr const char* zombie_pause = "zombie-pause";          ///< two workers; SIGSTOP the other one, then SIGCONT
 inline constexpr const char* one_worker_kill = "one-worker-kill";    ///< the control: one worker, SIGKILLed
 inline const std::vector<std::string>& known_cells() {
-    static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, zombie_pause, one_worker_kill};
+    static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest,
+                                            zombie_pause, one_worker_kill};
     return c;
 }
 /// The cells whose fault waits for the table's first snapshot before its delay starts.
 inline bool after_first_commit(const std::string& cell) { return cell == coordinator_kill_after_commit; }
+/// The connector settings a cell adds to experiment 7's.
+inline std::map<std::string, std::string> connector_properties_of(const std::string& cell) {
+    if (cell == coordinator_kill_earliest) return {{"iceberg.kafka.auto.offset.reset", "earliest"}};
+    return {};
+}
 inline int workers_of(const std::string& cell) { return cell == one_worker_kill ? 1 : 2; }
 
 struct parameters {
@@ -107,7 +119,7 @@ struct parameters {
     /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
     /// REST restart: the kill before the first commit (records lost for
     /// good) and, beside it, the same kill after the first commit.
-    static std::vector<std::string> repro_names() { return {coordinator_kill, coordinator_kill_after_commit}; }
+    static std::vector<std::string> repro_names() { return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest}; }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
         if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
@@ -125,7 +137,7 @@ BOOST_DESCRIBE_STRUCT(parameters, (),
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
     for (const auto& c : p.cells)
         if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end())
-            return "no cell '" + c + "' (coordinator-kill, coordinator-kill-after-commit, zombie-pause, one-worker-kill)";
+            return "no cell '" + c + "' (coordinator-kill, coordinator-kill-after-commit, coordinator-kill-earliest, zombie-pause, one-worker-kill)";
     if (p.cells.empty()) return "no cell to run";
     if (p.trials == 0) return "--trials: at least 1";
     if (p.events == 0 || p.feed_ms <= 0) return "the feed needs events and a positive duration";
@@ -173,6 +185,9 @@ struct trial {
     bool fresh_workers = false;                 // every worker JVM of the trial was started anew just before it
     std::int64_t workers = 0;                   // workers answering in the group when the connector started
     std::int64_t commit_interval_ms = 0;        // as the worker stored it
+    // iceberg.kafka.auto.offset.reset as the worker stored it, "" unset (the
+    // sink's default, latest); absent in a run that predates the field.
+    std::optional<std::string> control_offset_reset;
     std::int64_t tasks_running = 0;             // as the worker reported them before the feed (polled up to 30 s for all)
     std::int64_t coordinator_worker = 0;        // the worker whose log said a task was elected leader; 0 unknown
     std::int64_t target_worker = 0;             // the worker the fault hit
@@ -224,7 +239,7 @@ struct trial {
     std::int64_t coord_members_after_delete = -1;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
-                      (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms, tasks_running, coordinator_worker,
+                      (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms, control_offset_reset, tasks_running, coordinator_worker,
                        target_worker, target_pid, fault_at_ms, replacement_pid, state_seen_paused, healed_at_ms,
                        running_again_after_ms, acknowledged, first_snapshot_after_ms, snapshots_before_fault, records_before_fault,
                        records_at_window_end, landed_after_ms, snapshots_at_window_end, source_committed_at_window_end,
@@ -411,6 +426,19 @@ inline std::vector<rule> rules() {
          }},
         {"e7b.kill-after-first-commit-exact",
          [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
+        {"e7b.earliest-recovers-exactly",
+         [](const samples& s, const parameters&) {
+             return experiment::for_each_of(
+                 trials_of(s, coordinator_kill_earliest), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
+                 [](const trial* t) {
+                     if (t->target_pid <= 0) return inconclusive("the fault was not applied");
+                     if (t->control_offset_reset.value_or("") != "earliest")
+                         return inconclusive("the worker did not store iceberg.kafka.auto.offset.reset=earliest");
+                     return landed_in_window(*t) && exact(*t) ? held("committed within the window, every acknowledged seq once")
+                                                              : refuted(trial_text(*t));
+                 },
+                 "no coordinator-kill-earliest trial in the samples");
+         }},
         {"e7b.stalled-sink-committed-its-offsets",
          [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
         {"e7b.deleted-connector-leaves-coordinators",
@@ -451,7 +479,17 @@ inline std::string report_section(const result::result_envelope& env, const samp
         "The source offsets' lag is the log end minus the offsets the sink committed for the connector's consumer group, summed over partitions at the window's end: 0 means no record will be read again. The coordinator's worker and the coordinators started and stopped are counted from the workers' own log lines "
         "(a worker's word, not the broker's: a stop can be logged twice, so started minus stopped is a floor), and the "
         "coordinators' consumer group is described by the broker once a second through the window (one member per running "
-        "coordinator; a sampled count, so a short overlap can fall between samples). Worker: " + (s.worker_version.empty() ? "?" : s.worker_version) + ".\n\n";
+        "coordinator; a sampled count, so a short overlap can fall between samples). Worker: " + (s.worker_version.empty() ? "?" : s.worker_version) + ".";
+    // The control-topic reset each cell's connectors ran with, as the worker stored it.
+    std::map<std::string, std::set<std::string>> resets;
+    for (const auto& x : s.trials)
+        if (x.control_offset_reset) resets[x.cell].insert(x.control_offset_reset->empty() ? "unset (latest)" : *x.control_offset_reset);
+    for (const auto& [cell, values] : resets) {
+        std::string v;
+        for (const auto& one : values) v += (v.empty() ? "" : ", ") + one;
+        o += " " + cell + ": iceberg.kafka.auto.offset.reset " + v + " (as the worker stored it).";
+    }
+    o += "\n\n";
     report::markdown_table t{{"Cell", "Trial", "Coordinator on / fault on", "Before the fault: snapshots (records committed)",
                               "Committed at window end (of acknowledged)", "Source offsets' lag at window end",
                               "Coordinators started / stopped (logged)", "Coordinator group members, most (samples with 2+)",
