@@ -26,6 +26,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/describe.hpp>
@@ -340,34 +341,38 @@ rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&&
     return k > 0 ? held(facts) : refuted(facts);
 }
 
-/// Held when every trial of `cell` shows `ok`; refuted when one does not.
-template <class Ok>
-rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, const std::string& what) {
+/// Held when every trial of `cell` shows `ok`; refuted when one does not. A
+/// trial whose fault did not apply, or that `cannot_say` gives a reason for
+/// (a condition the cell needs and the trial lacked), is inconclusive.
+template <class CannotSay, class Ok>
+rule_verdict in_every_trial(const samples& s, const std::string& cell, CannotSay&& cannot_say, Ok&& ok, const std::string& what) {
     return experiment::for_each_of(
         trials_of(s, cell), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
         [&](const trial* t) {
             if (t->target_pid <= 0) return inconclusive("the fault was not applied");
+            if (const std::optional<std::string> why = cannot_say(*t)) return inconclusive(*why);
             return ok(*t) ? held(what) : refuted(trial_text(*t));
         },
         "no " + cell + " trial in the samples");
 }
+template <class Ok>
+rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, const std::string& what) {
+    return in_every_trial(s, cell, [](const trial&) { return std::optional<std::string>(); }, std::forward<Ok>(ok), what);
+}
+inline bool landed_exactly(const trial& t) { return landed_in_window(t) && exact(t); }
 
 inline bool stalled(const trial& t) { return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged); }
 
 /// The after-commit cell: exact in every trial whose kill came after the
 /// table's first snapshot; a trial whose kill came before it cannot say.
 inline rule_verdict kill_after_first_commit_exact(const samples& s) {
-    return experiment::for_each_of(
-        trials_of(s, coordinator_kill_after_commit), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
-        [](const trial* t) {
-            if (t->target_pid <= 0) return inconclusive("the fault was not applied");
-            if (t->snapshots_before_fault < 1) return inconclusive("no snapshot before the kill: the trial is the other cell's");
-            return landed_in_window(*t) && exact(*t)
-                       ? held("committed within the window, every acknowledged seq once (" +
-                              std::to_string(t->snapshots_before_fault) + " snapshots before the kill)")
-                       : refuted(trial_text(*t));
+    return in_every_trial(
+        s, coordinator_kill_after_commit,
+        [](const trial& t) {
+            return t.snapshots_before_fault < 1 ? std::optional<std::string>("no snapshot before the kill: the trial is the other cell's")
+                                                : std::nullopt;
         },
-        "no coordinator-kill-after-commit trial in the samples");
+        landed_exactly, "committed within the window, every acknowledged seq once, the kill after the first snapshot");
 }
 
 /// Every stalled trial (of any cell) had the sink's source offsets at the log
@@ -404,40 +409,35 @@ inline std::vector<rule> rules() {
          }},
         {"e7b.restart-recovers-exactly",
          [](const samples& s, const parameters&) {
-             return experiment::for_each_of(
-                 trials_of(s, coordinator_kill), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
-                 [](const trial* t) {
-                     if (t->target_pid <= 0) return inconclusive("the fault was not applied");
-                     // A trial short at the window's end that was never restarted (no restart window) cannot say.
-                     if (!landed_in_window(*t) && !t->restarted) return inconclusive("short at the window's end and not restarted");
-                     return exact(*t) ? held("every acknowledged seq once, nothing else") : refuted(trial_text(*t));
+             // A trial short at the window's end that was never restarted (no restart window) cannot say.
+             return in_every_trial(
+                 s, coordinator_kill,
+                 [](const trial& t) {
+                     return !landed_in_window(t) && !t.restarted ? std::optional<std::string>("short at the window's end and not restarted")
+                                                                 : std::nullopt;
                  },
-                 "no coordinator-kill trial in the samples");
+                 exact, "every acknowledged seq once, nothing else");
          }},
         {"e7b.zombie-pause-exact",
          [](const samples& s, const parameters&) {
-             return in_every_trial(s, zombie_pause, [](const trial& t) { return landed_in_window(t) && exact(t); },
-                                   "committed within the window, every acknowledged seq once");
+             return in_every_trial(s, zombie_pause, landed_exactly, "committed within the window, every acknowledged seq once");
          }},
         {"e7b.one-worker-kill-exact",
          [](const samples& s, const parameters&) {
-             return in_every_trial(s, one_worker_kill, [](const trial& t) { return landed_in_window(t) && exact(t); },
-                                   "committed within the window, every acknowledged seq once");
+             return in_every_trial(s, one_worker_kill, landed_exactly, "committed within the window, every acknowledged seq once");
          }},
         {"e7b.kill-after-first-commit-exact",
          [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
         {"e7b.earliest-recovers-exactly",
          [](const samples& s, const parameters&) {
-             return experiment::for_each_of(
-                 trials_of(s, coordinator_kill_earliest), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
-                 [](const trial* t) {
-                     if (t->target_pid <= 0) return inconclusive("the fault was not applied");
-                     if (t->control_offset_reset.value_or("") != "earliest")
-                         return inconclusive("the worker did not store iceberg.kafka.auto.offset.reset=earliest");
-                     return landed_in_window(*t) && exact(*t) ? held("committed within the window, every acknowledged seq once")
-                                                              : refuted(trial_text(*t));
+             return in_every_trial(
+                 s, coordinator_kill_earliest,
+                 [](const trial& t) {
+                     return t.control_offset_reset.value_or("") != "earliest"
+                                ? std::optional<std::string>("the worker did not store iceberg.kafka.auto.offset.reset=earliest")
+                                : std::nullopt;
                  },
-                 "no coordinator-kill-earliest trial in the samples");
+                 landed_exactly, "committed within the window, every acknowledged seq once");
          }},
         {"e7b.stalled-sink-committed-its-offsets",
          [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
