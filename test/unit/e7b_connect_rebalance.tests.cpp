@@ -150,6 +150,10 @@ TEST_CASE("e7b: the after-commit rule judges only kills that came after the tabl
     CHECK(judge(id, {{after, after}, "", {}}) == verdict_kind::held);
     CHECK(judge(id, {{after, lost}, "", {}}) == verdict_kind::refuted);
     CHECK(judge(id, {{too_soon}, "", {}}) == verdict_kind::inconclusive);
+    // Mutation: dropping the records_before_fault check makes this case held.
+    auto all_in = trial(e7b::coordinator_kill_after_commit, 1000);  // the first snapshot held every record: nothing to lose
+    all_in.snapshots_before_fault = 1, all_in.records_before_fault = 1000;
+    CHECK(judge(id, {{all_in}, "", {}}) == verdict_kind::inconclusive);
     CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::inconclusive);
 }
 
