@@ -26,6 +26,7 @@ function(expect_check want what)
     message(FATAL_ERROR "${what}: rosterrig-report --check exited ${rc}, expected ${want}; stderr: ${err}")
   endif()
   message(STATUS "${what}: exit ${rc} as expected ${err}")
+  set(err "${err}" PARENT_SCOPE)
 endfunction()
 
 fresh_copy()
@@ -67,6 +68,30 @@ expect_check(1 "the e2 figure replaced")
 fresh_copy()
 file(REMOVE ${WORK}/results/e3_file_size.json)
 expect_check(1 "results/e3_file_size.json missing")
+
+# A figure typed into a prose paragraph by hand, which no result yields, fails
+# the check and is named with its line; a figure a result yields (e1's 12,000
+# events) passes.
+# Mutation: drop the check_prose_figures call from report.cpp's --check and
+# the first case exits 0, so this test fails.
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(FIND "${doc}" "is reported as unattributed." at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "report_check.cmake: the e1 prose this test edits is gone; pick another paragraph")
+endif()
+string(REPLACE "is reported as unattributed." "is reported as unattributed. One kill lost 12,345 records." doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(1 "a figure with no source typed into e1's prose")
+string(FIND "${err}" "12,345 records" named)
+if(named EQUAL -1)
+  message(FATAL_ERROR "the figure typed into prose: --check failed without naming it; stderr: ${err}")
+endif()
+fresh_copy()
+file(READ ${WORK}/README.md doc)
+string(REPLACE "is reported as unattributed." "is reported as unattributed. Each run fed 12,000 events." doc "${doc}")
+file(WRITE ${WORK}/README.md "${doc}")
+expect_check(0 "a figure the results yield typed into e1's prose")
 
 # An unreadable root is bad input.
 execute_process(COMMAND ${REPORT} --root ${WORK}/no-such-dir --check RESULT_VARIABLE rc ERROR_VARIABLE err)
