@@ -150,15 +150,11 @@ TEST_CASE("e7b: the after-commit rule judges only kills that came after the tabl
     CHECK(judge(id, {{after, after}, "", {}}) == verdict_kind::held);
     CHECK(judge(id, {{after, lost}, "", {}}) == verdict_kind::refuted);
     CHECK(judge(id, {{too_soon}, "", {}}) == verdict_kind::inconclusive);
-    // Mutation: dropping the records_before_fault check makes this case held.
-    auto all_in = trial(e7b::coordinator_kill_after_commit, 1000);  // the first snapshot held every record: nothing to lose
-    all_in.snapshots_before_fault = 1, all_in.records_before_fault = 1000;
-    CHECK(judge(id, {{all_in}, "", {}}) == verdict_kind::inconclusive);
     CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::inconclusive);
 }
 
 // Mutation: counting trials that landed (not only stalled ones) makes the held case refuted by the landed trial's lag.
-TEST_CASE("e7b: a stalled trial with its source offsets at the log end holds the offsets rule; one with lag left refutes it", "[e7b]") {
+TEST_CASE("e7b: a stalled trial with its source offsets at the log end holds the offsets rule, and one with lag left refutes it", "[e7b]") {
     const std::string id = "e7b.stalled-sink-committed-its-offsets";
     auto stalled_at_end = trial(e7b::coordinator_kill, 0, 0, 1000);
     stalled_at_end.source_lag_at_window_end = 0;

@@ -364,16 +364,15 @@ inline bool landed_exactly(const trial& t) { return landed_in_window(t) && exact
 inline bool stalled(const trial& t) { return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged); }
 
 /// The after-commit cell: exact in every trial whose kill came after the
-/// table's first snapshot with acknowledged records still uncommitted; a
-/// trial whose kill came before that snapshot, or after every record was
-/// committed (nothing left to lose), cannot say.
+/// table's first snapshot; a trial whose kill came before it cannot say. (A
+/// kill after every record was committed has nothing left to lose and counts
+/// as it ran: the rule the full run was judged by. What the kills had to work
+/// with is a claim of its own, test/claims/e7b_claims.tests.cpp.)
 inline rule_verdict kill_after_first_commit_exact(const samples& s) {
     return in_every_trial(
         s, coordinator_kill_after_commit,
         [](const trial& t) -> std::optional<std::string> {
             if (t.snapshots_before_fault < 1) return "no snapshot before the kill: the trial is the other cell's";
-            if (t.records_before_fault >= static_cast<std::int64_t>(t.acknowledged))
-                return "every acknowledged record was committed before the kill: nothing left to lose";
             return std::nullopt;
         },
         landed_exactly, "committed within the window, every acknowledged seq once, the kill after the first snapshot");
