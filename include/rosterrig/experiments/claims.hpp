@@ -121,13 +121,14 @@ inline std::vector<experiment::claim> claims() {
         // Experiment 7b
         {"The experiment 7b full run made every planned trial of every cell, each with its fault applied",
          "the e7b full run made every planned trial of every cell, each with its fault applied", e7b, "drop one trial", false},
-        {"Every experiment 7b kill ended a Connect worker JVM and its supervisor started another, and every pause was "
-         "healed by SIGCONT after its full duration",
-         "every e7b kill ended the worker JVM and its supervisor started another, and every pause was healed by SIGCONT "
-         "after its full duration", e7b, "a pause healed after 5 s", false},
-        {"Every experiment 7b connector ran with the commit interval requested, as the worker stored it, on the number of "
-         "workers its cell asks",
-         "every e7b connector ran with the commit interval requested, as the worker stored it, on the workers each cell asks",
+        {"Every experiment 7b kill ended a Connect worker JVM and its supervisor started another, and every pause stopped "
+         "the worker (state T) and was healed by SIGCONT after its full duration",
+         "every e7b kill ended the worker JVM and its supervisor started another, and every pause stopped the worker "
+         "(state T) and was healed by SIGCONT after its full duration", e7b, "a pause healed after 5 s", false},
+        {"Every experiment 7b connector ran with the commit interval requested, as the worker stored it, every task "
+         "RUNNING before the feed, on the number of workers its cell asks",
+         "every e7b connector ran with the commit interval requested, as the worker stored it, every task RUNNING before "
+         "the feed, on the workers each cell asks",
          e7b, "one trial recorded at a 30 s commit interval", false},
         {"Every experiment 7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause "
          "the other worker",
