@@ -41,7 +41,11 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.connector = scope.launch(p, parts);
     const auto x = scope.writer.connect_settings(t.connector, p);
     t.commit_interval_ms = x.commit_interval_ms, t.control_offset_reset = x.control_offset_reset;
-    elapsed_until(now_ms(), 30000, [&] { return (t.tasks_running = scope.writer.connect_settings(t.connector, p).tasks_running) >= params.tasks; });
+    // The worker can list the second task a moment after the first is RUNNING: ask its status alone until both are.
+    elapsed_until(now_ms(), 30000, [&] {
+        const auto st = scope.writer.rest.status(t.connector);
+        return (t.tasks_running = st ? st->running_tasks() : 0) >= params.tasks;
+    });
     // The coordinator's worker: the one whose log says a task was elected leader.
     poll_until(s.stack.connect(), std::chrono::seconds(30), [&] {
         for (std::size_t i = 0; i < logs.size(); ++i)

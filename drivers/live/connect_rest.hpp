@@ -24,6 +24,11 @@ struct connector_status {
     std::string state;                    // RUNNING, PAUSED, FAILED, UNASSIGNED, "" when absent
     std::vector<std::string> task_states; // per task, in task id order
     std::string trace;                    // the first FAILED task's or connector's trace, "" when none
+    std::int64_t running_tasks() const {
+        std::int64_t n = 0;
+        for (const auto& t : task_states) n += t == "RUNNING";
+        return n;
+    }
     bool all_running() const {
         if (state != "RUNNING" || task_states.empty()) return false;
         for (const auto& t : task_states)

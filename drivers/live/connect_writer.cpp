@@ -104,8 +104,7 @@ connect_in_force connect_writer::connect_settings(const std::string& connector, 
     connect_in_force x;
     x.commit_interval_ms = number_in(stored, "iceberg.control.commit.interval-ms", 300000);  // the sink's default
     x.tasks_max = number_in(stored, "tasks.max", 1);
-    if (st)
-        for (const auto& t : st->task_states) x.tasks_running += t == "RUNNING";
+    if (st) x.tasks_running = st->running_tasks();
     x.control_topic = stored.count("iceberg.control.topic") ? stored.at("iceberg.control.topic") : "control-iceberg";
     x.consumer_group = stored.count("iceberg.connect.group-id") ? stored.at("iceberg.connect.group-id") : "connect-" + connector;
     x.connector_class = stored.count("connector.class") ? stored.at("connector.class") : "";
