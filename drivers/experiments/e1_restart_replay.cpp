@@ -6,7 +6,6 @@
 // the truth or monitoring? Rewind them behind a job, kill, then start a fresh
 // job that trusts them. Everything else is in
 // include/rosterrig/experiments/e1_restart_replay.hpp.
-#include <rosterrig/experiment/feed_pacing.hpp>
 #include <rosterrig/experiments/e1_restart_replay.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -16,9 +15,8 @@
 #include "job_waits.hpp"
 #include "kill_run.hpp"
 #include "observe_table.hpp"
+#include "poll.hpp"
 #include "runner.hpp"
-
-#include <thread>
 
 using namespace rosterrig;
 using namespace rosterrig::live;
@@ -31,8 +29,7 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
     const std::string label = "e1[" + cfg.name + "]";
     pipeline_scope scope(s);
     const auto spec = params.feed();
-    const auto p = s.pipeline(std::string(cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") +
-                                  experiment::name_of(cfg.table), e1::pipeline_of(params, cfg));
+    const auto p = s.pipeline(e1::short_name_of(cfg), e1::pipeline_of(params, cfg));
     const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
     const auto in_force = scope.writer.in_force(job, p);
     const auto pacing = e1::pacing_of(params);
@@ -60,22 +57,8 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
         record_run_end(s, run, report, feed_start, job, seen);
-        progress(label + ": " + std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) +
-                 " duplicate seq rows, " + std::to_string(run.rows_sharing_npi) + " sharing an NPI, " +
-                 std::to_string(run.equality_delete_files) + " equality delete files");
+        progress(label + ": " + e1::end_text(run));
     });
-}
-
-e1::offsets_step offsets_step(session& s, const pipeline_spec& p, const roster_spec& spec, const std::string& step,
-                              const std::string& job) {
-    const int parts = static_cast<int>(spec.partitions);
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
-    e1::offsets_step x{step, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
-                       seen.by_seq.rows, seen.by_seq.duplicate_rows, job,
-                       static_cast<std::int64_t>(s.flink.exceptions(job).size()), s.flink.checkpoints(job).latest_restored_id};
-    progress("e1[offsets]: " + step + ": committed offsets " + std::to_string(x.committed_offsets_sum) + " of " +
-             std::to_string(x.end_offsets_sum) + ", rows " + std::to_string(x.rows) + ", duplicates " + std::to_string(x.duplicate_rows));
-    return x;
 }
 
 void run_offsets(session& s, const e1::parameters& params, history& h) {
@@ -88,7 +71,11 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
     h.record([&](e1::samples& all) { all.offsets.feed_sha256 = fed.feed_sha256; });
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
-        auto x = offsets_step(s, p, spec, step, job);
+        const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+        const e1::offsets_step x{step, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
+                                 seen.by_seq.rows, seen.by_seq.duplicate_rows, job,
+                                 static_cast<std::int64_t>(s.flink.exceptions(job).size()), s.flink.checkpoints(job).latest_restored_id};
+        progress("e1[offsets]: " + e1::step_text(x));
         h.record([&](e1::samples& all) { all.offsets.events = spec.events, all.offsets.steps.push_back(x); });
     };
     record("landed");
@@ -97,14 +84,13 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
     kill_taskmanager(s, job, {1, "offsets", experiment::fault_kind::kill_taskmanager, "the rewind", 0, "restart"});
     // 2. Does the restored job's checkpointing write its position back over the rewind, and when?
     const long long end = s.admin.end_offsets_sum(p.topic, parts);
-    const auto recovered = std::chrono::steady_clock::now();
-    for (bool done = false; !done; std::this_thread::sleep_for(std::chrono::milliseconds(500))) {
-        throw_if_interrupted();
-        const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovered).count();
-        e1::offsets_watch_sample w{t, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.flink.checkpoints(job).latest_completed_id};
+    const auto recovered_ms = now_ms();
+    elapsed_until(recovered_ms, params.quick ? 10000 : 30000, [&] {
+        e1::offsets_watch_sample w{now_ms() - recovered_ms, s.admin.committed_offsets_sum(p.group, p.topic, parts),
+                                   s.flink.checkpoints(job).latest_completed_id};
         h.record([&](e1::samples& all) { all.offsets.after_restore.push_back(w); });
-        done = w.committed_offsets_sum == end || t > (params.quick ? 10000 : 30000);
-    }
+        return w.committed_offsets_sum == end;
+    }, std::chrono::milliseconds(500));
     record("restored_from_checkpoint");
     scope.writer.stop(job);  // 3. a fresh job that trusts the rewound group offsets
     s.admin.rewind_committed_offsets(p.group, p.topic, parts);
@@ -121,11 +107,7 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
 int run_multi_input(int argc, char** argv);
 
 int main(int argc, char** argv) {
-    // `--multi-input` anywhere selects the variant; the other flags are its own.
-    std::vector<char*> rest{argv[0]};
-    for (int i = 1; i < argc; ++i)
-        if (std::string_view(argv[i]) != "--multi-input") rest.push_back(argv[i]);
-    if (static_cast<int>(rest.size()) != argc) return run_multi_input(static_cast<int>(rest.size()), rest.data());
+    if (const auto variant = run_variant(argc, argv, "--multi-input", run_multi_input)) return *variant;
     return run_experiment<e1::definition>(
         argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
                     "from Kafka's committed offsets or from its checkpoint. "

@@ -8,10 +8,7 @@
 // (the plan is read back, and a chained writer stops the run). The TaskManager
 // is SIGKILLed at the planned moments while the table lacks part of the
 // 1.2 M-event feed; Flink's checkpoint statistics give the writer's alignment
-// window. Everything else is in
-// include/rosterrig/experiments/e1b_multi_input.hpp.
-#include <map>
-
+// window. Everything else is in include/rosterrig/experiments/e1b_multi_input.hpp.
 #include <rosterrig/experiments/e1b_multi_input.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -43,27 +40,23 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     pipeline_scope scope(s);
     const auto spec = params.feed();
     const int parts = static_cast<int>(spec.partitions);
-    const std::string short_name = std::string(cfg.mode == experiment::checkpoint_mode::at_least_once ? "alo" : cfg.unaligned ? "eo_unaligned" : "eo_aligned") +
-                                   (cfg.saturated ? "_saturated" : "");
-    const auto p = s.pipeline(short_name, e1b::pipeline_of(params, cfg));
+    const auto p = s.pipeline(e1b::short_name_of(cfg), e1b::pipeline_of(params, cfg));
     const std::string job = scope.launch(p, parts);
     const auto in_force = scope.writer.in_force(job, p);
+    const auto pacing = e1b::pacing_of(params);
+    const auto steps = plan.of(cfg.name);
+    const double rate = cfg.saturated ? 0.0 : pacing.initial_rate(spec.events, steps.size());
     const std::size_t at = h.record([&](e1b::samples& x) {
-        x.configurations.push_back(e1b::start_run(cfg, params, job, in_force, 0));
+        x.configurations.push_back(e1b::start_run(cfg, params, job, in_force, rate));
         return x.configurations.size() - 1;
     });
     const auto fan_in = experiment::fan_in_of(in_force.edges);
     if (auto why = e1b::fan_in_problem(fan_in)) throw live_error(s.flink.where(), "job " + job + ": " + *why + "; the question needs several");
     progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : "") +
-             "; writer input " + fan_in.ship_strategy + ", " + std::to_string(fan_in.upstream_parallelism) + " → " +
-             std::to_string(fan_in.writer_parallelism) + " subtasks");
+             "; writer input " + experiment::fan_in_text(fan_in));
 
     const std::string writer_vertex = s.flink.writer_vertex(job);  // the plan does not change across restarts
     progress(label + ": generating " + std::to_string(spec.events) + " events");
-    const auto pacing = e1b::pacing_of(params);
-    const auto steps = plan.of(cfg.name);
-    const double rate = cfg.saturated ? 0.0 : pacing.initial_rate(spec.events, steps.size());
-    h.record([&](e1b::samples& x) { x.configurations[at].run.rate_per_second = rate; });
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
     std::string ended = e1b::all_kills_ran;
@@ -87,14 +80,9 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
              return true;
          },
          [&](const experiment::kill_sample& k) {
-             h.record([&](e1b::samples& x) {
-                 x.configurations[at].run.kills.push_back(k);
-                 x.configurations[at].table_records_at_kills.push_back(committed);
-             });
+             h.record([&](e1b::samples& x) { e1b::add_kill(x.configurations[at], k, committed); });
          },
-         [&](const experiment::kill_sample&) {
-             return "; the table held " + std::to_string(committed) + " of " + std::to_string(feed.total()) + " records";
-         }});
+         [&](const experiment::kill_sample&) { return e1b::table_held_text(committed, feed.total()); }});
     const auto report = finish_and_drain(s, feed, job, p, parts, label, feed_start, std::chrono::seconds(900));
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
     collect_checkpoints(s, job, writer_vertex, at, h);
@@ -103,24 +91,16 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     const long long read_ms = now_ms() - read_start;
     std::vector<e1b::duplicate_copy> copies;  // which checkpoint committed each copy of a duplicated seq
-    if (seen.by_seq.duplicate_rows > 0) {
-        std::map<long long, std::int64_t> checkpoint_of;  // snapshot id -> the checkpoint that committed it
-        for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) checkpoint_of[snap.snapshot_id] = snap.flink_watermark();
-        for (const auto& [seq, snapshot] : duplicate_seq_snapshots(s.trino, p.ns, p.table)) {
-            const auto it = checkpoint_of.find(snapshot);
-            copies.push_back({static_cast<std::uint64_t>(seq), it == checkpoint_of.end() ? -1 : it->second});
-        }
-    }
+    if (seen.by_seq.duplicate_rows > 0)
+        for (const auto& [seq, checkpoint] : duplicate_seq_checkpoints(s.trino, s.catalog, p.ns, p.table))
+            copies.push_back({static_cast<std::uint64_t>(seq), checkpoint});
     h.record([&](e1b::samples& x) {
         auto& c = x.configurations[at];
         c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
-        auto& run = c.run;
-        record_run_end(s, run, report, feed_start, job, seen);
+        record_run_end(s, c.run, report, feed_start, job, seen);
         c.duplicate_copies = copies;
         e1b::attribute_by_checkpoint(c);
-        progress(label + ": " + std::to_string(run.rows) + " rows read in " + std::to_string(read_ms) + " ms, " +
-                 std::to_string(run.duplicate_rows) + " duplicate seq rows, " + std::to_string(run.missing_runs.size()) +
-                 " missing runs, " + std::to_string(c.checkpoints.size()) + " checkpoints recorded");
+        progress(label + ": " + e1b::end_text(c));
     });
 }
 

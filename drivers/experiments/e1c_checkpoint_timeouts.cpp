@@ -42,8 +42,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         return x.runs.size() - 1;
     });
     progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") +
-             ", timeout " + std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + fan_in.ship_strategy + " " +
-             std::to_string(fan_in.upstream_parallelism) + " → " + std::to_string(fan_in.writer_parallelism));
+             ", timeout " + std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + experiment::fan_in_text(fan_in));
 
     // Flink keeps only its last few checkpoints: poll and merge from the job's
     // start (its first checkpoints fall while the feed is generated).

@@ -7,10 +7,8 @@
 // request a sampler records every 0.5 s what an on-call rotation could see
 // (job state, checkpoints, failed checkpoints, Kafka lag) and what the table
 // is (snapshot and summary, from the catalog), and every 3 s the rows Trino
-// sees. Everything else is in include/rosterrig/experiments/e2_savepoint_restore.hpp.
-#include <thread>
-
-#include <rosterrig/experiment/snapshot_chain.hpp>
+// sees (drivers/live/jobs/restore_watch). Everything else is in
+// include/rosterrig/experiments/e2_savepoint_restore.hpp.
 #include <rosterrig/experiments/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -18,8 +16,8 @@
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
 #include "observe_table.hpp"
-#include "periodic.hpp"
 #include "poll.hpp"
+#include "jobs/restore_watch.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -51,23 +49,14 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     feeder first(s.stack.kafka(), p.topic, batch(0), e2::first_batch_rate(params));
     wait_checkpoint_above(s.flink, run.old_job_id, 1, std::chrono::seconds(120));
     const auto savepoint = writer.savepoint(run.old_job_id);
-    const long long savepoint_id = savepoint.id;
     run.savepoint_path = savepoint.path;
     if (!savepoint.retried_after.empty()) run.savepoint_retried_after = savepoint.retried_after;
-    progress(label + ": savepoint " + std::to_string(savepoint_id) + " at " + run.savepoint_path);
+    progress(label + ": savepoint " + std::to_string(savepoint.id) + " at " + run.savepoint_path);
     run.feeds->push_back(fed(0, first.finish()));
-    poll_until(s.stack.catalog(), std::chrono::seconds(300), [&] {
-        auto cur = s.catalog.load(p.ns, p.table).current();
-        return cur && cur->flink_watermark() >= savepoint_id + params.watermark_lead && s.admin.lag(p.group, p.topic, parts) == 0;
-    }, [&] { return "table " + p.table + "'s watermark is not " + std::to_string(params.watermark_lead) + " past savepoint " + std::to_string(savepoint_id); },
-       {std::chrono::milliseconds(500)});
+    wait_watermark_at_least(s, p, parts, savepoint.id + params.watermark_lead, std::chrono::seconds(300));
     wait_until_drained(s.flink, s.admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120));
     writer.stop(run.old_job_id);
-    const auto before = s.catalog.load(p.ns, p.table);
-    run.watermark_before = before.current() ? before.current()->flink_watermark() : -1;
-    run.snapshot_before = before.current_snapshot_id;
-    run.total_records_before = before.current() ? before.current()->summary_int("total-records", 0) : 0;
-    run.rows_before = visible_rows(s.trino, p.ns, p.table);
+    record_table_before(s, p, run);
     progress(label + ": stopped with table watermark " + std::to_string(run.watermark_before) + ", " +
              std::to_string(run.rows_before) + " rows; writing the second batch");
     run.feeds->push_back(fed(1, feeder(s.stack.kafka(), p.topic, batch(1), 0).finish()));
@@ -76,47 +65,25 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     // The restore, and the clock starts with the request.
     const auto t0 = std::chrono::steady_clock::now();
     run.restore_requested_at_ms = now_ms();
-    std::atomic<bool> have_job{false};
-    std::string job;
-    periodic sampler(std::chrono::milliseconds(params.sample_period_ms), t0, [&, lag_admin = std::make_shared<kafka_admin>(s.stack.kafka())](long long t) {
-        e2::sample x;
-        x.t_ms = t;
-        if (have_job.load()) {
-            x.job_state = s.flink.job_state(job);
-            const auto c = s.flink.checkpoints(job);
-            x.newest_checkpoint_id = c.latest_completed_id, x.failed_checkpoints = c.failed;
-        }
-        x.lag = lag_admin->lag(p.group, p.topic, parts);
-        const auto table = s.catalog.load(p.ns, p.table);
-        x.snapshot_id = table.current_snapshot_id;
-        if (auto cur = table.current())
-            x.max_committed_checkpoint_id = cur->flink_watermark(), x.snapshot_job_id = cur->summary_text("flink.job-id"),
-            x.total_records = cur->summary_int("total-records", 0);
-        h.stage([&](e2::samples& all) { all.runs[at].samples.push_back(x); });
-    });
-    periodic counter(std::chrono::milliseconds(params.row_count_period_ms), t0, [&, reader = std::make_shared<trino_client>(s.stack.trino())](long long t) {
-        e2::row_count_sample c{t, visible_rows(*reader, p.ns, p.table)};
-        h.stage([&](e2::samples& all) { all.runs[at].row_counts.push_back(c); });
-    });
-    auto restored = p;
-    restored.restore_from = run.savepoint_path;
-    job = writer.start(restored, false);
-    have_job.store(true);
+    restore_watch watch(s, p, parts, params, t0,
+                        [&](const e2::sample& x) { h.stage([&](e2::samples& all) { all.runs[at].samples.push_back(x); }); },
+                        [&](const e2::row_count_sample& c) { h.stage([&](e2::samples& all) { all.runs[at].row_counts.push_back(c); }); });
+    const std::string job = writer.start(p.restored_from(run.savepoint_path), false);
+    watch.watch_job(job);
     progress(label + ": restored as job " + job + "; sampling");
-    e2::settle_watch watch{run.snapshot_before};
+    e2::settle_watch settle{run.snapshot_before};
     e2::sample last;
     try {
         poll_until(s.flink.where(), std::chrono::seconds(240), [&] {
-            if (sampler.failed() || counter.failed()) return true;  // stop() below rethrows
+            if (watch.failed()) return true;  // stop() below rethrows
             h.flush();  // the samples so far, saved every quarter second
             h.read([&](const e2::samples& all) { if (!all.runs[at].samples.empty()) last = all.runs[at].samples.back(); });
-            return watch.settled(last);
+            return settle.settled(last);
         }, [&] { return "job " + job + " " + e2::describe(last); }, {std::chrono::milliseconds(250), std::chrono::seconds(5)});
     } catch (const live_error& e) {
         progress(label + ": " + e.what() + "; judging what was sampled");
     }
-    sampler.stop();
-    counter.stop();
+    watch.stop();
     // A third batch once the table has settled: data after the freeze must land once.
     const auto third_at = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     std::optional<e2::batch_feed> third_fed;
@@ -134,10 +101,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
         if (third_fed) r.feeds->push_back(*third_fed);
         if (params.third_batch_events)
             r.third_batch = e2::landing_of(seen, params.first_batch_events + params.second_batch_events + 1, spec.events, third_at);
-        for (const auto& snap : experiment::snapshots_since(table.snapshots, table.current_snapshot_id, run.snapshot_before,
-                 [](const iceberg_snapshot& x) { return x.snapshot_id; }, [](const iceberg_snapshot& x) { return x.parent_id; }))
-            r.snapshots_after.push_back({snap.snapshot_id, snap.timestamp_ms, snap.flink_watermark(), snap.summary_text("flink.job-id"),
-                                         snap.summary_text("operation"), snap.summary_int("added-records", 0), snap.summary_int("total-records", 0)});
+        r.snapshots_after = snapshots_after(table, run.snapshot_before);
         progress(label + ": " + e2::describe(r));
     });
 }

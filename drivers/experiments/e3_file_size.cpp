@@ -16,7 +16,7 @@
 #include <rosterrig/experiments/e3_file_size.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "feeder.hpp"
+#include "commit_cell_run.hpp"
 #include "flink_sql_writer.hpp"
 #include "job_waits.hpp"
 #include "observe_table.hpp"
@@ -28,21 +28,6 @@ using namespace rosterrig::live;
 using history = history_writer<e3::definition>;
 
 namespace {
-
-// The paced feed, its progress line saying how far the table has got.
-produce_report feed(session& s, const std::string& label, const pipeline_spec& p, const std::vector<kafka_record>& records,
-                    double rate) {
-    return feed_with_progress(s.stack.kafka(), p.topic, records, rate, [&](long long acknowledged, long long total) {
-        return label + ": " + std::to_string(acknowledged) + " of " + std::to_string(total) +
-               " records acknowledged, table at " + std::to_string(committed_records(s.catalog, p.ns, p.table)) + " records";
-    });
-}
-
-// A snapshot as the catalog lists it; the rows first visible in it are counted by e3::record_snapshots.
-e3::snapshot_entry entry_of(const iceberg_snapshot& snap) {
-    return {snap.snapshot_id, snap.timestamp_ms, snap.summary_text("operation"), snap.summary_text("flink.job-id"),
-            snap.summary_int("added-data-files", 0), snap.summary_int("added-records", 0), 0};
-}
 
 void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const std::vector<kafka_record>& records,
               const roster_spec& spec, history& h) {
@@ -58,21 +43,9 @@ void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const
     run.in_force = e3::settings_from(writer, writer_vertex, s.catalog.load(p.ns, p.table).properties);
     progress(label + ": " + e3::settings_text(run));
 
-    run.feed_started_ms = now_ms();
-    const auto acks = e3::acknowledgements_of(feed(s, label, p, records, params.feed_rate()).acked_at);
-    run.feed_duration_ms = acks.feed_duration_ms;
-    wait_table_counts(s.catalog, p.ns, p.table, static_cast<long long>(params.events),
-                      std::chrono::seconds(c.interval_ms / 1000 + 180));
-    scope.writer.stop(run.job_id);
-
-    std::vector<e3::snapshot_entry> snapshots;
-    for (const auto& snap : s.catalog.load(p.ns, p.table).snapshots) snapshots.push_back(entry_of(snap));
-    const auto rows = seq_first_snapshots(s.trino, p.ns, p.table);
-    e3::record_snapshots(run, std::move(snapshots), rows, acks.at_ms, params.freshness_bucket_ms);
-    run.files = read_file_entries(s.trino, p.ns, p.table);
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
-    run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
-    progress(label + ": " + e3::describe(run));
+    // The writer's own snapshots carry its job id.
+    measure_commit_cell(s, scope.writer, p, label, records, spec, params.feed_rate(), params.freshness_bucket_ms,
+                        [](const iceberg_snapshot& snap) { return snap.summary_text("flink.job-id"); }, run);
     h.record([&](e3::samples& x) { x.cells.push_back(std::move(run)); });
 }
 
@@ -90,7 +63,7 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
     wait_all_running(s.flink, job_long, std::chrono::seconds(120));
     scope.writer.in_force(job_short, ps), scope.writer.in_force(job_long, pl);
     progress("e3[reader]: jobs " + job_short + " (" + short_name + ") and " + job_long + " (" + long_name + ") running");
-    feed(s, "e3[reader]", ps, records, params.feed_rate());
+    feed_watching_table(s, "e3[reader]", ps, records, params.feed_rate());
     wait_until_drained(s.flink, s.admin, job_short, ps.group, ps.topic, parts,
                        std::chrono::seconds(params.reader_short_interval_ms * 3 / 1000 + 120));
     wait_until_drained(s.flink, s.admin, job_long, pl.group, pl.topic, parts,

@@ -27,27 +27,20 @@ using std::chrono::seconds;
 
 namespace {
 
-const std::string expire_call = "expire_snapshots(retention_threshold => '0s')";
-const std::string orphan_call = "remove_orphan_files(retention_threshold => '0s')";
-
 void run_expire(session& s, const e4::parameters& params, const e4::run_plan& plan, const experiment::fault_plan& faults,
                 const std::vector<kafka_record>& records, const roster_spec& spec, history& h) {
     job_on_table j(s, params, plan);
-    auto run = e4::run_of<e4::expire_run>(plan);
-    run.job_id = j.job, run.interval_ms = j.interval_ms;
+    auto run = j.run_of<e4::expire_run>(plan);
     feeder feed(s.stack.kafka(), j.p.topic, records, params.feed_rate());
     const auto deadline = seconds(params.feed_ms / 1000 + j.interval_ms * 3 / 1000 + 60);
-    if (plan.variant == "plain") {
-        j.wait_for(deadline, std::to_string(params.expire_after_snapshots) + " snapshots",
-                   [&] { return j.snapshots() >= params.expire_after_snapshots; });
-    } else {
+    if (plan.variant == "plain") j.wait_snapshots(params.expire_after_snapshots, deadline);
+    else {
         // Right after one of the job's commits, so optimize and expire land before its next.
-        j.wait_for(deadline, std::to_string(params.expire_after_snapshots - 2) + " snapshots",
-                   [&] { return j.snapshots() >= params.expire_after_snapshots - 2; });
+        j.wait_snapshots(params.expire_after_snapshots - 2, deadline);
         j.wait_next_commit(deadline);
         run.compaction = j.call("optimize");
     }
-    run.expire = j.call(expire_call);
+    run.expire = j.call(e4::expire_call);
     progress(run.name + ": " + e4::expire_text(run.expire));
     run.exceptions_before_kill = static_cast<std::int64_t>(s.flink.exceptions(j.job).size());
     run.kill = kill_taskmanager(s, j.job, faults.of(plan.name()).at(0), seconds(60));
@@ -60,8 +53,7 @@ void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& p
                  const roster_spec& spec, history& h) {
     const bool small = plan.variant == "small-row-group";
     job_on_table j(s, params, plan, small ? e4::row_group_property : "", std::to_string(params.small_row_group_bytes));
-    auto run = e4::run_of<e4::orphan_run>(plan);
-    run.job_id = j.job, run.interval_ms = j.interval_ms;
+    auto run = j.run_of<e4::orphan_run>(plan);
     const auto table = s.catalog.load(j.p.ns, j.p.table);
     if (auto it = table.properties.find(e4::row_group_property); it != table.properties.end()) run.row_group_bytes = std::stoll(it->second);
     // The first part of the feed committed; the rest fed right after that commit and held in flight at the call.
@@ -76,7 +68,7 @@ void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& p
     run.in_flight_records = static_cast<std::int64_t>(params.events) - run.committed_records_at_call;
     run.call_after_checkpoint_ms = now_ms() - committed_at;
     run.before = listing_of(list_location(s, table.location), table.location, referenced_paths(s.trino, j.p.ns, j.p.table));
-    run.call = j.call(orphan_call);
+    run.call = j.call(e4::orphan_call);
     const auto after = list_location(s, table.location);
     run.after = listing_of(after, table.location, referenced_paths(s.trino, j.p.ns, j.p.table));
     run.deleted_data_files = experiment::deleted_between(run.before, after.files);
@@ -88,8 +80,7 @@ void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& p
 void run_compaction(session& s, const e4::parameters& params, const e4::run_plan& plan, const std::vector<kafka_record>& records,
                     const roster_spec& spec, history& h) {
     job_on_table j(s, params, plan);
-    auto run = e4::run_of<e4::compaction_run>(plan);
-    run.job_id = j.job, run.interval_ms = j.interval_ms;
+    auto run = j.run_of<e4::compaction_run>(plan);
     feeder feed(s.stack.kafka(), j.p.topic, records, params.feed_rate());
     // The calls spread over the feed, each right after one of the job's commits.
     const auto gap = params.feed_ms / static_cast<std::int64_t>(params.compactions_per_run + 1);

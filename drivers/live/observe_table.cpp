@@ -1,5 +1,7 @@
 #include "observe_table.hpp"
 
+#include <map>
+
 #include <rosterrig/generate/roster_event.hpp>
 
 #include "poll.hpp"
@@ -83,6 +85,18 @@ std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino
                        },
                        std::chrono::seconds(300));
     return out;
+}
+
+std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const trino_client& trino, const iceberg_catalog& catalog,
+                                                                       const std::string& ns, const std::string& table) {
+    std::map<long long, long long> checkpoint_of;  // snapshot id -> the checkpoint that committed it
+    for (const auto& snap : catalog.load(ns, table).snapshots) checkpoint_of[snap.snapshot_id] = snap.flink_watermark();
+    auto copies = duplicate_seq_snapshots(trino, ns, table);
+    for (auto& [seq, snapshot] : copies) {
+        const auto it = checkpoint_of.find(snapshot);
+        snapshot = it == checkpoint_of.end() ? -1 : it->second;
+    }
+    return copies;
 }
 
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,

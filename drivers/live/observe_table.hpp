@@ -47,6 +47,11 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
 std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino_client& trino, const std::string& ns,
                                                                      const std::string& table);
 
+// The same copies, each with the Flink checkpoint that committed it: its
+// snapshot's committed-checkpoint id (-1 when no listed snapshot added the file).
+std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const trino_client& trino, const iceberg_catalog& catalog,
+                                                                       const std::string& ns, const std::string& table);
+
 // Rows and files, checked against the feed `spec` describes, the rows
 // streamed through the checks as they are read (table_observer).
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,

@@ -32,6 +32,13 @@ struct pipeline_spec {
     // More Kafka Connect connector config, applied after the writer's own
     // (the Iceberg sink's 'iceberg.kafka.*' client settings ...).
     std::map<std::string, std::string> connector_properties;
+
+    // The same pipeline started from a savepoint or checkpoint.
+    pipeline_spec restored_from(const std::string& path) const {
+        auto x = *this;
+        x.restore_from = path;
+        return x;
+    }
 };
 
 // The Kafka → Flink → Kafka job: the roster feed copied to a second topic by

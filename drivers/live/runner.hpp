@@ -19,6 +19,7 @@
 #include <optional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <unistd.h>
 #include <variant>
@@ -166,6 +167,17 @@ int analyze_history(const std::string& command, const std::string& file) {
         std::cerr << command << ": " << e.what() << "\n";
         return 2;
     }
+}
+
+// A driver that hosts a variant behind a flag (rosterrig-e1 --multi-input):
+// the flag anywhere selects it, and the other arguments are the variant's.
+// Its exit code, or nothing when the flag is absent.
+inline std::optional<int> run_variant(int argc, char** argv, std::string_view flag, int (*variant)(int, char**)) {
+    std::vector<char*> rest{argv[0]};
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) != flag) rest.push_back(argv[i]);
+    if (static_cast<int>(rest.size()) == argc) return std::nullopt;
+    return variant(static_cast<int>(rest.size()), rest.data());
 }
 
 template <class E>

@@ -53,11 +53,21 @@ struct job_on_table {
     void wait_for(std::chrono::seconds deadline, const std::string& what, const std::function<bool()>& done) const {
         wait_table_until(s.catalog, p.table, deadline, what, done);
     }
+    void wait_snapshots(long long n, std::chrono::seconds deadline) const {
+        wait_for(deadline, std::to_string(n) + " snapshots", [&] { return snapshots() >= n; });
+    }
     void wait_next_commit(std::chrono::seconds deadline) const {
         const auto n = snapshots();
         wait_for(deadline, "the job's next commit", [&] { return snapshots() > n; });
     }
     e4::procedure_call call(const std::string& execute) { return run_procedure(s, p, job, execute, t0); }
+    // The plan's record with this job's id and the interval Flink reported.
+    template <class Run>
+    Run run_of(const e4::run_plan& plan) const {
+        auto run = e4::run_of<Run>(plan);
+        run.job_id = job, run.interval_ms = interval_ms;
+        return run;
+    }
     // The job drained (unless it is broken), then its report and the table checked against the seed.
     template <class Run>
     void finish(Run& run, const roster_spec& spec, const std::string& kind) {

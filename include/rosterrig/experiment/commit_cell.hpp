@@ -137,7 +137,10 @@ inline bool landed_once(const cell_run& r) {
 inline std::string describe(const cell_run& r) {
     const auto a = analyze(r);
     std::string fpc;
-    for (auto n : a.files_per_commit) fpc += (fpc.empty() ? "" : ",") + std::to_string(n);
+    for (auto n : a.files_per_commit) {
+        if (!fpc.empty()) fpc += ',';
+        fpc += std::to_string(n);
+    }
     return std::to_string(a.commits_with_data) + " commits with data (" + std::to_string(a.empty_commits) +
            " empty), files per commit [" + fpc.substr(0, 60) + "], mean file " +
            std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B, freshness p50 <= " + std::to_string(a.p50_ms) +

@@ -68,6 +68,12 @@ inline writer_fan_in fan_in_of(const std::vector<plan_edge>& edges) {
     return f;
 }
 
+/// The writer's input in a progress line, e.g. "REBALANCE, 4 → 2 subtasks".
+inline std::string fan_in_text(const writer_fan_in& f) {
+    return f.ship_strategy + ", " + std::to_string(f.upstream_parallelism) + " → " + std::to_string(f.writer_parallelism) +
+           " subtasks";
+}
+
 /// The ship strategy into the vertex that holds the writer, as fan_in_of reads it.
 inline std::string writer_input(const std::vector<plan_edge>& edges) {
     const auto f = fan_in_of(edges);

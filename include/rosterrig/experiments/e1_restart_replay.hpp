@@ -172,6 +172,19 @@ inline configuration_run start_run(const configuration& c, const parameters& p, 
     return experiment::start_kill_run(c.name, c.table, c.mode, p.checkpoint_interval_ms, p.events, job, w, rate_per_second);
 }
 
+/// The progress line at a configuration's end.
+inline std::string end_text(const configuration_run& run) {
+    return std::to_string(run.rows) + " rows, " + std::to_string(run.duplicate_rows) + " duplicate seq rows, " +
+           std::to_string(run.rows_sharing_npi) + " sharing an NPI, " + std::to_string(run.equality_delete_files) +
+           " equality delete files";
+}
+
+/// The progress line of a step of part 2.
+inline std::string step_text(const offsets_step& x) {
+    return x.step + ": committed offsets " + std::to_string(x.committed_offsets_sum) + " of " + std::to_string(x.end_offsets_sum) +
+           ", rows " + std::to_string(x.rows) + ", duplicates " + std::to_string(x.duplicate_rows);
+}
+
 /// How the feed is paced: a quick run keeps 3 s of feed after the last kill, a full run 20 s.
 inline experiment::feed_pacing pacing_of(const parameters& p) {
     experiment::feed_pacing f;
@@ -183,6 +196,11 @@ inline experiment::feed_pacing pacing_of(const parameters& p) {
 inline experiment::pipeline_config pipeline_of(const parameters& p, const configuration& c) {
     return {c.table, c.mode, experiment::iceberg_sink::flink_sink, p.warehouse, experiment::startup_mode::earliest_offset,
             p.checkpoint_interval_ms, p.parallelism};
+}
+
+/// The configuration's short name in its topic, table and job names.
+inline std::string short_name_of(const configuration& c) {
+    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") + experiment::name_of(c.table);
 }
 
 /// The bound the predictions set: at most 0.10 per configuration.

@@ -129,6 +129,12 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const config
     return x;
 }
 
+/// The configuration's short name in its topic, table and job names.
+inline std::string short_name_of(const configuration& c) {
+    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo" : c.unaligned ? "eo_unaligned" : "eo_aligned") +
+           (c.saturated ? "_saturated" : "");
+}
+
 /// Why the kills of a configuration ended.
 inline constexpr const char* all_kills_ran = "all planned kills ran";
 inline constexpr const char* writer_caught_up = "the table had committed the whole feed";
@@ -166,6 +172,24 @@ struct samples {
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (configurations, predictions))
+
+/// A kill as recorded, with the table's records just before it.
+inline void add_kill(configuration_run& c, const experiment::kill_sample& k, std::int64_t table_records) {
+    c.run.kills.push_back(k);
+    c.table_records_at_kills.push_back(table_records);
+}
+
+/// What a kill's progress line adds: how much of the feed the table held just before it.
+inline std::string table_held_text(long long committed, long long total) {
+    return "; the table held " + std::to_string(committed) + " of " + std::to_string(total) + " records";
+}
+
+/// The progress line at a configuration's end.
+inline std::string end_text(const configuration_run& c) {
+    return std::to_string(c.run.rows) + " rows read in " + std::to_string(c.readback_ms) + " ms, " +
+           std::to_string(c.run.duplicate_rows) + " duplicate seq rows, " + std::to_string(c.run.missing_runs.size()) +
+           " missing runs, " + std::to_string(c.checkpoints.size()) + " checkpoints recorded";
+}
 
 inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
                                    const experiment::writer_settings& w, double rate_per_second) {

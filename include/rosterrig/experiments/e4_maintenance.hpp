@@ -342,6 +342,10 @@ struct samples {
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (trino, expires, orphans, compactions, predictions))
 
+/// The procedures called from Trino: every snapshot or file older than now is fair game.
+inline const std::string expire_call = "expire_snapshots(retention_threshold => '0s')";
+inline const std::string orphan_call = "remove_orphan_files(retention_threshold => '0s')";
+
 /// A run's record, named after its plan, before anything is measured.
 template <class Run>
 Run run_of(const run_plan& plan) {
