@@ -54,7 +54,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     progress(label + ": savepoint " + std::to_string(savepoint.id) + " at " + run.savepoint_path);
     run.feeds->push_back(fed(0, first.finish()));
     wait_watermark_at_least(s, p, parts, savepoint.id + params.watermark_lead, std::chrono::seconds(300));
-    wait_until_drained(s.flink, s.admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120));
+    wait_until_drained(s.flink, s.admin, run.old_job_id, p.group, p.topic, parts, std::chrono::seconds(120), e2::drain_checkpoints(params));
     writer.stop(run.old_job_id);
     record_table_before(s, p, run);
     progress(label + ": stopped with table watermark " + std::to_string(run.watermark_before) + ", " +
@@ -89,7 +89,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     std::optional<e2::batch_feed> third_fed;
     if (batches.size() > 2) third_fed = fed(2, feeder(s.stack.kafka(), p.topic, batch(2), 0).finish());
 
-    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120));
+    wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120), e2::drain_checkpoints(params));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     const auto table = s.catalog.load(p.ns, p.table);
     h.record([&](e2::samples& all) {

@@ -9,7 +9,8 @@
 // runs restore a job from a savepoint promptly or after the timeout; the
 // stuck-transaction runs cancel a job with a transaction open and watch a
 // read_committed reader wait. The job and what an operator sees of it are in
-// drivers/live/kafka_txn_job.hpp; the rest is in
+// drivers/live/kafka_txn_job.hpp, the stuck-transaction run in
+// drivers/live/jobs/stuck_transaction.hpp; the rest is in
 // include/rosterrig/experiments/e5_transaction_timeout.hpp.
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 #include <rosterrig/generate/generator.hpp>
@@ -20,6 +21,7 @@
 #include "kafka_txn_job.hpp"
 #include "process_fault.hpp"
 #include "runner.hpp"
+#include "jobs/stuck_transaction.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;
@@ -35,11 +37,7 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     txn_scope scope(s, plan.part + "_" + std::to_string(h.read([](const e5::samples& x) { return x.runs.size(); })),
                     {plan.timeout_ms, plan.interval_ms, params.parallelism});
     auto run = e5::planned_run(plan, params, broker_max);
-    try {
-        run.broker_abort_sweep_ms = broker_setting(s.stack, "transaction.abort.timed.out.transaction.cleanup.interval.ms");
-    } catch (const live_error& e) {
-        progress(label + ": " + e.what());
-    }
+    run.broker_abort_sweep_ms = broker_setting_if_read(s.stack, "transaction.abort.timed.out.transaction.cleanup.interval.ms", label);
     const auto logs = mark_flink_logs(s.stack);
     const auto t0 = std::chrono::steady_clock::now();
     run.job_id = scope.launch(parts);
@@ -48,12 +46,7 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     if (plan.part == "above-max") {
         // Does the job fail, and when? It runs the feed like any other run.
         feeder(s.stack.kafka(), scope.spec.in_topic, records, 0).finish();
-        try {
-            wait_job_failed(s.flink, run.job_id, seconds(120), " with a timeout above the broker's maximum");
-            run.failed_after_ms = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - t0).count();
-        } catch (const live_error& e) {
-            progress(label + ": " + e.what());
-        }
+        run.failed_after_ms = failed_after_ms(s.flink, run.job_id, t0, seconds(120), " with a timeout above the broker's maximum", label);
         run.interval_ms = s.flink.checkpoint_config(run.job_id).interval_ms;
     } else {
         wait_all_running(s.flink, run.job_id, seconds(120));
@@ -86,9 +79,7 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     const auto before = s.flink.checkpoints(r.job_id).latest_completed_id;
     feeder feed(s.stack.kafka(), scope.spec.in_topic, records, params.feed_rate());
     // A checkpoint during the feed, then a few seconds of records for the savepoint's transaction.
-    wait_checkpoint_above(s.flink, r.job_id, before, seconds(params.restart_interval_ms / 1000 * 2 + 60));
-    std::this_thread::sleep_for(milliseconds(std::min<std::int64_t>(params.restart_interval_ms / 4, 5000)));
-    const auto killed = savepoint_then_kill(s, r.job_id);
+    const auto killed = savepoint_mid_feed(s, r.job_id, before, params.restart_interval_ms);
     const auto savepoint_at = killed.savepoint_at_ms;
     r.savepoint_path = killed.savepoint.path, r.savepoint_id = killed.savepoint.id;
     e5::note_pending_at_savepoint(r, describe_ongoing(s, scope.spec.transactional_id_prefix), killed.triggered_at_ms, savepoint_at);
@@ -103,38 +94,6 @@ void run_restart(session& s, const e5::parameters& params, const std::string& en
     read_outcome(s, r, states, scope.spec.out_topic, parts, r.restored_job_id, scope.spec.transactional_id_prefix, params.events, logs);
     progress(label + ": " + e5::restart_text(r));
     h.record([&](e5::samples& x) { x.restarts.push_back(std::move(r)); });
-}
-
-// A transaction left open: a long timeout, the job ended with a transaction
-// open, then plain records written to the same topic and a read_committed
-// reader polled, per partition, until it sees them all.
-void run_stuck(session& s, const e5::parameters& params, const std::string& ending, const std::string& partitioner,
-               const std::vector<kafka_record>& records, const std::vector<kafka_record>& plain, history& h) {
-    const std::string label = e5::stuck_label(ending, partitioner);
-    const int parts = static_cast<int>(params.partitions);
-    txn_scope scope(s, "stuck_" + ending + "_" + partitioner, {params.stuck_timeout_ms, params.stuck_interval_ms, params.parallelism});
-    scope.spec.sink_partitioner = partitioner;
-    auto st = e5::planned_stuck(params, ending, partitioner, plain.size());
-    const auto t0 = std::chrono::steady_clock::now();
-    st.job_id = scope.launch(parts);
-    transaction_sampler states(s, scope.spec.transactional_id_prefix, t0);
-    wait_all_running(s.flink, st.job_id, seconds(120));
-    st.interval_ms = s.flink.checkpoint_config(st.job_id).interval_ms;
-    st.open_at_cancel = feed_into_open_transaction(s, st.job_id, scope.spec.in_topic, records, scope.spec.transactional_id_prefix, seconds(180));
-    const auto open = describe_open(s, st.open_at_cancel);
-    st.registered_timeout_ms = open.registered_timeout_ms;
-    const long long cancelled_at = ending == "kill-then-cancel" ? kill_taskmanager_then_cancel(s, st.job_id) : cancel(s, st.job_id);
-    st.open_for_ms_at_cancel = open.oldest_start_ms > 0 ? cancelled_at - open.oldest_start_ms : -1;
-    progress(label + ": " + e5::cancelled_text(st));
-    std::map<std::uint64_t, int> partition_of;
-    for (const auto& r : plain) partition_of[static_cast<std::uint64_t>(r.seq)] = r.partition;
-    st.partitions = e5::partitions_before_wait(parts, open.partitions_of(scope.spec.out_topic), partition_of);
-    feeder(s.stack.kafka(), scope.spec.out_topic, plain, 0).finish();
-    st.plain_acked_after_cancel_ms = now_ms() - cancelled_at;
-    watch_plain_records(s, st, scope.spec.out_topic, parts, partition_of, seconds(params.stuck_timeout_ms / 1000 + 90));
-    st.states = states.stop();
-    progress(label + ": " + e5::hidden_text(st));
-    h.record([&](e5::samples& x) { x.stuck.push_back(std::move(st)); });
 }
 
 }  // namespace
@@ -152,9 +111,8 @@ int main(int argc, char** argv) {
             for (const auto& ending : params.restart_endings) run_restart(s, params, ending, records, h);
             run_once(s, params, e5::above_max_plan(params, max), max, records, h);
             const auto [first, plain] = stuck_feeds(params, records);
-            for (const auto& run : params.stuck_runs) {
-                const auto slash = run.find('/');
-                run_stuck(s, params, run.substr(0, slash), run.substr(slash + 1), first, plain, h);
-            }
+            for (const auto& [ending, partitioner] : e5::stuck_cells(params))
+                run_stuck_transaction(s, params, ending, partitioner, first, plain,
+                                      [&](e5::stuck_run&& st) { h.record([&](e5::samples& x) { x.stuck.push_back(std::move(st)); }); });
         });
 }

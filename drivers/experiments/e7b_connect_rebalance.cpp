@@ -5,7 +5,9 @@
 // window, a REST restart when the window ended short, and every row read
 // back. The stack's second worker is started (and stopped) through
 // compose/stack and left as it was found; every worker JVM is started anew
-// before each trial and once more at the end. The rest is in
+// before each trial and once more at the end. The workers, the fault and its
+// heal, and what the workers' logs say of the coordinators are in drivers/live/
+// (connect_workers, process_fault_healed, jobs/coordinator_logs); the rest is in
 // include/rosterrig/experiments/e7b_connect_rebalance.hpp.
 #include <thread>
 
@@ -14,9 +16,11 @@
 
 #include "connect_workers.hpp"
 #include "connect_writer.hpp"
+#include "jobs/coordinator_logs.hpp"
 #include "feeder.hpp"
 #include "observe_table.hpp"
 #include "poll.hpp"
+#include "process_fault_healed.hpp"
 #include "runner.hpp"
 
 using namespace rosterrig;
@@ -26,8 +30,7 @@ using history = history_writer<e7b::definition>;
 namespace {
 
 void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, connect_workers& w2, history& h) {
-    e7b::trial t;
-    t.cell = step.variant, t.index = step.index, t.delay_ms = step.delay_ms;
+    auto t = e7b::planned_trial(step);
     const std::string label = "e7b[" + t.cell + " #" + std::to_string(t.index) + "]";
     w2.set(e7b::workers_of(t.cell) == 2);
     w2.fresh();
@@ -42,46 +45,24 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     const auto x = scope.writer.connect_settings(t.connector, p);
     t.commit_interval_ms = x.commit_interval_ms, t.control_offset_reset = x.control_offset_reset;
     // The worker can list the second task a moment after the first is RUNNING: ask its status alone until both are.
-    elapsed_until(now_ms(), 30000, [&] {
-        const auto st = scope.writer.rest.status(t.connector);
-        return (t.tasks_running = st ? st->running_tasks() : 0) >= params.tasks;
-    });
+    t.tasks_running = scope.writer.rest.running_tasks_within(t.connector, params.tasks, 30000);
     // The coordinator's worker: the one whose log says a task was elected leader.
-    poll_until(s.stack.connect(), std::chrono::seconds(30), [&] {
-        for (std::size_t i = 0; i < logs.size(); ++i)
-            if (e7b::count_coordinator_lines(logs[i].appended()).started > 0) t.coordinator_worker = static_cast<std::int64_t>(i) + 1;
-        return t.coordinator_worker > 0;
-    }, [] { return std::string("a worker's log saying a task was elected leader of the commit"); });
+    t.coordinator_worker = coordinator_worker(s.stack.connect(), logs);
     t.target_worker = t.cell == e7b::zombie_pause ? 3 - t.coordinator_worker : t.coordinator_worker;
     auto who = t.target_worker == 1 ? s.stack.connect() : w2.address();
     const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
 
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
     if (e7b::after_first_commit(t.cell)) {
-        t.first_snapshot_after_ms = elapsed_until(now_ms(), params.first_commit_wait_ms, [&] {
-            return !s.catalog.load(p.ns, p.table).snapshots.empty();
-        }, std::chrono::milliseconds(250));
-        progress(label + ": the table's first snapshot " + (t.first_snapshot_after_ms < 0 ? std::string("not seen") : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms"));
+        t.first_snapshot_after_ms = first_snapshot_within(s.catalog, p.ns, p.table, params.first_commit_wait_ms);
+        progress(label + ": " + e7b::first_snapshot_text(t));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
-    if (step.kind == experiment::fault_kind::pause) {
-        auto r = pause_process(who, pid_file);
-        t.target_pid = r.pid, t.fault_at_ms = r.paused_at_ms;
-        elapsed_until(now_ms(), 2000, [&] { return process_state(r.pid) == 'T'; }, std::chrono::milliseconds(20));
-        t.state_seen_paused = std::string(1, process_state(r.pid));
-        progress(label + ": worker " + std::to_string(t.target_worker) + " paused for " + std::to_string(params.pause_ms / 1000) + " s");
-        std::this_thread::sleep_for(std::chrono::milliseconds(params.pause_ms));
-        resume_process(who, r);
-        t.healed_at_ms = now_ms();
-    } else {
-        auto k = kill_process(who, pid_file);
-        t.target_pid = k.pid, t.fault_at_ms = k.killed_at_ms;
-        progress(label + ": worker " + std::to_string(t.target_worker) + " (pid " + std::to_string(k.pid) + ") SIGKILLed");
-        await_replacement(who, pid_file, k, std::chrono::seconds(60));
-        t.replacement_pid = k.replacement_pid, t.healed_at_ms = k.replaced_at_ms;
-    }
+    const auto f = fault_and_heal(step.kind, who, pid_file, params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
+    t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
+    t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;
     t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);
     h.record([&](e7b::samples& all) { all.trials.push_back(t); });
     const auto group = connect_names::of(p).consumer_group;
@@ -94,20 +75,14 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     });
     const auto coord_group = connect_names::of(p).coordinator_group;
     t.landed_after_ms = elapsed_until(t.healed_at_ms, params.settle_ms, [&] {
-        const auto members = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
-        ++t.coord_group_samples, t.coord_group_max_members = std::max(t.coord_group_max_members, members);
-        t.coord_group_samples_with_two += members >= 2 ? 1 : 0;
+        e7b::note_coord_group_sample(t, static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size()));
         return all_committed();
     });
     t.records_at_window_end = committed_records(s.catalog, p.ns, p.table);
     t.snapshots_at_window_end = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.source_committed_at_window_end = s.admin.committed_offsets_sum(group, p.topic, parts);
     t.source_lag_at_window_end = s.admin.lag(group, p.topic, parts);
-    std::string text;
-    for (const auto& l : logs) text += l.appended();
-    const auto c = e7b::count_coordinator_lines(text);
-    t.coordinators_started = c.started, t.coordinators_stopped = c.stopped, t.commit_rounds_started = c.rounds, t.commit_rounds_timed_out = c.timeouts;
-    t.stray_answers = c.stray;
+    e7b::note_coordinator_lines(t, coordinator_lines_since(logs));
     if (t.landed_after_ms < 0 && params.restart_settle_ms > 0) {
         progress(label + ": " + std::to_string(t.records_at_window_end) + " of " + std::to_string(t.acknowledged) +
                  " committed at the window's end; restarting the connector and its tasks");
@@ -117,9 +92,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         t.landed_after_restart_ms = elapsed_until(at, params.restart_settle_ms, all_committed);
         t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
     }
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
-    t.rows = seen.by_seq.rows, t.distinct_seq = seen.by_seq.distinct_seq, t.duplicate_rows = seen.by_seq.duplicate_rows;
-    t.missing_seq = seen.by_seq.missing_seq;
+    e7b::record_table(t, observe_table(s.trino, p.ns, p.table, spec));
     const auto st = scope.writer.rest.status(t.connector);
     t.final_state = st ? st->state : "absent";
     scope.writer.stop(t.connector);

@@ -158,4 +158,13 @@ connector_status connect_rest::wait_running(const std::string& name, std::chrono
         {std::chrono::milliseconds(250), std::chrono::seconds(15)});
 }
 
+std::int64_t connect_rest::running_tasks_within(const std::string& name, std::int64_t want, long long deadline_ms) const {
+    std::int64_t running = 0;
+    elapsed_until(now_ms(), deadline_ms, [&] {
+        const auto st = status(name);
+        return (running = st ? st->running_tasks() : 0) >= want;
+    });
+    return running;
+}
+
 }  // namespace rosterrig::live

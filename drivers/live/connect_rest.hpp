@@ -66,6 +66,9 @@ public:
     // Waits until the connector and every task run; throws naming the worker's
     // trace when a task failed, or the last status when the deadline passes.
     connector_status wait_running(const std::string& name, std::chrono::seconds deadline) const;
+    // The connector's tasks RUNNING, its status alone asked every second until
+    // `want` of them are or `deadline_ms` has passed: the last count (never throws on a short count).
+    std::int64_t running_tasks_within(const std::string& name, std::int64_t want, long long deadline_ms) const;
 
     const component_address& where() const { return where_; }
 

@@ -39,6 +39,17 @@ void wait_job_failed(const flink_rest& flink, const std::string& job, std::chron
     }, [&] { return "job " + job + about + " has not failed"; });
 }
 
+long long failed_after_ms(const flink_rest& flink, const std::string& job, std::chrono::steady_clock::time_point t0,
+                          std::chrono::seconds deadline, const std::string& about, const std::string& label) {
+    try {
+        wait_job_failed(flink, job, deadline, about);
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what());
+    }
+    return -1;
+}
+
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
                         std::chrono::seconds deadline) {
     poll_until(

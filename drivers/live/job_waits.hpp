@@ -22,6 +22,12 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
 void wait_job_failed(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline,
                      const std::string& about = "");
 
+// wait_job_failed for a run where not failing is an outcome to record: how
+// long after `t0` the job was seen to have failed, or -1 with a progress line
+// under `label` when it was not within `deadline`.
+long long failed_after_ms(const flink_rest& flink, const std::string& job, std::chrono::steady_clock::time_point t0,
+                          std::chrono::seconds deadline, const std::string& about, const std::string& label);
+
 // The job entered RESTARTING at or after since_ms (epoch ms): the failure was seen.
 void wait_restart_after(const flink_rest& flink, const std::string& job, long long since_ms,
                         std::chrono::seconds deadline);

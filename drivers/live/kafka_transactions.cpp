@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "progress.hpp"
 #include "stack_versions.hpp"
 
 namespace rosterrig::live {
@@ -102,6 +103,15 @@ long long broker_setting(const stack_config& stack, const std::string& name) {
         }
     }
     throw live_error(stack.kafka(), "the broker does not report " + name + " (ConfigCommand; read .stack/logs/kafka.log)");
+}
+
+std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name, const std::string& label) {
+    try {
+        return broker_setting(stack, name);
+    } catch (const live_error& e) {
+        progress(label + ": " + e.what());
+    }
+    return std::nullopt;
 }
 
 void abort_transactions(const component_address& broker, const std::vector<std::string>& ids) {

@@ -4,6 +4,7 @@
 // broker's transaction settings. Each call starts a JVM (about 2 s).
 #ifndef ROSTERRIG_LIVE_KAFKA_TRANSACTIONS_HPP
 #define ROSTERRIG_LIVE_KAFKA_TRANSACTIONS_HPP
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ transaction_info describe_transaction(const stack_config& stack, const std::stri
 
 // A broker setting as the broker reports it (ConfigCommand --describe --all).
 long long broker_setting(const stack_config& stack, const std::string& name);
+// broker_setting for a setting a run records but can do without: none, with a
+// progress line under `label` saying why, when the broker's answer cannot be read.
+std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name, const std::string& label);
 
 // Ends whatever transaction each id left open: a producer initialised under
 // the same id makes the broker abort its predecessor's transaction (and fence

@@ -1,5 +1,6 @@
 #include "kafka_txn_job.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -188,6 +189,12 @@ killed_after_savepoint savepoint_then_kill(session& s, const std::string& job) {
         kill_taskmanager_then_cancel(s, job);
     });
     return k;
+}
+
+killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before, std::int64_t interval_ms) {
+    wait_checkpoint_above(s.flink, job, before, std::chrono::seconds(interval_ms / 1000 * 2 + 60));
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min<std::int64_t>(interval_ms / 4, 5000)));
+    return savepoint_then_kill(s, job);
 }
 
 void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms, const std::string& label) {

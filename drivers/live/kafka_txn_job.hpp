@@ -130,6 +130,11 @@ struct killed_after_savepoint {
 };
 killed_after_savepoint savepoint_then_kill(session& s, const std::string& job);
 
+// savepoint_then_kill mid-feed, for the restart term: once a checkpoint above
+// `before` has completed (within two intervals and a minute), and a quarter
+// interval (at most 5 s) after it.
+killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before, std::int64_t interval_ms);
+
 // Cancels `job` gracefully; returns when it was CANCELED (epoch ms).
 long long cancel(session& s, const std::string& job);
 

@@ -141,6 +141,10 @@ long long snapshot_count(const iceberg_catalog& catalog, const std::string& ns, 
     return static_cast<long long>(catalog.load(ns, table).snapshots.size());
 }
 
+long long first_snapshot_within(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long wait_ms) {
+    return elapsed_until(now_ms(), wait_ms, [&] { return !catalog.load(ns, table).snapshots.empty(); }, std::chrono::milliseconds(250));
+}
+
 void wait_table_until(const iceberg_catalog& catalog, const std::string& table, std::chrono::seconds deadline,
                       const std::string& what, const std::function<bool()>& done) {
     poll_until(catalog.where(), deadline, done, [&] { return "table " + table + ": waiting for " + what; },

@@ -72,6 +72,10 @@ void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, co
 // How many snapshots the catalog lists for the table.
 long long snapshot_count(const iceberg_catalog& catalog, const std::string& ns, const std::string& table);
 
+// How long from now until the catalog lists a first snapshot of the table,
+// polled every 250 ms (so late by up to that); -1 when none within `wait_ms`.
+long long first_snapshot_within(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long wait_ms);
+
 // Polls the catalog every 200 ms until `done` says yes; throws naming the
 // catalog and `what` the table was waited for.
 void wait_table_until(const iceberg_catalog& catalog, const std::string& table, std::chrono::seconds deadline,

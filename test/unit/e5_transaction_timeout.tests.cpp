@@ -251,3 +251,13 @@ TEST_CASE("a run's record starts from what its plan asked for and the broker's m
     CHECK(st.plain_records == 500);
     CHECK(st.requested_timeout_ms == p.stuck_timeout_ms);
 }
+
+// Mutation: split at the first character instead of the slash (substr(0, 1)): this fails.
+TEST_CASE("e5: each stuck run splits into its ending and its partitioner, in the order given", "[e5]") {
+    e5::parameters p;
+    p.stuck_runs = {"cancel/fixed", "kill-then-cancel/round-robin"};
+    const auto cells = e5::stuck_cells(p);
+    REQUIRE(cells.size() == 2);
+    CHECK(cells.at(0) == std::pair<std::string, std::string>{"cancel", "fixed"});
+    CHECK(cells.at(1) == std::pair<std::string, std::string>{"kill-then-cancel", "round-robin"});
+}

@@ -171,3 +171,19 @@ TEST_CASE("e8: the same seed draws the same plan, every step with a heal, and ba
     CHECK(parameters::repro_run("sinkv2-zombie-409"));
     CHECK_FALSE(parameters::repro_run("sinkv2-zombie"));
 }
+
+// Mutation: always push_back in keep_trial: the second save of trial 1 makes two records and this fails.
+TEST_CASE("e8: a trial saved twice is one record holding its last state, and the next trial is a record of its own", "[e8]") {
+    e8::writer_run r;
+    e8::trial t;
+    t.index = 1;
+    e8::keep_trial(r, t);
+    t.failure = "void";
+    e8::keep_trial(r, t);
+    REQUIRE(r.trials.size() == 1);
+    CHECK(r.trials.at(0).failure == "void");
+    t.index = 2, t.failure.clear();
+    e8::keep_trial(r, t);
+    REQUIRE(r.trials.size() == 2);
+    CHECK(r.trials.at(1).index == 2);
+}

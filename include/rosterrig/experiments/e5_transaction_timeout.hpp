@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/describe.hpp>
@@ -143,6 +144,16 @@ inline std::vector<run_plan> runs_of(const parameters& p) {
 /// timeout `above_max_by_ms` over the maximum the broker reports.
 inline run_plan above_max_plan(const parameters& p, std::int64_t broker_max_ms) {
     return {"above-max", "above the broker's maximum", p.boundary_interval_ms, broker_max_ms + p.above_max_by_ms, 1, std::nullopt};
+}
+
+/// The stuck runs (part 5), each `stuck_runs` entry split at its slash: the ending, then the sink's partitioner.
+inline std::vector<std::pair<std::string, std::string>> stuck_cells(const parameters& p) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& run : p.stuck_runs) {
+        const auto slash = run.find('/');
+        out.emplace_back(run.substr(0, slash), run.substr(slash + 1));
+    }
+    return out;
 }
 
 /// Why the parameters cannot run (naming the flag), or nothing.

@@ -35,6 +35,7 @@
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/experiment/table_observation.hpp"
 #include "rosterrig/generate/roster_spec.hpp"
 #include "rosterrig/report/markdown_table.hpp"
 #include "rosterrig/report/number_format.hpp"
@@ -250,6 +251,25 @@ BOOST_DESCRIBE_STRUCT(trial, (),
                        landed_after_restart_ms, records_after_restart, rows, distinct_seq, duplicate_rows, missing_seq,
                        final_state, coord_members_after_delete))
 
+/// A trial's record before it runs: its cell, index and delay from the plan's step.
+inline trial planned_trial(const experiment::fault_step& step) {
+    trial t;
+    t.cell = step.variant, t.index = step.index, t.delay_ms = step.delay_ms;
+    return t;
+}
+
+/// One description of the coordinators' group during the settle window: `members` of it.
+inline void note_coord_group_sample(trial& t, std::int64_t members) {
+    ++t.coord_group_samples, t.coord_group_max_members = std::max(t.coord_group_max_members, members);
+    t.coord_group_samples_with_two += members >= 2 ? 1 : 0;
+}
+
+/// The read-back's seq counts.
+inline void record_table(trial& t, const experiment::table_observation& seen) {
+    t.rows = seen.by_seq.rows, t.distinct_seq = seen.by_seq.distinct_seq, t.duplicate_rows = seen.by_seq.duplicate_rows;
+    t.missing_seq = seen.by_seq.missing_seq;
+}
+
 struct samples {
     std::vector<trial> trials;
     std::string worker_version;  // GET / on worker 1
@@ -283,6 +303,12 @@ inline coordinator_lines count_coordinator_lines(std::string_view text) {
     return c;
 }
 
+/// The counted lines, into the trial.
+inline void note_coordinator_lines(trial& t, const coordinator_lines& c) {
+    t.coordinators_started = c.started, t.coordinators_stopped = c.stopped;
+    t.commit_rounds_started = c.rounds, t.commit_rounds_timed_out = c.timeouts, t.stray_answers = c.stray;
+}
+
 // ---- measures ------------------------------------------------------------------
 
 inline bool landed_in_window(const trial& t) { return t.landed_after_ms >= 0; }
@@ -298,6 +324,12 @@ inline std::vector<const trial*> trials_of(const samples& s, const std::string& 
     for (const auto& t : s.trials)
         if (t.cell == cell) out.push_back(&t);
     return out;
+}
+
+/// The after-commit cell's progress line on the table's first snapshot.
+inline std::string first_snapshot_text(const trial& t) {
+    return "the table's first snapshot " +
+           (t.first_snapshot_after_ms < 0 ? std::string("not seen") : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms");
 }
 
 inline std::string trial_text(const trial& t) {

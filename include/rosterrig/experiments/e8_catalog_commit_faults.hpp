@@ -212,6 +212,12 @@ BOOST_DESCRIBE_STRUCT(writer_run, (),
                       (writer, job, table, mode_in_force, interval_in_force_ms, sink_in_force, catalog_properties, proxy_address, feed_sha256, events, trials, observed,
                        rows, duplicate_rows, missing_seq, missing_runs, snapshots))
 
+/// A trial saved as it stands: added the first time, replaced after.
+inline void keep_trial(writer_run& r, const trial& t) {
+    if (r.trials.empty() || r.trials.back().index != t.index) r.trials.push_back(t);
+    else r.trials.back() = t;
+}
+
 struct samples {
     std::vector<writer_run> runs;
     std::vector<prediction_outcome> predictions;
