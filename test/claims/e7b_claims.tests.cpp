@@ -115,3 +115,24 @@ TEST_CASE("at least three e7b after-commit kills came after the table's first sn
                 if (t.cell == e7b::coordinator_kill_after_commit && ++kept > 2) t.records_before_fault = static_cast<std::int64_t>(t.acknowledged);
         });
 }
+
+// The fifth cell's contrast with the first is one setting: the same kill,
+// before any table snapshot, on a connector whose stored config holds
+// iceberg.kafka.auto.offset.reset=earliest; no other cell has it.
+// Mutation: one earliest trial recorded with the setting unset.
+TEST_CASE("every e7b earliest-cell connector ran with auto.offset.reset earliest as the worker stored it, no other cell's did, and its kills came before the table's first snapshot",
+          "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            for (const auto& t : x.trials) {
+                const bool earliest = t.control_offset_reset.value_or("") == "earliest";
+                if ((t.cell == e7b::coordinator_kill_earliest) != earliest) return false;
+                if (earliest && t.snapshots_before_fault != 0) return false;
+            }
+            return e7b::trials_of(x, e7b::coordinator_kill_earliest).size() >= 3;
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::coordinator_kill_earliest) { t.control_offset_reset.reset(); break; }
+        });
+}
