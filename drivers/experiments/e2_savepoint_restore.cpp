@@ -71,7 +71,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     const std::string job = writer.start(p.restored_from(run.savepoint_path), false);
     watch.watch_job(job);
     progress(label + ": restored as job " + job + "; sampling");
-    e2::settle_watch settle{run.snapshot_before};
+    auto settle = e2::settle_watch_of(params, run.snapshot_before);
     e2::sample last;
     try {
         poll_until(s.flink.where(), std::chrono::seconds(240), [&] {

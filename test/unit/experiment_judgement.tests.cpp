@@ -240,6 +240,16 @@ TEST_CASE("sampling settles once the table moved, the lag is zero and three more
     CHECK(w.settled(sample(2000, "RUNNING", 23, 0, 11, 20, 0)));
 }
 
+// Mutation: settle_watch_of ignoring quick (always 3): the quick watch stays unsettled at checkpoint 22 and this fails.
+TEST_CASE("a quick run's sampling settles two checkpoints after the table moved, a full run's three", "[e2][settle]") {
+    e2::parameters full = e2::parameters::full(), quick = e2::parameters::quick_run();
+    auto wf = e2::settle_watch_of(full, 10), wq = e2::settle_watch_of(quick, 10);
+    for (auto* w : {&wf, &wq}) CHECK_FALSE(w->settled(sample(500, "RUNNING", 20, 0, 11, 20, 0)));  // moved at checkpoint 20
+    CHECK(wq.settled(sample(1000, "RUNNING", 22, 0, 11, 20, 0)));
+    CHECK_FALSE(wf.settled(sample(1000, "RUNNING", 22, 0, 11, 20, 0)));
+    CHECK(wf.settled(sample(1500, "RUNNING", 23, 0, 11, 20, 0)));
+}
+
 TEST_CASE("a batch written after the freeze must land once: its seqs counted out of the whole read-back", "[e2][verdict]") {
     experiment::table_observation o;
     o.by_seq.missing_runs = {{5, 9}, {98, 103}};

@@ -329,16 +329,21 @@ inline std::string describe(const sample& x) {
 }
 
 /// Sampling may stop once the table has moved, the lag is zero and three
-/// more checkpoints have completed: the burst is over and nothing is left.
+/// more checkpoints have completed (a quick run: two): the burst is over and
+/// nothing is left.
 struct settle_watch {
     std::int64_t snapshot_before = -1;
     std::int64_t moved_at_checkpoint = -1;
+    std::int64_t checkpoints_after_move = 3;
     bool settled(const sample& last) {
         if (moved_at_checkpoint < 0 && last.snapshot_id != snapshot_before && last.snapshot_id != -1)
             moved_at_checkpoint = last.newest_checkpoint_id;
-        return moved_at_checkpoint >= 0 && last.lag == 0 && last.newest_checkpoint_id >= moved_at_checkpoint + 3;
+        return moved_at_checkpoint >= 0 && last.lag == 0 && last.newest_checkpoint_id >= moved_at_checkpoint + checkpoints_after_move;
     }
 };
+inline settle_watch settle_watch_of(const parameters& p, std::int64_t snapshot_before) {
+    return {snapshot_before, -1, p.quick ? 2 : 3};
+}
 
 // ---- verdict rules: a prediction holds only if it holds for every repeat ----
 
