@@ -1,12 +1,13 @@
 #include "jobs/connect_offsets.hpp"
 
-#include <thread>
+#include <limits>
 
 #include <rosterrig/generate/generator.hpp>
 
 #include "connect_writer.hpp"
 #include "feeder.hpp"
 #include "observe_table.hpp"
+#include "poll.hpp"
 
 namespace rosterrig::live {
 
@@ -28,16 +29,14 @@ void run_connect_offsets(session& s, const e7::parameters& params, history_write
         e7::offsets_step x;
         x.step = step, x.note = note;
         x.committed_after_action = s.admin.committed_offsets_sum(group, p.topic, parts);
-        const auto from = std::chrono::steady_clock::now();
-        for (;;) {
-            throw_if_interrupted();
-            const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - from).count();
-            const e7::offsets_watch_sample w{t, s.admin.committed_offsets_sum(group, p.topic, parts),
+        // watch_done ends the watch (its own time limits), so no deadline here.
+        const auto from_ms = now_ms();
+        elapsed_until(from_ms, std::numeric_limits<long long>::max(), [&] {
+            const e7::offsets_watch_sample w{now_ms() - from_ms, s.admin.committed_offsets_sum(group, p.topic, parts),
                                              committed_records(s.catalog, p.ns, p.table)};
             x.watch.push_back(w);
-            if (e7::watch_done(t, *x.committed_after_action, w, events, params)) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        }
+            return e7::watch_done(w.ms_after_action, *x.committed_after_action, w, events, params);
+        }, std::chrono::milliseconds(500));
         const auto seen = observe_table(s.trino, p.ns, p.table, spec);
         const auto st = scope.writer.rest.status(name);
         x.committed_offsets_sum = s.admin.committed_offsets_sum(group, p.topic, parts);
