@@ -4,7 +4,9 @@
 
 #include <rosterrig/generate/roster_event.hpp>
 
+#include "engine_checks.hpp"
 #include "poll.hpp"
+#include "progress.hpp"
 
 namespace rosterrig::live {
 
@@ -24,6 +26,8 @@ std::string qualified(const std::string& ns, const std::string& table, const std
 }  // namespace
 
 namespace {
+bool cross_check_armed = false;  // set by cross_check_in_engine(), spent by the next observe_table()
+table_check_way way_in_force = table_check_way::streamed;
 const char* const row_columns = "seq, npi, name, taxonomy, address, city, state, zip, phone, status";
 
 observed_row observed_of(const json::array& row) {
@@ -114,10 +118,27 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
 
 experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
                                             const roster_spec& spec) {
+    const bool both = std::exchange(cross_check_armed, false) || way_in_force == table_check_way::both;
+    if (way_in_force == table_check_way::engine && !both) {
+        auto seen = engine_observe_table(trino, ns, table, spec);
+        seen.files = read_table_files(trino, ns, table);
+        return seen;
+    }
     experiment::table_observer o(spec);
     for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
-    return o.finish(read_table_files(trino, ns, table));
+    auto seen = o.finish(read_table_files(trino, ns, table));
+    if (both) {
+        require_checks_agree(trino, table, seen, engine_observe_table(trino, ns, table, spec));
+        progress("table " + table + ": Trino's own check agrees with the streaming check (" + std::to_string(seen.by_seq.rows) +
+                 " rows, " + std::to_string(seen.by_seq.missing_seq) + " seqs missing, " +
+                 std::to_string(seen.by_seq.duplicate_rows) + " duplicate rows)");
+    }
+    return seen;
 }
+
+void cross_check_in_engine() { cross_check_armed = true; }
+void check_tables(table_check_way way) { way_in_force = way; }
+table_check_way table_check_in_force() { return way_in_force; }
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
     return trino.scalar("SELECT count(*) FROM " + qualified(ns, table));

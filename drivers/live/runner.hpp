@@ -35,6 +35,7 @@
 #include "connect_rest.hpp"
 #include "kafka_transactions.hpp"
 #include "leftover_cleanup.hpp"
+#include "observe_table.hpp"
 #include "process_fault.hpp"
 #include "process_pause.hpp"
 #include "progress.hpp"
@@ -205,6 +206,11 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         else
             p.option(extra[i].name, lists[i], extra[i].metavar, extra[i].help);
     }
+    std::string table_check = "streamed";
+    if constexpr (has_warehouse)
+        p.choice("--table-check", table_check, {"streamed", "engine", "both"},
+                 "how tables are checked: every row read back to the rig (default), by Trino where the data is (a table too "
+                 "large to stream), or both, failing when they disagree; a quick run also runs both on its first table read");
     bool keep_tables = false;
     if constexpr (has_warehouse)
         p.flag("--keep-tables", keep_tables, "leave the run's tables in the catalog to inspect (printed at the end); jobs and topics still go");
@@ -372,6 +378,10 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         std::cerr << command << ": cannot start: " << e.what() << "\n";
         return 1;
     }
+    // A quick run holds Trino's own checks to the streaming ones on its first table read.
+    check_tables(table_check == "engine" ? table_check_way::engine : table_check == "both" ? table_check_way::both : table_check_way::streamed);
+    if (params.quick) cross_check_in_engine();
+    if constexpr (has_warehouse) env.table_check = table_check;
     const auto plan = E::fault_plan(params);
     env.fault_plan = result::to_json(plan);
     env.status = result::run_status::running;

@@ -30,6 +30,7 @@ trino_result trino_client::for_each_row(const std::string& sql, const std::funct
                          std::chrono::seconds(30), headers);
     trino_result out;
     for (;;) {
+        *received_ += res.body.size();
         if (res.status == 503 || res.status == 429) {
             throw live_error(where_, "Trino is busy (HTTP " + std::to_string(res.status) + ") for: " + sql);
         }

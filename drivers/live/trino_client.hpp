@@ -2,7 +2,10 @@
 // collect rows, and surface Trino's own error text when a query fails.
 #ifndef ROSTERRIG_LIVE_TRINO_CLIENT_HPP
 #define ROSTERRIG_LIVE_TRINO_CLIENT_HPP
+#include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,9 +42,14 @@ public:
 
     const component_address& where() const { return where_; }
 
+    // Response bytes this client (and its copies) received from Trino so far:
+    // what a check costs the rig's side of the wire.
+    std::uint64_t bytes_received() const { return *received_; }
+
 private:
     component_address where_;
     std::string user_;
+    std::shared_ptr<std::atomic<std::uint64_t>> received_ = std::make_shared<std::atomic<std::uint64_t>>(0);
 };
 
 }  // namespace rosterrig::live

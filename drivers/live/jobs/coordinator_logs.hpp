@@ -1,8 +1,8 @@
 // The Iceberg sink's commit coordinators as the Connect workers' own logs tell
 // of them: which worker runs the coordinator, and what the coordinators did,
 // read from what each worker appended to its log since a mark (log_tail).
-#ifndef ROSTERRIG_LIVE_COORDINATOR_LOGS_HPP
-#define ROSTERRIG_LIVE_COORDINATOR_LOGS_HPP
+#ifndef ROSTERRIG_LIVE_JOBS_COORDINATOR_LOGS_HPP
+#define ROSTERRIG_LIVE_JOBS_COORDINATOR_LOGS_HPP
 #include <cstdint>
 #include <vector>
 

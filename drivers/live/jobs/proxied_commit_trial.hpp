@@ -5,8 +5,8 @@
 // waits, so it lands beside the restored job's replay (docs/E8_DESIGN.md);
 // then the heal, the job running again and a commit after it. Header-only,
 // like proxied_commits.hpp: rosterrig::live does not link the proxy.
-#ifndef ROSTERRIG_LIVE_PROXIED_COMMIT_TRIAL_HPP
-#define ROSTERRIG_LIVE_PROXIED_COMMIT_TRIAL_HPP
+#ifndef ROSTERRIG_LIVE_JOBS_PROXIED_COMMIT_TRIAL_HPP
+#define ROSTERRIG_LIVE_JOBS_PROXIED_COMMIT_TRIAL_HPP
 
 #include <chrono>
 #include <cstdint>

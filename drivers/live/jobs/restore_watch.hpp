@@ -4,8 +4,8 @@
 // catalog), every sample period; and the rows Trino sees, every row-count
 // period. Each on its own thread and its own clients; every sample goes to
 // its callback as it is taken.
-#ifndef ROSTERRIG_LIVE_RESTORE_WATCH_HPP
-#define ROSTERRIG_LIVE_RESTORE_WATCH_HPP
+#ifndef ROSTERRIG_LIVE_JOBS_RESTORE_WATCH_HPP
+#define ROSTERRIG_LIVE_JOBS_RESTORE_WATCH_HPP
 #include <atomic>
 #include <chrono>
 #include <functional>

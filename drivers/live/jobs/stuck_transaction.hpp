@@ -3,8 +3,8 @@
 // a transaction open (cancelled, or its TaskManager SIGKILLed first), then
 // plain records written to the same topic and a read_committed reader polled,
 // per partition, until it sees them all. The job's pieces are in kafka_txn_job.
-#ifndef ROSTERRIG_LIVE_STUCK_TRANSACTION_HPP
-#define ROSTERRIG_LIVE_STUCK_TRANSACTION_HPP
+#ifndef ROSTERRIG_LIVE_JOBS_STUCK_TRANSACTION_HPP
+#define ROSTERRIG_LIVE_JOBS_STUCK_TRANSACTION_HPP
 #include <functional>
 #include <string>
 #include <vector>

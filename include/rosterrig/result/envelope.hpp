@@ -88,12 +88,13 @@ struct result_envelope {
     std::optional<std::vector<created_resource>> created;
     std::optional<std::vector<resumption>> resumed;
     std::optional<std::string> stack;  ///< the stack description's name; absent for the local stack
+    std::optional<std::string> table_check;  ///< how tables were checked: streamed, engine or both; absent (older files): streamed
 
     run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
                       (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed, stack))
+                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed, stack, table_check))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>
