@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
             }
             row("upsert (" + std::to_string(providers) + " NPIs, each on " + std::to_string(n / providers) + " rows)", n, repeats,
                 streamed_u, engine_u);
-            std::cout << "| upsert model written through Trino (" << providers << " rows, INSERT ... VALUES) | – | " << repeats
+            std::cout << "| upsert model written through Trino (" << providers << " rows, INSERT ... SELECT FROM UNNEST of arrays) | – | " << repeats
                       << " | – | " << fixed(median(model_write.seconds), 1) << " s | – | – | – |" << std::endl;
         }
     } catch (const std::exception& e) {

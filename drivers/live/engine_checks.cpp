@@ -66,21 +66,22 @@ upsert_model::upsert_model(const trino_client& trino, const std::string& ns, con
     : trino_(trino), name_(qualified(ns, table + "__rr_model_" + std::to_string(::getpid()))) {
     trino_.query("CREATE TABLE " + name_ + " (" + sql::model_columns() + ")", long_query);
     created_ = true;
-    // Each INSERT is one Iceberg commit: few large statements, under Trino's
-    // 1,000,000-character query limit (about 35 characters a row).
-    constexpr std::size_t per_insert = 16'000;
-    std::string values;
+    // Each INSERT is one Iceberg commit. Three arrays UNNESTed plan about ten
+    // times faster in Trino than the same rows as VALUES; 24,000 rows (at most
+    // 35 characters each) stay under its 1,000,000-character query limit.
+    constexpr std::size_t per_insert = 24'000;
+    std::string npis, latest, newest;
     std::size_t pending = 0;
     const auto flush = [&] {
         if (pending == 0) return;
-        trino_.query("INSERT INTO " + name_ + " VALUES " + values, long_query);
-        values.clear(), pending = 0;
+        trino_.query("INSERT INTO " + name_ + " SELECT * FROM UNNEST(ARRAY[" + npis + "], ARRAY[" + latest + "], ARRAY[" + newest + "])",
+                     long_query);
+        npis.clear(), latest.clear(), newest.clear(), pending = 0;
     };
     try {
         for (const auto& [npi, e] : x.by_npi) {
-            if (pending) values += ',';
-            values += "(" + std::to_string(npi) + "," + std::to_string(e.latest_by_arrival.seq) + "," +
-                      std::to_string(e.newest_by_revision.seq) + ")";
+            if (pending) npis += ',', latest += ',', newest += ',';
+            npis += std::to_string(npi), latest += std::to_string(e.latest_by_arrival.seq), newest += std::to_string(e.newest_by_revision.seq);
             if (++pending == per_insert) flush();
         }
         flush();

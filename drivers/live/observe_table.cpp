@@ -138,7 +138,6 @@ experiment::table_observation observe_table(const trino_client& trino, const std
 
 void cross_check_in_engine() { cross_check_armed = true; }
 void check_tables(table_check_way way) { way_in_force = way; }
-table_check_way table_check_in_force() { return way_in_force; }
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
     return trino.scalar("SELECT count(*) FROM " + qualified(ns, table));

@@ -58,7 +58,6 @@ std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const tri
 // too large to stream), or both, throwing when the two disagree.
 enum class table_check_way { streamed, engine, both };
 void check_tables(table_check_way way);
-table_check_way table_check_in_force();
 
 // Rows and files, checked against the feed `spec` describes, the way
 // check_tables() set. After cross_check_in_engine(), the next observation
