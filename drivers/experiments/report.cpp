@@ -67,10 +67,11 @@ std::string read_file(const fs::path& p) {
     return s.str();
 }
 
-// The numbers the results yield: every number in every results/*.json
-// (report/result_numbers.hpp), each run's length in seconds (what --list
-// prints), and every number the generated sections print (a median or a
-// share the report derives is a result's figure too).
+// The numbers the results yield: the numbers of each results/*.json's
+// parameters, verdict and predictions (report/result_numbers.hpp's
+// numbers_in_result_parts; not its raw samples), each run's length in
+// seconds (what --list prints), and every number the generated sections
+// print (a median or a share the report derives is a result's figure too).
 std::vector<double> yielded_numbers(const fs::path& root, const std::string& generated_doc) {
     std::vector<double> numbers;
     std::vector<fs::path> results;
@@ -78,7 +79,7 @@ std::vector<double> yielded_numbers(const fs::path& root, const std::string& gen
         if (entry.path().extension() == ".json") results.push_back(entry.path());
     std::sort(results.begin(), results.end());
     for (const auto& r : results) {
-        report::numbers_in_result(result::parse_file(r.string()), numbers);
+        report::numbers_in_result_parts(result::parse_file(r.string()), numbers);
         if (const auto seconds = run_seconds(r); seconds >= 0) numbers.push_back(static_cast<double>(seconds));
     }
     for (const auto& name : report::section_names(generated_doc)) {

@@ -148,3 +148,17 @@ TEST_CASE("report check: a result yields its numeric values and the numbers in i
     std::sort(numbers.begin(), numbers.end());
     CHECK(numbers == std::vector<double>{-1, 0.95, 2.5, 3, 3, 7, 12000});
 }
+
+TEST_CASE("report check: the README is held to what a result shows or tells, not to its raw samples", "[report][prose]") {
+    // A raw sample (a lost count no sentence reports) is not a source: every small integer is in some sample.
+    // Mutation check: adding "samples" to numbers_in_result_parts's keys yields 5101 and fails the first CHECK.
+    const auto v = boost::json::parse(R"({"parameters": {"events": 12000}, "verdict_reason": "3 of 5 held",
+                                          "prediction": {"text": "at most 0.10"},
+                                          "samples": {"runs": [{"lost": 5101}], "predictions": [{"reason": "lost 777"}]}})");
+    std::vector<double> numbers;
+    numbers_in_result_parts(v, numbers);
+    std::sort(numbers.begin(), numbers.end());
+    CHECK(numbers == std::vector<double>{0.10, 3, 5, 777, 12000});
+    CHECK(unsourced_figures("One run lost 5,101 records.\n", numbers).size() == 1);
+    CHECK(unsourced_figures("It lost 777 records.\n", numbers).empty());
+}

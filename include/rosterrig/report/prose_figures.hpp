@@ -59,11 +59,12 @@
 // thousands of numbers in the results, combining them would yield anything.
 //
 // Limits: a number spelled as a word ("two kills", "a third") is not read.
-// And the check is only as sharp as the set it is given: the shipped results
-// hold every integer below 1,000 somewhere (seqs, offsets, timestamps), so
-// against them a figure below 1,000 always has a source (a time to one
-// decimal too, from milliseconds); of the counts from 1,000 to 9,999 about
-// 40% have none, above 10,000 over 90%.
+// And the check is only as sharp as the set it is given. The raw samples hold
+// every integer below 1,000 somewhere (seqs, offsets, timestamps), so against
+// them a small figure always had a source; rosterrig-report --check gives it
+// instead what a reader is shown or told (result_numbers.hpp's
+// numbers_in_result_parts: parameters, verdicts, the predictions' texts and
+// reasons; and the generated sections), where a small figure can fail too.
 #ifndef ROSTERRIG_REPORT_PROSE_FIGURES_HPP
 #define ROSTERRIG_REPORT_PROSE_FIGURES_HPP
 

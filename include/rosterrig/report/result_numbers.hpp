@@ -1,10 +1,13 @@
 // rosterrig/report/result_numbers.hpp: the numbers a result yields, for the
 // README check on hand-written figures (prose_figures.hpp).
 //
-// A result yields every number in it: each numeric value (parameters, counts,
-// samples, bounds), and each number written inside a string value (a reason,
-// a verdict, a quoted log line: "lost 3 of 5", "12,000"), read as
-// numbers_in_text reads them. Booleans and object keys are not numbers.
+// numbers_in_result yields every number in a JSON value: each numeric value,
+// and each number written inside a string value (a reason, a verdict, a
+// quoted log line: "lost 3 of 5", "12,000"), read as numbers_in_text reads
+// them. Booleans and object keys are not numbers. The README check takes
+// only the parts of a result a reader is shown or told
+// (numbers_in_result_parts): every raw sample together holds every small
+// integer there is, against which no small figure could fail.
 #ifndef ROSTERRIG_REPORT_RESULT_NUMBERS_HPP
 #define ROSTERRIG_REPORT_RESULT_NUMBERS_HPP
 
@@ -59,6 +62,18 @@ inline void numbers_in_result(const boost::json::value& v, std::vector<double>& 
         break;
     default: break;  // null, bool
     }
+}
+
+/// The numbers of the parts of a result a reader is shown or told: its
+/// parameters, its verdict's reason and every prediction's text and reason;
+/// not the raw samples, which hold every small integer there is.
+inline void numbers_in_result_parts(const boost::json::value& v, std::vector<double>& out) {
+    if (!v.is_object()) return;
+    const auto& o = v.get_object();
+    for (const char* key : {"parameters", "verdict_reason", "prediction"})
+        if (const auto* x = o.if_contains(key)) numbers_in_result(*x, out);
+    if (const auto* s = o.if_contains("samples"); s && s->is_object())
+        if (const auto* p = s->get_object().if_contains("predictions")) numbers_in_result(*p, out);
 }
 
 } // namespace rosterrig::report
