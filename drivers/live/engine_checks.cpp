@@ -56,7 +56,9 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
                  [&](const json::array& row) { r.out_of_range_seq.push_back(u64(row[0])); });
     if (r.missing_seq > 0) {
         std::vector<seq_range> fragments;
-        each_row(trino, sql::append_missing_fragments(t, events, bucket_width ? bucket_width : sql::bucket_width(events)), [&](const json::array& row) { fragments.push_back({u64(row[0]), u64(row[1])}); });
+        const auto width = bucket_width ? bucket_width : sql::bucket_width(events);
+        each_row(trino, sql::append_missing_fragments(t, events, width),
+                 [&](const json::array& row) { fragments.push_back({u64(row[0]), u64(row[1])}); });
         r.missing_runs = sql::merge_adjacent(std::move(fragments));
     }
     return r;
