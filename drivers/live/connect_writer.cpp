@@ -75,6 +75,11 @@ std::string connect_writer::start(const pipeline_spec& spec, bool create_table_t
     created_.topic(names.control_topic);
     s_.admin.create_topic(names.control_topic, 1);
     created_.group(names.consumer_group);
+    // The coordinator's own group commits offsets on the control topic, so
+    // the broker keeps it: deleted at clean-up once the connector is gone.
+    // (The tasks' cg-control-<uuid> groups commit none; the broker drops them
+    // on its own once empty.)
+    created_.group(names.coordinator_group);
     created_.connector(names.connector);
     rest.put_config(names.connector, config_of(spec));
     return names.connector;
