@@ -15,15 +15,8 @@ namespace sql = engine_check;
 namespace {
 constexpr auto long_query = std::chrono::seconds(600);
 
-std::uint64_t u64(const json::value& v) {
-    if (v.is_int64()) return static_cast<std::uint64_t>(v.as_int64());
-    if (v.is_uint64()) return v.as_uint64();
-    if (v.is_null()) return 0;
-    if (v.is_string()) return std::stoull(std::string(v.as_string()));
-    throw std::runtime_error("engine check: expected an integer, got " + json::serialize(v));
-}
-
-std::string qualified(const std::string& ns, const std::string& table) { return "iceberg." + ns + ".\"" + table + "\""; }
+// A count or seq; null (a non-numeric NPI's try_cast) reads as 0.
+std::uint64_t u64(const json::value& v) { return v.is_null() ? 0 : trino_integer(v); }
 
 json::array one_row(const trino_client& trino, const std::string& query) {
     auto r = trino.query(query, long_query);
@@ -40,7 +33,7 @@ void each_row(const trino_client& trino, const std::string& query, Each each) {
 
 append_result engine_append_check(const trino_client& trino, const std::string& ns, const std::string& table,
                                   std::uint64_t events, std::uint64_t bucket_width) {
-    const auto t = qualified(ns, table);
+    const auto t = trino_table(ns, table);
     append_result r;
     const auto counts = one_row(trino, sql::append_counts(t, events));
     r.rows = u64(counts[0]);
@@ -65,7 +58,7 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
 }
 
 upsert_model::upsert_model(const trino_client& trino, const std::string& ns, const std::string& table, const upsert_expectation& x)
-    : trino_(trino), name_(qualified(ns, table + "__rr_model_" + std::to_string(::getpid()))) {
+    : trino_(trino), name_(trino_table(ns, table + "__rr_model_" + std::to_string(::getpid()))) {
     trino_.query("CREATE TABLE " + name_ + " (" + sql::model_columns() + ")", long_query);
     created_ = true;
     // Each INSERT is one Iceberg commit. Three arrays UNNESTed plan about ten
@@ -105,7 +98,7 @@ void upsert_model::drop() noexcept {
 
 upsert_result engine_upsert_check(const trino_client& trino, const std::string& ns, const std::string& table,
                                   const upsert_model& model, std::size_t stale_cap) {
-    const auto t = qualified(ns, table);
+    const auto t = trino_table(ns, table);
     const auto& m = model.name();
     upsert_result r;
     const auto counts = one_row(trino, sql::upsert_counts(t, m));

@@ -14,15 +14,6 @@ namespace json = boost::json;
 
 namespace {
 std::string str(const json::value& v) { return v.is_string() ? std::string(v.as_string()) : std::string{}; }
-std::uint64_t u64(const json::value& v) {
-    if (v.is_int64()) return static_cast<std::uint64_t>(v.as_int64());
-    if (v.is_uint64()) return v.as_uint64();
-    if (v.is_string()) return std::stoull(std::string(v.as_string()));
-    throw std::runtime_error("expected an integer in a table row, got " + json::serialize(v));
-}
-std::string qualified(const std::string& ns, const std::string& table, const std::string& suffix = "") {
-    return "iceberg." + ns + ".\"" + table + suffix + "\"";
-}
 }  // namespace
 
 namespace {
@@ -34,8 +25,8 @@ observed_row observed_of(const json::array& row) {
     provider_fields f{str(row[2]), str(row[3]), str(row[4]), str(row[5]),
                       str(row[6]), str(row[7]), str(row[8]), str(row[9])};
     observed_row o;
-    if (!row[0].is_null()) o.seq = u64(row[0]);
-    o.npi = u64(row[1]);
+    if (!row[0].is_null()) o.seq = trino_integer(row[0]);
+    o.npi = trino_integer(row[1]);
     o.fields_digest = fields_digest(f);
     return o;
 }
@@ -44,7 +35,7 @@ observed_row observed_of(const json::array& row) {
 long long for_each_observed_row(const trino_client& trino, const std::string& ns, const std::string& table,
                                 const std::function<void(const observed_row&)>& row) {
     long long n = 0;
-    trino.for_each_row(std::string("SELECT ") + row_columns + " FROM " + qualified(ns, table),
+    trino.for_each_row(std::string("SELECT ") + row_columns + " FROM " + trino_table(ns, table),
                        [&](const json::array& r) { row(observed_of(r)), ++n; }, std::chrono::seconds(600));
     return n;
 }
@@ -52,15 +43,15 @@ long long for_each_observed_row(const trino_client& trino, const std::string& ns
 experiment::table_files read_table_files(const trino_client& trino, const std::string& ns, const std::string& table) {
     experiment::table_files out;
     // content: 0 data, 1 position deletes, 2 equality deletes (Iceberg spec).
-    auto r = trino.query("SELECT content, count(*) FROM " + qualified(ns, table, "$files") + " GROUP BY content");
+    auto r = trino.query("SELECT content, count(*) FROM " + trino_table(ns, table, "$files") + " GROUP BY content");
     for (const auto& row : r.rows) {
-        auto content = u64(row[0]);
-        auto n = static_cast<long long>(u64(row[1]));
+        auto content = trino_integer(row[0]);
+        auto n = static_cast<long long>(trino_integer(row[1]));
         if (content == 0) out.data_files = n;
         else if (content == 1) out.position_delete_files = n;
         else if (content == 2) out.equality_delete_files = n;
     }
-    out.snapshots = trino.scalar("SELECT count(*) FROM " + qualified(ns, table, "$snapshots"));
+    out.snapshots = trino.scalar("SELECT count(*) FROM " + trino_table(ns, table, "$snapshots"));
     return out;
 }
 
@@ -68,24 +59,24 @@ std::vector<experiment::file_entry> read_file_entries(const trino_client& trino,
                                                       const std::string& table) {
     // status 2 (DELETED) entries are files the current snapshot removed, not live ones.
     auto r = trino.query("SELECT snapshot_id, data_file.content, data_file.record_count, data_file.file_size_in_bytes FROM " +
-                         qualified(ns, table, "$entries") + " WHERE status <> 2");
+                         trino_table(ns, table, "$entries") + " WHERE status <> 2");
     std::vector<experiment::file_entry> out;
     for (const auto& row : r.rows)
-        out.push_back({static_cast<std::int64_t>(u64(row[0])), static_cast<std::int64_t>(u64(row[1])),
-                       static_cast<std::int64_t>(u64(row[2])), static_cast<std::int64_t>(u64(row[3]))});
+        out.push_back({static_cast<std::int64_t>(trino_integer(row[0])), static_cast<std::int64_t>(trino_integer(row[1])),
+                       static_cast<std::int64_t>(trino_integer(row[2])), static_cast<std::int64_t>(trino_integer(row[3]))});
     return out;
 }
 
 std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino_client& trino, const std::string& ns,
                                                                      const std::string& table) {
-    const auto t = qualified(ns, table);
+    const auto t = trino_table(ns, table);
     std::vector<std::pair<long long, long long>> out;
     trino.for_each_row("SELECT t.seq, e.snapshot_id FROM " + t + " t LEFT JOIN (SELECT snapshot_id, data_file.file_path AS path FROM " +
-                           qualified(ns, table, "$entries") + " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path "
+                           trino_table(ns, table, "$entries") + " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path "
                            "WHERE t.seq IN (SELECT seq FROM " + t + " GROUP BY seq HAVING count(*) > 1)",
                        [&](const json::array& row) {
-                           out.emplace_back(static_cast<long long>(u64(row[0])),
-                                            row[1].is_null() ? -1LL : static_cast<long long>(u64(row[1])));
+                           out.emplace_back(static_cast<long long>(trino_integer(row[0])),
+                                            row[1].is_null() ? -1LL : static_cast<long long>(trino_integer(row[1])));
                        },
                        std::chrono::seconds(300));
     return out;
@@ -105,14 +96,14 @@ std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const tri
 
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
                                                                  const std::string& table) {
-    auto r = trino.query("SELECT t.seq, e.snapshot_id FROM " + qualified(ns, table) + " t LEFT JOIN (SELECT snapshot_id, "
-                         "data_file.file_path AS path FROM " + qualified(ns, table, "$entries") +
+    auto r = trino.query("SELECT t.seq, e.snapshot_id FROM " + trino_table(ns, table) + " t LEFT JOIN (SELECT snapshot_id, "
+                         "data_file.file_path AS path FROM " + trino_table(ns, table, "$entries") +
                          " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path",
                          std::chrono::seconds(300));
     std::vector<std::pair<long long, long long>> out;
     out.reserve(r.rows.size());
     for (const auto& row : r.rows)
-        out.emplace_back(static_cast<long long>(u64(row[0])), row[1].is_null() ? -1LL : static_cast<long long>(u64(row[1])));
+        out.emplace_back(static_cast<long long>(trino_integer(row[0])), row[1].is_null() ? -1LL : static_cast<long long>(trino_integer(row[1])));
     return out;
 }
 
@@ -140,7 +131,7 @@ void cross_check_in_engine() { cross_check_armed = true; }
 void check_tables(table_check_way way) { way_in_force = way; }
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
-    return trino.scalar("SELECT count(*) FROM " + qualified(ns, table));
+    return trino.scalar("SELECT count(*) FROM " + trino_table(ns, table));
 }
 
 long long committed_records(const iceberg_catalog& catalog, const std::string& ns, const std::string& table) {

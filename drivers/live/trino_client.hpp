@@ -20,6 +20,19 @@ struct trino_result {
     std::string query_id;
 };
 
+// iceberg.<ns>."<table><suffix>": a table (or its metadata table, suffix "$files") as Trino names it.
+inline std::string trino_table(const std::string& ns, const std::string& table, const std::string& suffix = "") {
+    return "iceberg." + ns + ".\"" + table + suffix + "\"";
+}
+
+// An integer cell of a Trino row (a number, or a number as a string); throws on anything else.
+inline std::uint64_t trino_integer(const boost::json::value& v) {
+    if (v.is_int64()) return static_cast<std::uint64_t>(v.as_int64());
+    if (v.is_uint64()) return v.as_uint64();
+    if (v.is_string()) return std::stoull(std::string(v.as_string()));
+    throw std::runtime_error("expected an integer in a Trino row, got " + boost::json::serialize(v));
+}
+
 class trino_client {
 public:
     explicit trino_client(component_address where, std::string user = "rosterrig")
