@@ -5,12 +5,16 @@
 // catalog (the connector and Iceberg jars are there); the catalog takes a
 // table create and drop in the rig's namespace; Trino sees that namespace;
 // the object store lists the bucket; each fault command is executable.
-// Exit 0 when all pass, 1 naming the first failing component, 2 for bad input.
+// With --job FILE, a user's job template is planned the way `--job` plans it
+// before a run (docs/YOUR_JOB.md): what it creates, what it runs.
+// Exit 0 when all pass, 1 naming the first failing component, 2 for bad input
+// (a template the checks cannot read among it).
 // Everything a check creates carries the topic prefix or namespace and this
 // run's id, and only that is dropped.
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 #include <rosterrig/cli/arg_parser.hpp>
@@ -19,6 +23,7 @@
 #include "fault_commands.hpp"
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
+#include "job_template_plan.hpp"
 #include "kafka_admin.hpp"
 #include "pipeline.hpp"
 #include "process_fault.hpp"
@@ -149,6 +154,8 @@ int main(int argc, char** argv) {
     cli::arg_parser args{"rosterrig doctor", "Checks that the rig can run against a stack: every endpoint, the jars, "
                                              "the catalog, Trino, the store and the fault commands."};
     args.option("--stack", stack_file, "FILE", "the stack, described in a file (docs/STACK.md; default: the local stack)");
+    std::string job_file;
+    args.option("--job", job_file, "FILE", "also plan this job template as `--job FILE` would (docs/YOUR_JOB.md)");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -162,6 +169,15 @@ int main(int argc, char** argv) {
         std::cerr << "rosterrig doctor: --stack: " << e.what() << "\n";
         return 2;
     }
+    std::optional<experiment::job_template> job;
+    if (!job_file.empty()) {
+        try {
+            job = read_job_template(job_file);
+        } catch (const template_refused& e) {
+            std::cerr << "rosterrig doctor: " << e.what() << "\n";
+            return 2;
+        }
+    }
     std::cout << "stack: " << stack.described.name << "\n";
     const std::string run_id = std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000);
     std::string first_failing;
@@ -174,6 +190,24 @@ int main(int argc, char** argv) {
             if (first_failing.empty()) first_failing = c.component;
         }
         std::cout << stack.described.redact(line) << std::endl;
+    }
+    if (job) {
+        // Planned with the session experiment 1 gives it: exactly-once every 2 s, parallelism 2.
+        try {
+            const auto plan = plan_job_template(stack, *job, experiment::pipeline_config{});
+            std::string columns;
+            for (const auto& c : plan.columns) columns += (columns.empty() ? "" : ", ") + c.name + " " + c.type;
+            std::cout << "ok    job template " << job->name << ": " << experiment::name_of(plan.kind) << " table ("
+                      << columns << "), " << plan.sink << ", writer input " << experiment::fan_in_text(experiment::fan_in_of(plan.edges))
+                      << "\n      as Flink holds the table:\n" << plan.create_table << std::endl;
+        } catch (const template_refused& e) {
+            std::cout << "FAIL  job template: " << e.what() << std::endl;
+            std::cerr << "rosterrig doctor: the job template cannot run under the rig\n";
+            return 2;
+        } catch (const std::exception& e) {
+            std::cout << stack.described.redact("FAIL  job template: " + std::string(e.what())) << std::endl;
+            if (first_failing.empty()) first_failing = "job template";
+        }
     }
     if (first_failing.empty()) return 0;
     std::cerr << "rosterrig doctor: the first failing component: " << first_failing << "\n";

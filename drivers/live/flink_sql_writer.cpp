@@ -33,10 +33,13 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.aligned_checkpoint_timeout_ms = c.aligned_checkpoint_timeout_ms;
     w.checkpoint_timeout_ms = c.timeout_ms;
     w.tolerable_failed_checkpoints = c.tolerable_failed_checkpoints;
-    // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set.
-    w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
-                 ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
-                 : "FlinkSink (IcebergFilesCommitter), table.exec.iceberg.use-v2-sink=false";
+    // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set; a
+    // user's template may set it itself, so its sink is read from the plan.
+    if (spec.job) w.sink = experiment::sink_in_plan(w.edges);
+    else
+        w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
+                     ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
+                     : "FlinkSink (IcebergFilesCommitter), table.exec.iceberg.use-v2-sink=false";
     // What decides whether a kill ends the job, and whether a replay is
     // hidden, as the components report them (the files are held offline).
     const auto [path, entries] = s_.flink.jobmanager_config(job);
@@ -48,6 +51,12 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     if (auto it = table.properties.find("write.upsert.enabled"); it != table.properties.end()) w.table->write_upsert_enabled = it->second;
     w.table->format_version = table.format_version;
     w.table->identifier_fields = table.identifier_fields;
+    const auto distribution = table.properties.find("write.distribution-mode");
+    w.table->distribution_mode = distribution == table.properties.end() ? "(unset)" : distribution->second;
+    w.table->partition_fields = table.partition_fields;
+    // A user's template decides its own settings (its SETs and hints): what
+    // runs is recorded as read back, never held to the rig's request.
+    if (spec.job) return w;
     const std::string want_mode(flink_reported(spec.config.mode));
     if (spec.config.unaligned_checkpoints && !c.unaligned)
         throw live_error(s_.flink.where(), "job " + job + " runs with aligned checkpoints; unaligned ones were requested");

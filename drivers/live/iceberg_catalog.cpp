@@ -35,6 +35,39 @@ std::vector<std::string> identifier_fields_of(const json::object& md) {
     }
     return out;
 }
+
+// The default partition spec's fields as "transform(column)", e.g.
+// "bucket[4](npi)"; empty for an unpartitioned table.
+std::vector<std::string> partition_fields_of(const json::object& md) {
+    std::vector<std::string> out;
+    const auto* specs = md.if_contains("partition-specs");
+    const auto* current = md.if_contains("default-spec-id");
+    const auto* schemas = md.if_contains("schemas");
+    if (!specs || !specs->is_array() || !current) return out;
+    auto column = [&](long long id) -> std::string {
+        if (schemas && schemas->is_array())
+            for (const auto& s : schemas->as_array())
+                if (const auto* fields = s.as_object().if_contains("fields"); fields && fields->is_array())
+                    for (const auto& f : fields->as_array())
+                        if (const auto* fid = f.as_object().if_contains("id"); fid && as_ll(*fid) == id)
+                            return std::string(f.as_object().at("name").as_string());
+        return "field " + std::to_string(id);
+    };
+    for (const auto& sp : specs->as_array()) {
+        const auto& spec = sp.as_object();
+        const auto* id = spec.if_contains("spec-id");
+        if (!id || as_ll(*id) != as_ll(*current)) continue;
+        if (const auto* fields = spec.if_contains("fields"); fields && fields->is_array())
+            for (const auto& f : fields->as_array()) {
+                const auto& o = f.as_object();
+                const auto* transform = o.if_contains("transform");
+                const auto* source = o.if_contains("source-id");
+                out.push_back((transform && transform->is_string() ? std::string(transform->as_string()) : "?") + "(" +
+                              (source ? column(as_ll(*source)) : "?") + ")");
+            }
+    }
+    return out;
+}
 }  // namespace
 
 std::string iceberg_snapshot::summary_text(const std::string& key) const {
@@ -75,6 +108,7 @@ iceberg_table_state iceberg_catalog::load(const std::string& ns, const std::stri
     if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null()) out.current_snapshot_id = as_ll(*cur);
     if (auto* v = md.if_contains("format-version")) out.format_version = as_ll(*v);
     out.identifier_fields = identifier_fields_of(md);
+    out.partition_fields = partition_fields_of(md);
     if (auto* snaps = md.if_contains("snapshots"); snaps && snaps->is_array()) {
         for (const auto& s : snaps->as_array()) {
             const auto& o = s.as_object();

@@ -31,6 +31,7 @@ struct iceberg_table_state {
     std::map<std::string, std::string> properties;  // the table's properties, as the catalog holds them
     long long format_version = 0;                    // the metadata's format-version
     std::vector<std::string> identifier_fields;      // the current schema's identifier fields, by name
+    std::vector<std::string> partition_fields;       // the default spec's fields, "bucket[4](npi)"; empty: unpartitioned
     std::optional<iceberg_snapshot> current() const;
 };
 

@@ -4,6 +4,7 @@
 
 #include "table_store.hpp"
 
+#include <rosterrig/detail/sha256.hpp>
 #include <rosterrig/engine/flink_sql_text.hpp>
 
 #include <algorithm>
@@ -97,8 +98,6 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
     return jobs.front();
 }
 
-namespace {
-// The values every table and source template is filled with.
 std::map<std::string, std::string> pipeline_template_values(const stack_config& stack, const pipeline_spec& spec) {
     auto values = catalog_template_values(stack, spec.ns);
     if (!spec.catalog_address.empty()) values["catalog_uri"] = "http://" + spec.catalog_address;
@@ -114,8 +113,33 @@ std::map<std::string, std::string> pipeline_template_values(const stack_config& 
         {"roster_columns", engine::without_comment_lines(read_sql(stack, "roster_columns.sql"))},
         {"table_properties", engine::table_properties_text(spec.table_properties)},
         {"sink_hints", sink_hints(spec.config)},
+        {"catalog", "lake"},
     });
     return values;
+}
+
+experiment::job_template rig_job_template(const stack_config& stack, experiment::table_kind kind) {
+    experiment::job_template t;
+    t.name = "rig: " + std::string(experiment::name_of(kind)) + " (sql/" + std::string(experiment::name_of(kind)) + "_table.sql, sql/insert.sql)";
+    t.text = read_sql(stack, std::string(experiment::name_of(kind)) + "_table.sql") + "\n" + read_sql(stack, "insert.sql");
+    t.sha256 = rosterrig::detail::sha256_hex(t.text);
+    return t;
+}
+
+namespace {
+// The template's statements filled in, without its CREATE TABLE when the table exists already.
+std::vector<std::string> template_statements(const stack_config& stack, const pipeline_spec& spec, bool with_create_table,
+                                             bool with_insert) {
+    const auto t = spec.job ? *spec.job : rig_job_template(stack, spec.config.table);
+    std::vector<std::string> out;
+    for (auto& s : experiment::sql_statements(fill_template(t.text, pipeline_template_values(stack, spec)))) {
+        const auto kind = experiment::kind_of_statement(s);
+        if ((kind == experiment::statement_kind::create_table && !with_create_table) ||
+            (kind == experiment::statement_kind::insert && !with_insert))
+            continue;
+        out.push_back(std::move(s));
+    }
+    return out;
 }
 }  // namespace
 
@@ -124,7 +148,8 @@ void create_table(const stack_config& stack, const pipeline_spec& spec) {
     sql_gateway gateway(stack.sql_gateway());
     gateway.open(session_options(spec.config, spec.table, stack.described.job_prefix));
     gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
-    gateway.execute_script(fill_template(read_sql(stack, experiment::name_of(spec.config.table) + "_table.sql"), values));
+    for (const auto& s : template_statements(stack, spec, true, false))
+        if (experiment::kind_of_statement(s) == experiment::statement_kind::create_table) gateway.execute(s);
 }
 
 std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec, bool create_table) {
@@ -137,10 +162,11 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     sql_gateway gateway(stack.sql_gateway());
     gateway.open(session);
     gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
-    if (create_table)
-        gateway.execute_script(fill_template(read_sql(stack, experiment::name_of(spec.config.table) + "_table.sql"), values));
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
-    auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert.sql"), values));
+    // The job template (the rig's or the user's): its SETs, its table, its INSERT, in its order.
+    std::vector<std::string> jobs;
+    for (const auto& s : template_statements(stack, spec, create_table, true))
+        if (auto r = gateway.execute(s); !r.job_id.empty()) jobs.push_back(r.job_id);
     if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT returned no job id");
     return jobs.front();
 }

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 #include <vector>
+#include <optional>
+#include <rosterrig/experiment/job_template.hpp>
 #include <rosterrig/experiment/pipeline_config.hpp>
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
@@ -32,6 +34,9 @@ struct pipeline_spec {
     // More Kafka Connect connector config, applied after the writer's own
     // (the Iceberg sink's 'iceberg.kafka.*' client settings ...).
     std::map<std::string, std::string> connector_properties;
+    // The job under test when it is not the rig's own (rig_job_template): a
+    // user's template (--job FILE), run in its place.
+    std::optional<experiment::job_template> job;
 
     // The same pipeline started from a savepoint or checkpoint.
     pipeline_spec restored_from(const std::string& path) const {
@@ -68,6 +73,12 @@ std::map<std::string, std::string> session_options(const experiment::pipeline_co
 // config sets one (a writer at another parallelism than its source is fed
 // through an exchange), else nothing.
 std::string sink_hints(const experiment::pipeline_config& config);
+
+// The values every table, source and job template is filled with.
+std::map<std::string, std::string> pipeline_template_values(const stack_config& stack, const pipeline_spec& spec);
+
+// The rig's own job for a table kind, as a template: sql/<kind>_table.sql then sql/insert.sql.
+experiment::job_template rig_job_template(const stack_config& stack, experiment::table_kind kind);
 
 // Submits the Kafka → Kafka job; returns the job id Flink assigned.
 std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipeline_spec& spec);

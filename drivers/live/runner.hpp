@@ -33,6 +33,7 @@
 #include <rosterrig/result/prediction_file.hpp>
 
 #include "connect_rest.hpp"
+#include "job_template_plan.hpp"
 #include "kafka_transactions.hpp"
 #include "leftover_cleanup.hpp"
 #include "observe_table.hpp"
@@ -232,6 +233,13 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
     }
     p.option("--stack", stack_file, "FILE",
              "run against the stack this file describes (docs/STACK.md; default: the local stack, compose/ports.env)");
+    // A writer-neutral experiment runs a user's job template in place of the rig's (docs/YOUR_JOB.md).
+    constexpr bool has_job = requires(typename E::parameters x) { x.job; E::job_config(x); };
+    std::string job_file;
+    if constexpr (has_job)
+        p.option("--job", job_file, "FILE",
+                 "run your own Flink SQL job template (CREATE TABLE + INSERT from roster_feed; docs/YOUR_JOB.md) in place of "
+                 "the rig's; planned before the run, its settings read back into the results; never promoted to results/");
     try {
         if (!p.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -292,6 +300,20 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         }
         else params.*std::get<std::vector<std::int64_t> E::parameters::*>(extra[i].field) = lists[i];
     }
+    if constexpr (has_job) {
+        if (!job_file.empty()) {
+            if (resumed) {
+                std::cerr << command << ": --resume runs the template the run recorded; drop --job\n";
+                return 2;
+            }
+            try {
+                params.job = read_job_template(job_file);  // its text alone, before any stack is asked
+            } catch (const template_refused& e) {
+                std::cerr << command << ": " << e.what() << "\n";
+                return 2;
+            }
+        }
+    }
     // Parameters that cannot run exit 2 before anything is created: first
     // what the parameters alone decide, then what the TaskManagers offer.
     if constexpr (requires { E::usage_problem(params, std::int64_t{}); }) {
@@ -315,6 +337,24 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         if (!stack.local()) {
             std::cerr << command << ": --stack: " << E::local_stack_only << "\n";
             return 2;
+        }
+    }
+    // A user's template is planned by the SQL Gateway before anything is
+    // created: a sink table the checks cannot read is refused here.
+    if constexpr (has_job) {
+        if (params.job && !params.job->plan) {
+            try {
+                params.job->plan = plan_job_template(stack, *params.job, E::job_config(params));
+                progress(std::string(E::id) + ": --job " + params.job->name + " planned: " +
+                         std::string(experiment::name_of(params.job->plan->kind)) + " table, " + params.job->plan->sink + ", writer input " +
+                         experiment::writer_input(params.job->plan->edges));
+            } catch (const template_refused& e) {
+                std::cerr << command << ": " << e.what() << "\n";
+                return 2;
+            } catch (const std::exception& e) {
+                std::cerr << command << ": cannot start: planning the job template: " << e.what() << "\n";
+                return 1;
+            }
         }
     }
     // Provenance that cannot drift: a full run (a --resume continues one)
@@ -460,12 +500,15 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         saved.envelope.samples = result::to_json(saved.samples);
         experiment::set_verdict(saved.envelope, judged);
         result::write_result(file, saved.envelope);
-        const std::string target = !out.empty() ? out : params.quick ? std::string() : src + "/" + E::results_file;
+        // A run of a user's job is theirs: it reaches results/ only when --out says where.
+        bool users_job = false;
+        if constexpr (has_job) users_job = params.job.has_value();
+        const std::string target = !out.empty() ? out : params.quick || users_job ? std::string() : src + "/" + E::results_file;
         if (!target.empty()) {
             result::write_result(target, saved.envelope);
             progress(std::string(E::id) + ": results written to " + target);
         } else {
-            progress(std::string(E::id) + ": a quick run stays in " + file + " (give --out FILE to copy it)");
+            progress(std::string(E::id) + ": this run stays in " + file + " (give --out FILE to copy it)");
         }
         for (const auto& x : judged)
             progress("  " + x.id + ": " + std::string(to_string(x.verdict)) + " (" + x.reason + ")");

@@ -4,6 +4,7 @@
 #include <thread>
 #include "http_client.hpp"
 #include "rosterrig/engine/flink_error.hpp"
+#include "rosterrig/experiment/job_template.hpp"
 
 namespace rosterrig::live {
 
@@ -91,25 +92,7 @@ std::string sql_gateway::version() const {
     return std::string(v.at("version").as_string());  // {"productName": "Apache Flink", "version": ...}
 }
 
-std::vector<std::string> split_sql_script(const std::string& script) {
-    std::vector<std::string> out;
-    std::istringstream in(script);
-    std::string line, current;
-    while (std::getline(in, line)) {
-        auto first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line.compare(first, 2, "--") == 0) continue;
-        auto last = line.find_last_not_of(" \t\r");
-        if (line[last] == ';') {
-            current += line.substr(0, last);
-            out.push_back(current);
-            current.clear();
-        } else {
-            current += line + "\n";
-        }
-    }
-    if (current.find_first_not_of(" \t\n") != std::string::npos) out.push_back(current);
-    return out;
-}
+std::vector<std::string> split_sql_script(const std::string& script) { return experiment::sql_statements(script); }
 
 std::string fill_template(std::string text, const std::map<std::string, std::string>& values) {
     std::string out;

@@ -82,8 +82,12 @@ struct table_settings {
     std::optional<std::string> write_upsert_enabled;  ///< the property's value; absent when the table does not set it
     std::int64_t format_version = 0;                  ///< the metadata's format-version
     std::vector<std::string> identifier_fields;       ///< the current schema's identifier fields, by name
+    // Absent in runs from before they were recorded:
+    std::optional<std::string> distribution_mode;              ///< write.distribution-mode; "(unset)" when the table does not set it
+    std::optional<std::vector<std::string>> partition_fields;  ///< the default spec's, "bucket[4](npi)"; empty: unpartitioned
 };
-BOOST_DESCRIBE_STRUCT(table_settings, (), (write_upsert_enabled, format_version, identifier_fields))
+BOOST_DESCRIBE_STRUCT(table_settings, (), (write_upsert_enabled, format_version, identifier_fields, distribution_mode,
+                                           partition_fields))
 
 /// An upsert table as the sink needs it: the flag on, and the key as identifier.
 inline bool reports_upsert_on(const table_settings& t, const std::string& key) {

@@ -19,6 +19,7 @@
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/job_template.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -62,6 +63,9 @@ struct parameters {
     experiment::warehouse warehouse = experiment::warehouse::s3;
     std::int64_t parallelism = 2;
     bool quick = false;
+    /// The writer under test when it is a user's (--job FILE), planned before
+    /// the run; absent: the rig's four configurations.
+    std::optional<experiment::job_template> job;
 
     /// The full run: 30 kills bound the per-kill duplication probability at 0.095.
     static parameters full() { return {}; }
@@ -93,7 +97,7 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, kills_per_configuration, checkpoint_interval_ms,
-                       kill_delay_min_ms, kill_delay_max_ms, offsets_events, warehouse, parallelism, quick))
+                       kill_delay_min_ms, kill_delay_max_ms, offsets_events, warehouse, parallelism, quick, job))
 
 /// The four configurations, in the order they run.
 struct configuration {
@@ -114,6 +118,12 @@ inline std::vector<configuration> configurations() {
 /// 3 minutes) one of each table kind under opposite modes, which still runs
 /// every code path; the predictions about the other two are then inconclusive.
 inline std::vector<configuration> configurations_of(const parameters& p) {
+    // A user's job is the one configuration: its table kind as planned, the
+    // mode the session asks for (its own SET may change it; the run records
+    // what Flink reports).
+    if (p.job)
+        return {{"your job: " + p.job->name, experiment::checkpoint_mode::exactly_once,
+                 p.job->plan ? p.job->plan->kind : experiment::table_kind::append}};
     auto all = configurations();
     if (p.quick) return {all[0], all[3]};
     return all;
@@ -200,6 +210,7 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const config
 
 /// The configuration's short name in its topic, table and job names.
 inline std::string short_name_of(const configuration& c) {
+    if (c.name.rfind("your job", 0) == 0) return "job_" + std::string(experiment::name_of(c.table));
     return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") + experiment::name_of(c.table);
 }
 
@@ -270,6 +281,39 @@ inline experiment::rule_verdict fresh_job_replays_log(const samples& s) {
     return fresh->duplicate_rows == s.offsets.events ? held(why) : refuted(why);
 }
 
+/// A user's job (--job) under the kills: its table ends as the feed says —
+/// append: no seq twice and none missing; upsert: each NPI once, holding its
+/// latest record (a replay there collapses, so the table's end state is what
+/// can be seen) — and enough kills to bound the chance a kill breaks it.
+inline experiment::rule_verdict your_job_lands_exactly_once(const samples& s) {
+    using namespace experiment;
+    std::vector<const configuration_run*> jobs;
+    for (const auto& c : s.configurations)
+        if (c.name.rfind("your job", 0) == 0) jobs.push_back(&c);
+    if (jobs.empty()) return inconclusive("this run ran the rig's own configurations; only a --job run has your job to judge");
+    return for_each_of(
+        jobs, [](const configuration_run* c) { return c->name; },
+        [](const configuration_run* c) -> rule_verdict {
+            if (c->table_kind == table_kind::append) {
+                if (!c->missing_runs.empty())
+                    return refuted(std::to_string(c->missing_runs.size()) + " runs of seqs missing, " +
+                                   std::to_string(c->duplicate_rows) + " duplicate rows");
+                return no_duplicates(c);
+            }
+            const auto wrong = c->stale_rows + c->rows_sharing_npi + c->missing_npis + c->unexpected_rows;
+            const std::string state = std::to_string(c->stale_rows) + " stale, " + std::to_string(c->rows_sharing_npi) +
+                                      " sharing an NPI, " + std::to_string(c->missing_npis) + " NPIs missing, " +
+                                      std::to_string(c->unexpected_rows) + " unexpected rows after " +
+                                      std::to_string(c->kills.size()) + " kills";
+            if (wrong > 0) return refuted(state);
+            if (c->kills.empty()) return inconclusive(state + ": no kill to judge");
+            const double bound = stats::clopper_pearson_upper(0, c->kills.size());
+            const std::string why = state + "; 95% upper bound on a kill breaking the table " + std::to_string(bound);
+            return bound <= kill_bound_target ? held(why) : inconclusive(why + ": too few kills to say");
+        },
+        "no job ran");
+}
+
 using rule = experiment::rule<samples, parameters>;
 
 /// One rule per prediction id, exactly.
@@ -285,6 +329,8 @@ inline std::vector<rule> rules() {
                    [](const samples& s, const parameters&) { return recovery_ignores_offsets(s); }});
     out.push_back({"e1.fresh-job-replays-log",
                    [](const samples& s, const parameters&) { return fresh_job_replays_log(s); }});
+    out.push_back({"e1.your-job-lands-exactly-once",
+                   [](const samples& s, const parameters&) { return your_job_lands_exactly_once(s); }});
     return out;
 }
 
@@ -431,6 +477,8 @@ struct definition {
     static constexpr const char* results_file = "results/e1_restart_replay.json";
     static std::vector<rule> rules() { return e1::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1::fault_plan(p); }
+    /// The session a user's job template is planned and run in (--job FILE).
+    static experiment::pipeline_config job_config(const parameters& p) { return pipeline_of(p, configurations_of(p).front()); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e1::report_section(env, s, p);
     }
