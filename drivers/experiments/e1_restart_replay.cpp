@@ -104,20 +104,17 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
 
 }  // namespace
 
-// Experiment 1b, the multi-input variant (e1b_multi_input.cpp).
-int run_multi_input(int argc, char** argv);
+int run_multi_input(int argc, char** argv);  // experiment 1b, the multi-input variant (e1b_multi_input.cpp)
 
 int main(int argc, char** argv) {
     if (const auto variant = run_variant(argc, argv, "--multi-input", run_multi_input)) return *variant;
     return run_experiment<e1::definition>(
         argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
                     "from Kafka's committed offsets or from its checkpoint. "
-                    "With --job FILE: your own job template in place of the four (docs/YOUR_JOB.md). "
                     "With --multi-input: experiment 1b, 1.2 M events into a writer with several inputs (--multi-input --help).",
         {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 1)", &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& c : e1::configurations_of(params)) run_configuration(s, params, c, plan, h);
-            // Part 2 asks how Flink's Kafka source recovers, whatever the sink: the rig's job answers it.
-            if (!params.job) run_offsets(s, params, h);
+            if (!params.job) run_offsets(s, params, h);  // part 2 is about Flink's Kafka source, not a sink
         });
 }

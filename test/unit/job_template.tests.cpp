@@ -55,7 +55,7 @@ TEST_CASE("job template: every column the checks read must be there, of its type
     CHECK(sink_table_problems(q).empty());
 }
 
-TEST_CASE("job template: a key without npi is refused; a key holding npi makes an upsert table", "[job_template]") {
+TEST_CASE("job template: a key without npi is refused, and a key holding npi makes an upsert table", "[job_template]") {
     CHECK(mentions(sink_table_problems(roster_table({"seq"})), "primary key is (seq)"));
     CHECK(sink_table_problems(roster_table({"npi", "npi_shard"})).empty());
     CHECK(kind_of_key({"npi", "npi_shard"}) == table_kind::upsert);
@@ -75,7 +75,7 @@ TEST_CASE("job template: unknown placeholders, a second INSERT or no table are r
     CHECK(mentions(template_text_problems("CREATE TABLE t (x INT);\nINSERT INTO t SELECT 1;\n"), "never uses ${table}"));
 }
 
-TEST_CASE("job template: statements split at ';' line ends, comments dropped, kinds from the first words", "[job_template]") {
+TEST_CASE("job template: statements split where a line ends in a semicolon, comments dropped, kinds from the first words", "[job_template]") {
     const auto s = sql_statements("-- a comment\nSET 'a' = 'b';\n  create   table x (\n  y INT\n);\ninsert into x\nSELECT 1;\n");
     REQUIRE(s.size() == 3);
     CHECK(kind_of_statement(s[0]) == statement_kind::set);
@@ -161,7 +161,7 @@ TEST_CASE("e1 your-job rule: holds on a clean upsert table after 30 kills, refut
     CHECK(e1::your_job_lands_exactly_once(job_run(table_kind::upsert, 0)).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("e1 your-job rule: an append table with a missing run or a duplicate is refuted; the rig's runs are inconclusive", "[job_template][e1]") {
+TEST_CASE("e1 your-job rule: an append table with a missing run or a duplicate is refuted, and the rig's runs are inconclusive", "[job_template][e1]") {
     auto missing = job_run(table_kind::append, 30);
     missing.configurations[0].missing_runs = {{5, 9}};
     CHECK(e1::your_job_lands_exactly_once(missing).verdict == verdict_kind::refuted);
