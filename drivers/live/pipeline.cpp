@@ -127,12 +127,13 @@ experiment::job_template rig_job_template(const stack_config& stack, experiment:
 }
 
 namespace {
-// The template's statements filled in, without its CREATE TABLE when the table exists already.
-std::vector<std::string> template_statements(const stack_config& stack, const pipeline_spec& spec, bool with_create_table,
+// The template's statements filled in with `values`, without its CREATE TABLE when the table exists already.
+std::vector<std::string> template_statements(const stack_config& stack, const pipeline_spec& spec,
+                                             const std::map<std::string, std::string>& values, bool with_create_table,
                                              bool with_insert) {
     const auto t = spec.job ? *spec.job : rig_job_template(stack, spec.config.table);
     std::vector<std::string> out;
-    for (auto& s : experiment::sql_statements(fill_template(t.text, pipeline_template_values(stack, spec)))) {
+    for (auto& s : experiment::sql_statements(fill_template(t.text, values))) {
         const auto kind = experiment::kind_of_statement(s);
         if ((kind == experiment::statement_kind::create_table && !with_create_table) ||
             (kind == experiment::statement_kind::insert && !with_insert))
@@ -148,7 +149,7 @@ void create_table(const stack_config& stack, const pipeline_spec& spec) {
     sql_gateway gateway(stack.sql_gateway());
     gateway.open(session_options(spec.config, spec.table, stack.described.job_prefix));
     gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"), values));
-    for (const auto& s : template_statements(stack, spec, true, false))
+    for (const auto& s : template_statements(stack, spec, values, true, false))
         if (experiment::kind_of_statement(s) == experiment::statement_kind::create_table) gateway.execute(s);
 }
 
@@ -165,7 +166,7 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
     // The job template (the rig's or the user's): its SETs, its table, its INSERT, in its order.
     std::vector<std::string> jobs;
-    for (const auto& s : template_statements(stack, spec, create_table, true))
+    for (const auto& s : template_statements(stack, spec, values, create_table, true))
         if (auto r = gateway.execute(s); !r.job_id.empty()) jobs.push_back(r.job_id);
     if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT returned no job id");
     return jobs.front();
