@@ -57,7 +57,7 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
-        record_run_end(s, run, report, feed_start, job, seen);
+        record_run_end(s, run, report, feed_start, job, p, seen);
         progress(label + ": " + e1::end_text(run));
     });
 }

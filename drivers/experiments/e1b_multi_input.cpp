@@ -97,7 +97,7 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     h.record([&](e1b::samples& x) {
         auto& c = x.configurations[at];
         c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
-        record_run_end(s, c.run, report, feed_start, job, seen);
+        record_run_end(s, c.run, report, feed_start, job, p, seen);
         c.duplicate_copies = copies;
         e1b::attribute_by_checkpoint(c);
         progress(label + ": " + e1b::end_text(c));

@@ -84,8 +84,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.checkpoints = seen;
         e1c::record_table(r, table_seen);
         for (const auto& sn : state.snapshots)
-            r.snapshots.push_back({sn.snapshot_id, sn.summary_text("operation"), sn.summary_text("flink.job-id"), sn.flink_watermark(),
-                                   sn.summary_int("added-records", 0), {}});
+            r.snapshots.push_back(replay_entry_of(sn));
         r.store = store;
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
     });

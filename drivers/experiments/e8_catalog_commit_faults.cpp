@@ -71,8 +71,7 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
         r.rows = seen.by_seq.rows, r.duplicate_rows = seen.by_seq.duplicate_rows, r.missing_seq = seen.by_seq.missing_seq;
         r.missing_runs = seen.by_seq.missing_runs;
         for (const auto& sn : state.snapshots)
-            r.snapshots.push_back({sn.snapshot_id, sn.summary_text("operation"), sn.summary_text("flink.job-id"), sn.flink_watermark(),
-                                   sn.summary_int("added-records", 0), {}});
+            r.snapshots.push_back(replay_entry_of(sn));
         const auto rr = e8::replay_report(r);
         progress(label + ": " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicate seq rows, " +
                  std::to_string(r.missing_seq) + " missing; snapshots added " + std::to_string(rr.excess_records()) +

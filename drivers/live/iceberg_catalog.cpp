@@ -85,6 +85,11 @@ long long iceberg_snapshot::summary_int(const std::string& key, long long fallba
     }
 }
 
+check::snapshot_entry replay_entry_of(const iceberg_snapshot& s) {
+    return {s.snapshot_id, s.summary_text("operation"), s.summary_text("flink.job-id"), s.flink_watermark(),
+            s.summary_int("added-records", 0), {}, s.timestamp_ms};
+}
+
 std::optional<iceberg_snapshot> iceberg_table_state::current() const {
     for (const auto& s : snapshots)
         if (s.snapshot_id == current_snapshot_id) return s;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <rosterrig/check/commit_replay.hpp>
+
 #include "live_error.hpp"
 
 namespace rosterrig::live {
@@ -34,6 +36,10 @@ struct iceberg_table_state {
     std::vector<std::string> partition_fields;       // the default spec's fields, "bucket[4](npi)"; empty: unpartitioned
     std::optional<iceberg_snapshot> current() const;
 };
+
+// The snapshot as the replay check reads it (check/commit_replay.hpp): operation,
+// writer, watermark, added records and commit time from the catalog's summary.
+check::snapshot_entry replay_entry_of(const iceberg_snapshot& s);
 
 class iceberg_catalog {
 public:

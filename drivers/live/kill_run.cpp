@@ -36,12 +36,15 @@ produce_report finish_and_drain(session& s, feeder& feed, const std::string& job
 }
 
 void record_run_end(session& s, e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
-                    const std::string& job, const experiment::table_observation& seen) {
+                    const std::string& job, const pipeline_spec& p, const experiment::table_observation& seen) {
     run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start_ms;
     run.feed_sha256 = report.feed_sha256;
     run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
     run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
     e1::record_table(run, seen);
+    std::vector<check::snapshot_entry> log;
+    for (const auto& sn : s.catalog.load(p.ns, p.table).snapshots) log.push_back(replay_entry_of(sn));
+    run.snapshot_log = std::move(log);
 }
 
 }  // namespace rosterrig::live

@@ -40,9 +40,10 @@ produce_report finish_and_drain(session& s, feeder& feed, const std::string& job
                                 const std::string& label, long long feed_start_ms, std::chrono::seconds drain);
 
 // The run's fields at its end: the feed as acknowledged, the job as Flink
-// reports it, the table as read back (with each kill's attributed duplicates).
+// reports it, the table as read back (with each kill's attributed duplicates)
+// and its snapshots as the catalog lists them.
 void record_run_end(session& s, e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
-                    const std::string& job, const experiment::table_observation& seen);
+                    const std::string& job, const pipeline_spec& p, const experiment::table_observation& seen);
 
 }  // namespace rosterrig::live
 

@@ -16,12 +16,20 @@ e1::configuration_run clean_run(const std::string& name, std::uint64_t kills) {
     e1::configuration_run r;
     r.name = name;
     r.table_kind = name.find("upsert") != std::string::npos ? experiment::table_kind::upsert : experiment::table_kind::append;
+    r.events = 100 * kills;
+    r.job_id = "job";
+    std::vector<check::snapshot_entry> log;
     for (std::uint64_t k = 0; k < kills; ++k) {
         e1::kill_sample s;
         s.index = k + 1;
         s.sent_before_kill = 100 * (k + 1);
+        s.killed_at_ms = 1000 * static_cast<std::int64_t>(k + 1);
         r.kills.push_back(s);
+        // Checkpoint k+1 committed 100 records half a second after kill k+1.
+        log.push_back({static_cast<std::int64_t>(k + 1), "append", "job", static_cast<std::int64_t>(k + 1), 100, {},
+                       1000 * static_cast<std::int64_t>(k + 1) + 500});
     }
+    r.snapshot_log = log;
     return r;
 }
 struct no_params {};
@@ -78,7 +86,7 @@ TEST_CASE("one duplicated seq refutes the no-duplicates prediction and is attrib
 
 TEST_CASE("every e1 prediction id has exactly one rule", "[e1][verdict]") {
     const auto rules = e1::rules();
-    CHECK(rules.size() == 9);
+    CHECK(rules.size() == 12);
     for (const auto& c : e1::configurations()) {
         int n = 0;
         for (const auto& r : rules) n += r.id == "e1.no-duplicates:" + c.name;
@@ -96,11 +104,75 @@ TEST_CASE("the tight bound holds only when all four configurations made 99 clean
     CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::inconclusive);
     // Mutation: skip the duplicate check, and this fails.
     s.configurations[1] = clean_run(e1::configurations()[1].name, 100);
-    s.configurations[2].duplicate_rows = 1;
+    s.configurations[1].duplicate_rows = 1;
     CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::refuted);
+    s.configurations[1].duplicate_rows = 0;
+    // An upsert table is judged on its snapshots: a checkpoint committed twice
+    // refutes it although its rows hold no duplicate seq.
+    // Mutation: judge upsert tables on duplicate seqs again, and this fails.
+    s.configurations[2].snapshot_log->push_back({1000, "append", "job", 7, 100, {}, 7800});
+    CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::refuted);
+    s.configurations[2] = clean_run(e1::configurations()[2].name, 100);
     s.configurations.pop_back();
-    s.configurations[2].duplicate_rows = 0;
     CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("an upsert table's duplicate seqs judge nothing: no-duplicates is inconclusive there and no-replay judges", "[e1][verdict]") {
+    const auto run = clean_run("exactly-once + upsert", 30);
+    // Mutation: judge upsert no-duplicates on its seqs again, and this fails.
+    CHECK(e1::no_duplicates_seen(&run).verdict == verdict_kind::inconclusive);
+    CHECK(e1::no_replay(&run).verdict == verdict_kind::held);
+    const auto append = clean_run("exactly-once + append", 30);
+    CHECK(e1::no_duplicates_seen(&append).verdict == verdict_kind::held);
+}
+
+TEST_CASE("a checkpoint committed twice refutes no-replay and names the kill it followed", "[e1][verdict]") {
+    auto run = clean_run("at-least-once + upsert", 30);
+    // Checkpoint 12 again, committed 0.3 s after kill 20 (killed at 20,000 ms).
+    run.snapshot_log->push_back({999, "append", "job", 12, 100, {}, 20300});
+    const auto r = experiment::replays_of(run);
+    REQUIRE(r);
+    // Mutation: attribute a copy to the first kill after it instead of the last before it, and this fails.
+    CHECK(r->kills_naming_a_replay == std::vector<std::uint64_t>{20});
+    CHECK(r->kills_replayed_at_least() == 1);
+    const auto v = e1::no_replay(&run);
+    CHECK(v.verdict == verdict_kind::refuted);
+    CHECK(v.reason.find("after kills 20") != std::string::npos);
+}
+
+TEST_CASE("records added beyond the events sent refute no-replay, too few refute it as a loss, and no log is inconclusive", "[e1][verdict]") {
+    auto run = clean_run("exactly-once + upsert", 30);
+    // A replay that repeats no watermark: one snapshot added 3 records too many.
+    (*run.snapshot_log)[4].added_records += 3;
+    // Mutation: compare only watermarks (not the records added), and this fails.
+    CHECK(e1::no_replay(&run).verdict == verdict_kind::refuted);
+    CHECK(experiment::replays_of(run)->kills_replayed_at_least() == 1);
+    (*run.snapshot_log)[4].added_records -= 5;
+    const auto lost = e1::no_replay(&run);
+    CHECK(lost.verdict == verdict_kind::refuted);
+    CHECK(lost.reason.find("never landed") != std::string::npos);
+    run.snapshot_log.reset();
+    CHECK(e1::no_replay(&run).verdict == verdict_kind::inconclusive);
+    // Mutation: judge held on a clean log without the bound, and this fails: 3 kills bound it at 0.63 only.
+    const auto three = clean_run("exactly-once + upsert", 3);
+    CHECK(e1::no_replay(&three).verdict == verdict_kind::inconclusive);
+    CHECK(e1::no_replay(nullptr).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("the snapshots agree with the rows on an append table, and disagree when a duplicate row has no extra record", "[e1][verdict]") {
+    e1::samples s;
+    s.configurations.push_back(clean_run("exactly-once + append", 30));
+    CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::held);
+    // One seq twice in the rows and one record too many in the snapshots: they agree.
+    s.configurations[0].duplicate_rows = 1;
+    (*s.configurations[0].snapshot_log)[0].added_records += 1;
+    CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::held);
+    // A missing seq as well: the rows say 1 - 1 = 0 beyond, the snapshots 1.
+    // Mutation: leave the missing seqs out of the rows' side, and this fails.
+    s.configurations[0].missing_runs.push_back({5, 5});
+    CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::refuted);
+    s.configurations[0].table_kind = experiment::table_kind::upsert;
+    CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::inconclusive);
 }
 
 TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest, and with no upsert run it is inconclusive", "[e1][verdict]") {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,8 +31,10 @@ struct snapshot_entry {
     std::int64_t watermark = -1;     ///< flink.max-committed-checkpoint-id; -1 when absent
     std::int64_t added_records = 0;  ///< summary added-records (data rows, not delete rows)
     std::vector<std::string> added_data_files;  ///< file paths, when the check was given them
+    std::optional<std::int64_t> timestamp_ms;   ///< the catalog's commit time; absent in results from before it was kept
 };
-BOOST_DESCRIBE_STRUCT(snapshot_entry, (), (snapshot_id, operation, writer_id, watermark, added_records, added_data_files))
+BOOST_DESCRIBE_STRUCT(snapshot_entry, (),
+                      (snapshot_id, operation, writer_id, watermark, added_records, added_data_files, timestamp_ms))
 
 /// Whether a snapshot counts as a commit of data: it added records, and it is not
 /// a compaction's replace (which rewrites rows it does not add).

@@ -7,12 +7,15 @@
 #define ROSTERRIG_EXPERIMENT_KILL_RUN_HPP
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/check/commit_replay.hpp"
 #include "rosterrig/check/kill_attribution.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
@@ -100,6 +103,9 @@ struct configuration_run {
     std::optional<experiment::restart_strategy> restart_strategy;  // as Flink reported it for the job
     std::optional<experiment::table_settings> table_settings;      // as the catalog reported the table
     std::optional<experiment::recovery_settings> recovery_settings;  // the stack's, as its processes reported them
+    // The table's snapshots at the end, oldest first, as the catalog lists
+    // them: what a replay leaves where an upsert table's rows cannot show it.
+    std::optional<std::vector<check::snapshot_entry>> snapshot_log;
 };
 BOOST_DESCRIBE_STRUCT(configuration_run, (),
                       (name, table_kind, checkpoint_mode_requested, checkpoint_mode_in_force,
@@ -109,7 +115,7 @@ BOOST_DESCRIBE_STRUCT(configuration_run, (),
                        distinct_npis, rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, data_files,
                        equality_delete_files, position_delete_files, snapshots, duplicate_seqs,
                        unattributed_duplicates, kills, feed_sha256, restart_strategy, table_settings,
-                       recovery_settings))
+                       recovery_settings, snapshot_log))
 
 /// A run's record as it starts: what was asked (the configuration's name,
 /// table, mode and interval) and what the writer reports it runs.
@@ -275,6 +281,76 @@ inline void record_table(configuration_run& run, const table_observation& o) {
 
 /// The bound experiment 1's predictions set: at most 0.10 per configuration.
 inline constexpr double kill_bound_target = 0.10;
+
+/// What a run's snapshots say about replays (check/commit_replay.hpp), for
+/// any table kind: an upsert table collapses a replayed row into the row it
+/// repeats, but each commit's added-records still counts it.
+struct kill_replays {
+    check::commit_replay_report report;  ///< against the feed's events
+    std::uint64_t kills = 0;
+    /// Kills followed (before the next kill) by a snapshot that committed a
+    /// checkpoint already committed: the kills the snapshots name.
+    std::vector<std::uint64_t> kills_naming_a_replay;
+    /// Kills that replayed, at least: those named, or one when records were
+    /// added in excess and no snapshot names a kill.
+    std::uint64_t kills_replayed_at_least() const {
+        if (!kills_naming_a_replay.empty()) return kills_naming_a_replay.size();
+        return report.excess_records() > 0 ? 1 : 0;
+    }
+};
+
+/// The run's replays, from its snapshot log; none when the run did not record it.
+inline std::optional<kill_replays> replays_of(const configuration_run& run) {
+    if (!run.snapshot_log) return std::nullopt;
+    kill_replays r;
+    r.report = check::commit_replay(*run.snapshot_log, static_cast<std::int64_t>(run.events));
+    r.kills = run.kills.size();
+    std::map<std::int64_t, std::int64_t> committed_at;  // snapshot id -> commit time
+    for (const auto& s : *run.snapshot_log) committed_at[s.snapshot_id] = s.timestamp_ms.value_or(-1);
+    std::set<std::uint64_t> named;
+    for (const auto& w : r.report.replayed_watermarks)
+        for (std::size_t i = 1; i < w.snapshot_ids.size(); ++i) {  // every copy after the first
+            const auto t = committed_at[w.snapshot_ids[i]];
+            // The kill it follows: the last one before the copy's commit.
+            for (std::size_t k = run.kills.size(); k-- > 0;)
+                if (t >= run.kills[k].killed_at_ms) {
+                    named.insert(run.kills[k].index);
+                    break;
+                }
+        }
+    r.kills_naming_a_replay.assign(named.begin(), named.end());
+    return r;
+}
+
+/// "No kill replayed", judged on the snapshots: the records they added equal
+/// the events sent (exact, from the catalog's counts: a replay adds records
+/// twice, a loss adds too few, so only a replay and a loss of the same size
+/// would cancel), no checkpoint committed twice, and enough kills to bound
+/// the chance that a kill replays.
+inline rule_verdict no_replay(const configuration_run* run, double target = kill_bound_target) {
+    if (!run) return inconclusive("the configuration did not run");
+    const auto r = replays_of(*run);
+    if (!r) return inconclusive("the run did not record its snapshots, so a replay that the table's rows collapse cannot be seen");
+    const auto& rep = r->report;
+    const std::string counts = "the job's " + std::to_string(rep.snapshots_with_data) + " snapshots added " +
+                               std::to_string(rep.records_added) + " records for " + std::to_string(rep.events_sent) +
+                               " events sent; " + std::to_string(rep.replayed_watermarks.size()) +
+                               " checkpoints committed twice";
+    if (rep.excess_records() < 0 && rep.replayed_watermarks.empty())
+        return refuted(counts + "; " + std::to_string(-rep.excess_records()) +
+                       " records never landed, and a replay of up to that many would hide behind them");
+    if (!rep.clean()) {
+        std::string named;
+        for (const auto k : r->kills_naming_a_replay) named += (named.empty() ? "" : ", ") + std::to_string(k);
+        return refuted(counts + (named.empty() ? "" : "; after kills " + named) + "; at least " +
+                       std::to_string(r->kills_replayed_at_least()) + " of " + std::to_string(r->kills) + " kills replayed");
+    }
+    const double bound = stats::clopper_pearson_upper(0, r->kills);
+    const std::string why = counts + "; 0 of " + std::to_string(r->kills) + " kills replayed; 95% upper bound " +
+                            std::to_string(bound);
+    if (r->kills == 0) return inconclusive(counts + "; no kill to judge");
+    return bound <= target ? held(why) : inconclusive(why + ": too few kills to say");
+}
 
 /// "No kill duplicates; the 95% bound is at most `target`", for one run.
 inline rule_verdict no_duplicates(const configuration_run* run, double target = kill_bound_target) {
