@@ -35,7 +35,7 @@ TEST_CASE("the full run made at least a hundred kills in each of the four config
             return true;
         },
         // Mutation: one configuration recorded a kill short.
-        [](e1::samples& x) { x.configurations[0].kills.pop_back(); });
+        [](e1::samples& x) { x.configurations.at(0).kills.pop_back(); });
 }
 
 TEST_CASE("every kill landed while data was still arriving", "[claims][e1]") {
@@ -47,7 +47,7 @@ TEST_CASE("every kill landed while data was still arriving", "[claims][e1]") {
             return every_configuration_ran(x);
         },
         // Mutation: record a kill after the feed was fully sent.
-        [](e1::samples& x) { x.configurations[1].kills.back().sent_before_kill = 12000; });
+        [](e1::samples& x) { x.configurations.at(1).kills.back().sent_before_kill = 12000; });
 }
 
 TEST_CASE("every kill was seen by Flink as a failure and the same job restarted from a checkpoint", "[claims][e1]") {
@@ -67,7 +67,7 @@ TEST_CASE("every kill was seen by Flink as a failure and the same job restarted 
             return every_configuration_ran(x);
         },
         // Mutation: one kill's restart is recorded before the kill itself.
-        [](e1::samples& x) { x.configurations[2].kills[3].restarting_at_ms = x.configurations[2].kills[3].killed_at_ms - 1; });
+        [](e1::samples& x) { x.configurations.at(2).kills.at(3).restarting_at_ms = x.configurations.at(2).kills.at(3).killed_at_ms - 1; });
 }
 
 TEST_CASE("the checkpointing mode and interval in force are what was requested", "[claims][e1]") {
@@ -81,7 +81,7 @@ TEST_CASE("the checkpointing mode and interval in force are what was requested",
             return every_configuration_ran(x);
         },
         // Mutation: the job ran exactly-once although at-least-once was asked for.
-        [](e1::samples& x) { x.configurations[0].checkpoint_mode_in_force = "exactly_once"; });
+        [](e1::samples& x) { x.configurations.at(0).checkpoint_mode_in_force = "exactly_once"; });
 }
 
 TEST_CASE("every upsert table holds the expected latest row for each NPI and nothing else", "[claims][e1]") {
@@ -97,7 +97,7 @@ TEST_CASE("every upsert table holds the expected latest row for each NPI and not
             return upserts == 2;
         },
         // Mutation: one upsert table kept an older revision of one NPI.
-        [](e1::samples& x) { x.configurations[3].stale_rows = 1; });
+        [](e1::samples& x) { x.configurations.at(3).stale_rows = 1; });
 }
 
 TEST_CASE("append tables hold every event exactly once after all the kills", "[claims][e1]") {
@@ -110,7 +110,7 @@ TEST_CASE("append tables hold every event exactly once after all the kills", "[c
             return every_configuration_ran(x);
         },
         // Mutation: one append table is missing a run of rows.
-        [](e1::samples& x) { x.configurations[0].missing_runs.push_back({5, 9}); });
+        [](e1::samples& x) { x.configurations.at(0).missing_runs.push_back({5, 9}); });
 }
 
 TEST_CASE("the committed offsets really were rewound to the start of the log", "[claims][e1][offsets]") {
@@ -122,7 +122,7 @@ TEST_CASE("the committed offsets really were rewound to the start of the log", "
                    rewound->committed_offsets_sum == 0;
         },
         // Mutation: the rewind did not take.
-        [](e1::samples& x) { x.offsets.steps[1].committed_offsets_sum = 17; });
+        [](e1::samples& x) { x.offsets.steps.at(1).committed_offsets_sum = 17; });
 }
 
 TEST_CASE("recovery from the checkpoint ignored the rewound offsets: nothing was replayed", "[claims][e1][offsets]") {
@@ -133,7 +133,7 @@ TEST_CASE("recovery from the checkpoint ignored the rewound offsets: nothing was
                    restored->rows == x.offsets.events;
         },
         // Mutation: record a single duplicate after the restore.
-        [](e1::samples& x) { x.offsets.steps[2].duplicate_rows = 1; });
+        [](e1::samples& x) { x.offsets.steps.at(2).duplicate_rows = 1; });
 }
 
 TEST_CASE("a fresh job that trusted the rewound offsets replayed the whole log", "[claims][e1][offsets]") {
@@ -143,7 +143,7 @@ TEST_CASE("a fresh job that trusted the rewound offsets replayed the whole log",
             return fresh && fresh->duplicate_rows == x.offsets.events && fresh->rows == 2 * x.offsets.events;
         },
         // Mutation: the fresh job replayed one record fewer.
-        [](e1::samples& x) { x.offsets.steps[3].duplicate_rows -= 1; });
+        [](e1::samples& x) { x.offsets.steps.at(3).duplicate_rows -= 1; });
 }
 
 TEST_CASE("the verdicts on record are the ones the code computes from the samples", "[claims][e1]") {
@@ -151,8 +151,8 @@ TEST_CASE("the verdicts on record are the ones the code computes from the sample
     auto h = C::recorded_verdicts_are_recomputed(7);
     // Mutation (data): one kill's duplicate recorded on the shipped samples
     // changes the recomputed verdict, so the comparison above can fail.
-    h.samples.configurations[1].duplicate_rows = 1;
-    CHECK(experiment::rejudge(h)[1].verdict == verdict_kind::refuted);
+    h.samples.configurations.at(1).duplicate_rows = 1;
+    CHECK(experiment::rejudge(h).at(1).verdict == verdict_kind::refuted);
 }
 
 TEST_CASE("append tables write no delete files and upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
@@ -169,7 +169,7 @@ TEST_CASE("append tables write no delete files and upsert tables pay for idempot
             return every_configuration_ran(x);
         },
         // Mutation: an append table recorded three equality delete files.
-        [](e1::samples& x) { x.configurations[0].equality_delete_files = 3; });
+        [](e1::samples& x) { x.configurations.at(0).equality_delete_files = 3; });
 }
 
 TEST_CASE("every configuration's job was still running after its last kill when its table was read back", "[claims][e1]") {
@@ -180,7 +180,7 @@ TEST_CASE("every configuration's job was still running after its last kill when 
             return every_configuration_ran(x);
         },
         // Mutation: a job that had FAILED by the end.
-        [](e1::samples& x) { x.configurations[2].final_job_state = "FAILED"; });
+        [](e1::samples& x) { x.configurations.at(2).final_job_state = "FAILED"; });
 }
 
 TEST_CASE("the restored job's checkpoints wrote its position back over the rewound offsets", "[claims][e1][offsets]") {
@@ -209,7 +209,7 @@ TEST_CASE("the checkpointing mode changed nothing: each table kind ended the sam
                 for (const auto& c : x.configurations)
                     if (c.table_kind == kind) runs.push_back(&c);
                 if (runs.size() != 2) return false;
-                const auto &a = *runs[0], &b = *runs[1];
+                const auto &a = *runs.at(0), &b = *runs.at(1);
                 if (a.checkpoint_mode_in_force == b.checkpoint_mode_in_force) return false;  // both modes really ran
                 if (a.rows != b.rows || a.duplicate_rows != b.duplicate_rows || a.missing_runs != b.missing_runs ||
                     a.stale_rows != b.stale_rows || e1::summarize(a).total_duplicates != e1::summarize(b).total_duplicates)
@@ -218,7 +218,7 @@ TEST_CASE("the checkpointing mode changed nothing: each table kind ended the sam
             return true;
         },
         // Mutation: at-least-once + append kept one duplicate row.
-        [](e1::samples& x) { x.configurations[0].duplicate_rows += 1, x.configurations[0].rows += 1; });
+        [](e1::samples& x) { x.configurations.at(0).duplicate_rows += 1, x.configurations.at(0).rows += 1; });
 }
 
 // The next four read fields the e1 results record since the run of
@@ -237,7 +237,7 @@ TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "
                 if (c.feed_sha256 != feed) return false;
             return x.offsets.feed_sha256 == offsets && every_configuration_ran(x);
         },
-        [](e1::samples& x) { auto& d = *x.configurations[2].feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
+        [](e1::samples& x) { auto& d = *x.configurations.at(2).feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
 }
 
 // Mutation: one configuration's job reported with 1 attempt.
@@ -248,7 +248,7 @@ TEST_CASE("every e1 job ran with Flink reporting the raised restart attempts", "
                 if (!experiment::reports_fixed_delay_of_at_least(c.restart_strategy, 1000)) return false;
             return every_configuration_ran(x);
         },
-        [](e1::samples& x) { x.configurations[1].restart_strategy->attempts = 1; });
+        [](e1::samples& x) { x.configurations.at(1).restart_strategy->attempts = 1; });
 }
 
 // Mutation: an append configuration's table reported with write.upsert.enabled=true.
@@ -260,7 +260,7 @@ TEST_CASE("e1 upsert tables reported the upsert flag with identifier field npi, 
                 if (!experiment::reports_table_kind(c.table_settings, c.table_kind, "npi")) return false;
             return every_configuration_ran(x);
         },
-        [](e1::samples& x) { x.configurations[0].table_settings->write_upsert_enabled = "true"; });
+        [](e1::samples& x) { x.configurations.at(0).table_settings->write_upsert_enabled = "true"; });
 }
 
 // Mutation: one configuration recorded with a single TaskManager registered
@@ -277,5 +277,5 @@ TEST_CASE("every e1 job ran with the recovery settings the processes reported: s
             }
             return every_configuration_ran(x);
         },
-        [](e1::samples& x) { x.configurations[3].recovery_settings->taskmanagers_registered = 1; });
+        [](e1::samples& x) { x.configurations.at(3).recovery_settings->taskmanagers_registered = 1; });
 }

@@ -27,7 +27,7 @@ TEST_CASE("the e1b full run made at least thirty kills in each paced configurati
                 if (c.run.kills.size() < (c.saturated ? e1b::saturated_kills_to_refute : e1b::kills_to_refute)) return false;
             return every_configuration_ran(x);
         },
-        [](e1b::samples& x) { x.configurations[1].run.kills.resize(29); });
+        [](e1b::samples& x) { x.configurations.at(1).run.kills.resize(29); });
 }
 
 // Mutation: a kill recorded when the table already held the whole feed.
@@ -41,7 +41,7 @@ TEST_CASE("every e1b kill landed while the table still lacked part of the feed",
             }
             return every_configuration_ran(x);
         },
-        [](e1b::samples& x) { x.configurations[2].table_records_at_kills.back() = 1'200'000; });
+        [](e1b::samples& x) { x.configurations.at(2).table_records_at_kills.back() = 1'200'000; });
 }
 
 // Mutation: the plan shows the writer chained with the source.
@@ -58,7 +58,7 @@ TEST_CASE("every e1b writer was fed through an exchange by several source subtas
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) {
-            for (auto& e : x.configurations[0].run.edges)
+            for (auto& e : x.configurations.at(0).run.edges)
                 if (experiment::holds_writer(e.to)) e.from.clear(), e.to = "Source: roster_feed -> " + e.to;
         });
 }
@@ -73,7 +73,7 @@ TEST_CASE("the writer's barrier alignment was recorded from Flink for at least t
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) {
-            for (auto& k : x.configurations[0].checkpoints) k.writer_subtasks = 0;
+            for (auto& k : x.configurations.at(0).checkpoints) k.writer_subtasks = 0;
         });
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("each e1b job ran with the mode and alignment requested, as Flink repo
             }
             return every_configuration_ran(x);
         },
-        [](e1b::samples& x) { x.configurations[2].unaligned_in_force = false; });
+        [](e1b::samples& x) { x.configurations.at(2).unaligned_in_force = false; });
 }
 
 // Mutation: one duplicate copy lost from the record.
@@ -119,12 +119,12 @@ TEST_CASE("each e1b run's feed regenerates to the digest the results recorded", 
                 if (c.run.feed_sha256 != feed) return false;
             return every_configuration_ran(x);
         },
-        [](e1b::samples& x) { auto& d = *x.configurations[1].run.feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
+        [](e1b::samples& x) { auto& d = *x.configurations.at(1).run.feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
 }
 
 TEST_CASE("the e1b verdicts on record are the ones the code computes from the samples", "[claims][e1b]") {
     auto h = C::recorded_verdicts_are_recomputed(6);
     // Mutation (data): a duplicate under aligned exactly-once changes the recomputed verdict.
-    h.samples.configurations[1].run.duplicate_rows = 1;
-    CHECK(experiment::rejudge(h)[1].verdict == verdict_kind::refuted);
+    h.samples.configurations.at(1).run.duplicate_rows = 1;
+    CHECK(experiment::rejudge(h).at(1).verdict == verdict_kind::refuted);
 }

@@ -36,7 +36,7 @@ TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as 
                 if (r.writer_parallelism != p.writer_parallelism || r.writer_input == "FORWARD" || r.writer_input.empty()) return false;
             return every_cell_ran(x, p);
         },
-        [](e1c::samples& x) { x.runs[0].writer_parallelism = 1; });
+        [](e1c::samples& x) { x.runs.at(0).writer_parallelism = 1; });
 }
 
 // Mutation: the aligned FlinkSink cell recorded with the generous timeout in force.
@@ -53,7 +53,7 @@ TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable 
                 }
             return every_cell_ran(x, p);
         },
-        [](e1c::samples& x) { x.runs[1].timeout_in_force_ms = 600'000; });
+        [](e1c::samples& x) { x.runs.at(1).timeout_in_force_ms = 600'000; });
 }
 
 // Mutation: one cell's recorded digest with a changed digit.
@@ -66,7 +66,7 @@ TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded",
                 if (r.feed_sha256 != (r.upsert ? upsert : append) || r.acknowledged != r.events) return false;
             return every_cell_ran(x, p);
         },
-        [](e1c::samples& x) { auto& d = x.runs[2].feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
+        [](e1c::samples& x) { auto& d = x.runs.at(2).feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
 }
 
 // Mutation: a snapshot's added-records raised by one.
@@ -77,17 +77,17 @@ TEST_CASE("in every e1c append cell the records the snapshots added are the rows
                 if (!r.upsert && e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
             return every_cell_ran(x, p);
         },
-        [](e1c::samples& x) { x.runs[3].snapshots.back().added_records += 1; });
+        [](e1c::samples& x) { x.runs.at(3).snapshots.back().added_records += 1; });
 }
 
 TEST_CASE("the e1c verdicts on record are the ones the code computes from the samples", "[claims][e1c]") {
     auto h = C::recorded_verdicts_are_recomputed(16);
     // Mutation (data): a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction.
     for (auto& r : h.samples.runs)
-        if (r.name == e1c::cells()[2].name) r.missing_seq = 1, r.missing_runs = {{1, 1}};
+        if (r.name == e1c::cells().at(2).name) r.missing_seq = 1, r.missing_runs = {{1, 1}};
     const auto judged = experiment::rejudge(h);
     const auto it = std::find_if(judged.begin(), judged.end(),
-                                 [](const auto& o) { return o.id == "e1c.loses-nothing:" + e1c::cells()[2].name; });
+                                 [](const auto& o) { return o.id == "e1c.loses-nothing:" + e1c::cells().at(2).name; });
     REQUIRE(it != judged.end());
     CHECK(it->verdict == verdict_kind::refuted);
 }

@@ -59,7 +59,7 @@ TEST_CASE("the savepoint really was older than the table's newest commit", "[cla
             return !x.runs.empty();
         },
         // Mutation: the savepoint was taken at the watermark.
-        [](e2::samples& x) { x.runs[0].savepoint_checkpoint_id = x.runs[0].watermark_before; });
+        [](e2::samples& x) { x.runs.at(0).savepoint_checkpoint_id = x.runs.at(0).watermark_before; });
 }
 
 TEST_CASE("the sampler looked at least every half second from the restore request", "[claims][e2]") {
@@ -81,7 +81,7 @@ TEST_CASE("the sampler looked at least every half second from the restore reques
         },
         // Mutation: drop every other sample, as a 1 s sampler would have taken.
         [](e2::samples& x) {
-            auto& s = x.runs[0].samples;
+            auto& s = x.runs.at(0).samples;
             std::vector<e2::sample> thinned;
             for (std::size_t i = 0; i < s.size(); i += 2) thinned.push_back(s[i]);
             s = thinned;
@@ -217,7 +217,7 @@ TEST_CASE("nothing was lost in any append variant, and the replay duplicated row
             return !x.runs.empty();
         },
         // Mutation: record one missing run.
-        [](e2::samples& x) { x.runs[0].missing_runs.push_back({100, 120}); });
+        [](e2::samples& x) { x.runs.at(0).missing_runs.push_back({100, 120}); });
 }
 
 TEST_CASE("the upsert variant hides the replay from a reader", "[claims][e2]") {
@@ -239,8 +239,8 @@ TEST_CASE("the e2 verdicts on record are the ones the code computes from the sam
     // One per variant.
     auto h = C::recorded_verdicts_are_recomputed(3);
     // Mutation (data): a seq missing from the first append run refutes its prediction.
-    h.samples.runs[0].missing_runs.push_back({1, 1});
-    CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
+    h.samples.runs.at(0).missing_runs.push_back({1, 1});
+    CHECK(experiment::rejudge(h).at(0).verdict == verdict_kind::refuted);
 }
 
 TEST_CASE("data written after the freeze landed once in every run", "[claims][e2]") {
@@ -257,7 +257,7 @@ TEST_CASE("data written after the freeze landed once in every run", "[claims][e2
             return !x.runs.empty();
         },
         // Mutation: one seq of the first run's third batch missing.
-        [](e2::samples& x) { x.runs[0].third_batch->missing_seqs = 1; });
+        [](e2::samples& x) { x.runs.at(0).third_batch->missing_seqs = 1; });
 }
 
 // The next three read fields the e2 results record since the run of
@@ -280,7 +280,7 @@ TEST_CASE("each e2 batch regenerates to the digest the results recorded", "[clai
             }
             return !x.runs.empty();
         },
-        [](e2::samples& x) { x.runs[1].feeds->front().last_seq -= 1; });
+        [](e2::samples& x) { x.runs.at(1).feeds->front().last_seq -= 1; });
 }
 
 // Mutation: one restore's job reported with 1 attempt.

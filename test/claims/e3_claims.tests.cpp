@@ -101,7 +101,7 @@ TEST_CASE("every feed was paced to the same duration within two percent", "[clai
             return !x.cells.empty();
         },
         // Mutation: one cell's producer ran five seconds longer.
-        [](e3::samples& x) { x.cells[2].feed_duration_ms += 5000; });
+        [](e3::samples& x) { x.cells.at(2).feed_duration_ms += 5000; });
 }
 
 TEST_CASE("every row was traced to the snapshot that made it visible", "[claims][e3]") {
@@ -117,7 +117,7 @@ TEST_CASE("every row was traced to the snapshot that made it visible", "[claims]
             return !x.cells.empty();
         },
         // Mutation: one row whose data file the metadata did not list.
-        [](e3::samples& x) { x.cells[0].rows_unmapped = 1; });
+        [](e3::samples& x) { x.cells.at(0).rows_unmapped = 1; });
 }
 
 TEST_CASE("files per commit track the writer subtasks, not the data, in every cell but the control", "[claims][e3]") {
@@ -134,7 +134,7 @@ TEST_CASE("files per commit track the writer subtasks, not the data, in every ce
         },
         // Mutation: one commit of the first cell with a data file more than its writers.
         [](e3::samples& x) {
-            auto& c = x.cells[0];
+            auto& c = x.cells.at(0);
             c.files.push_back({c.files.front().snapshot_id, 0, 1, 100});
         });
 }
@@ -201,7 +201,7 @@ TEST_CASE("a 1 GB target still left every file four orders of magnitude below it
             return true;
         },
         // Mutation: one file of 200 KB in the 1 GB cell.
-        [](e3::samples& x) { cell(x, e3::cell_role::large_target).files[0].bytes = 200000; });
+        [](e3::samples& x) { cell(x, e3::cell_role::large_target).files.at(0).bytes = 200000; });
 }
 
 TEST_CASE("the interval moves mean file size far more than the 1 GB target does", "[claims][e3]") {
@@ -234,7 +234,7 @@ TEST_CASE("every reader table held exactly the latest row per NPI before it was 
         },
         // Mutation: one stale row in the optimized short-interval table.
         [](e3::samples& x) {
-            auto& t = x.reader->tables[3];
+            auto& t = x.reader->tables.at(3);
             t.stale_rows = 1, t.exact = false;
         });
 }
@@ -249,12 +249,12 @@ TEST_CASE("the short-interval upsert table reads through many small files and eq
                    a->equality_delete_files == 0 && a->position_delete_files == 0;
         },
         // Mutation: an equality-delete file in the append table.
-        [](e3::samples& x) { x.reader->tables[2].equality_delete_files = 1; });
+        [](e3::samples& x) { x.reader->tables.at(2).equality_delete_files = 1; });
 }
 
 TEST_CASE("the e3 verdicts on record are the ones the code computes from the samples", "[claims][e3]") {
     auto h = C::recorded_verdicts_are_recomputed(8);
     // Mutation (data): one duplicate in the shipped samples changes the recomputed verdict.
-    h.samples.cells[0].duplicate_rows = 1;
-    CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
+    h.samples.cells.at(0).duplicate_rows = 1;
+    CHECK(experiment::rejudge(h).at(0).verdict == verdict_kind::refuted);
 }

@@ -61,7 +61,7 @@ TEST_CASE("every e5 job ran at the interval it asked for, as Flink reports it", 
             return !x.runs.empty();
         },
         // Mutation: one boundary run at 60 s.
-        [](e5::samples& x) { x.runs[3].interval_ms = 60000; });
+        [](e5::samples& x) { x.runs.at(3).interval_ms = 60000; });
 }
 
 TEST_CASE("the two reference runs differ only in the timeout", "[claims][e5]") {

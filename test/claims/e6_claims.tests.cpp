@@ -52,7 +52,7 @@ TEST_CASE("every member started with the settings its run asked for, and every m
             return true;
         },
         // Mutation: a member of a fix-pause run that logged plain mode.
-        [](e6::samples& x) { run_named(x, "java/classic/fix-pause").clients[0] = "java classic plain kafka-clients"; });
+        [](e6::samples& x) { run_named(x, "java/classic/fix-pause").clients.at(0) = "java classic plain kafka-clients"; });
 }
 
 TEST_CASE("a healthy group of every client processed each record once and committed to the end of the topic", "[claims][e6]") {
@@ -80,7 +80,7 @@ TEST_CASE("under the degraded latency no group made progress while its members r
             });
         },
         // Mutation: the livelocked run's committed offsets advance in one sample.
-        [](e6::samples& x) { run_named(x, "cpp/classic/degraded").offsets[5].committed = 50; });
+        [](e6::samples& x) { run_named(x, "cpp/classic/degraded").offsets.at(5).committed = 50; });
 }
 
 TEST_CASE("under the degraded latency every batch ended in a commit, and the commits failed", "[claims][e6]") {

@@ -35,7 +35,7 @@ TEST_CASE("every e7 kill ended the worker JVM, its supervisor started another an
             }
             return !x.restart->run.kills.empty();
         },
-        [](e7::samples& x) { x.restart->run.kills[3].replacement_pid = x.restart->run.kills[3].killed_pid; });
+        [](e7::samples& x) { x.restart->run.kills.at(3).replacement_pid = x.restart->run.kills.at(3).killed_pid; });
 }
 
 // Mutation: one kill whose supervisor count did not move.
@@ -47,7 +47,7 @@ TEST_CASE("the Connect worker's supervisor counted exactly one restart for each 
                 if (k.restarts_after != k.restarts_before + 1) return false;
             return x.restart->run.restarts_reported >= static_cast<std::int64_t>(x.restart->run.kills.size());
         },
-        [](e7::samples& x) { x.restart->run.kills[5].restarts_after = x.restart->run.kills[5].restarts_before; });
+        [](e7::samples& x) { x.restart->run.kills.at(5).restarts_after = x.restart->run.kills.at(5).restarts_before; });
 }
 
 // Mutation: a kill recorded after the whole feed was sent.
@@ -77,7 +77,7 @@ TEST_CASE("every e7 connector ran with the commit interval and tasks requested, 
                     return false;
             return true;
         },
-        [](e7::samples& x) { x.dial[1].in_force.interval_ms += 1000; });
+        [](e7::samples& x) { x.dial.at(1).in_force.interval_ms += 1000; });
 }
 
 // Mutation: the group's offsets right after the rewind recorded as the end offsets.
@@ -105,12 +105,12 @@ TEST_CASE("each e7 feed regenerates to the digest the results recorded", "[claim
         [&](const e7::samples& x) {
             return x.restart && x.restart->run.feed_sha256 == restart && x.offsets.feed_sha256 == offsets;
         },
-        [](e7::samples& x) { auto& d = *x.offsets.feed_sha256; d[0] = d[0] == '0' ? '1' : '0'; });
+        [](e7::samples& x) { auto& d = *x.offsets.feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
 }
 
 TEST_CASE("the e7 verdicts on record are the ones the code computes from the samples", "[claims][e7]") {
     auto h = C::recorded_verdicts_are_recomputed(8);
     // Mutation (data): a duplicate row after the worker kills changes the recomputed verdict.
     h.samples.restart->run.duplicate_rows = 1;
-    CHECK(experiment::rejudge(h)[0].verdict == verdict_kind::refuted);
+    CHECK(experiment::rejudge(h).at(0).verdict == verdict_kind::refuted);
 }

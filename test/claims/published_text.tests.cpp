@@ -3,7 +3,9 @@
 // made paths relative), and the report writes them from `.stack/` on.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -26,4 +28,28 @@ TEST_CASE("the README holds no absolute filesystem path of a machine", "[claims]
         CHECK_FALSE(result::holds_machine_path(line));
     }
     REQUIRE(lines > 100);  // the README was read, not an empty file
+}
+
+// The results files written before write_result made paths relative quote the
+// machine that ran them; they are named here until they are re-run, and each
+// must still hold one, so the list shrinks as they are (a re-run leaves its
+// name here and fails this test until it is taken out).
+// Mutation: add results/e8_catalog_commit_faults.json to the list, or take
+// results/e4_maintenance.json out of it: either fails.
+TEST_CASE("no results file holds an absolute filesystem path but the runs recorded before paths were made relative",
+          "[claims][published]") {
+    const std::set<std::string> recorded_before{"e2_savepoint_restore.json", "e3_file_size.json", "e4_maintenance.json",
+                                                "e5_transaction_timeout.json"};
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(ROSTERRIG_SOURCE_DIR) + "/results")) {
+        if (entry.path().extension() != ".json") continue;
+        ++files;
+        std::ifstream in(entry.path());
+        std::ostringstream text;
+        text << in.rdbuf();
+        const auto name = entry.path().filename().string();
+        INFO(name);
+        CHECK(result::holds_machine_path(text.str()) == (recorded_before.count(name) == 1));
+    }
+    REQUIRE(files >= 11);
 }

@@ -237,13 +237,14 @@ inline constexpr double tight_bound_target = 0.030;
 
 /// "No kill duplicated" where the table can show it: an append table keeps
 /// every copy of a seq; an upsert table collapses a replayed row into the row
-/// it repeats, so there the duplicate seqs are about nothing and the
-/// snapshots judge (no_replay).
+/// it repeats, so there a duplicate seq still refutes but none says nothing
+/// (no bound), and the snapshots judge the replays (no_replay).
 inline experiment::rule_verdict no_duplicates_seen(const configuration_run* run) {
-    if (run && run->table_kind == experiment::table_kind::upsert)
-        return experiment::inconclusive("an upsert table collapses a replayed row into the row it repeats, so no "
-                                        "duplicate seq can show; the snapshots judge it (e1.no-replay)");
-    return no_duplicates(run);
+    if (!run || run->table_kind != experiment::table_kind::upsert) return no_duplicates(run);
+    if (run->duplicate_rows > 0)
+        return experiment::refuted(std::to_string(run->duplicate_rows) + " duplicate seq rows in an upsert table");
+    return experiment::inconclusive("no duplicate seq, but an upsert table collapses a replayed row into the row it "
+                                    "repeats, so none could show; the snapshots judge it (e1.no-replay)");
 }
 
 /// The 0.030 bound for every configuration: on duplicate seqs for an append

@@ -1,0 +1,121 @@
+// test/claims/rule_cases/e1c.cpp: the shipped run with a cell that loses seqs or NPIs, an NPI on two rows, a duplicate seq or a restart.
+#include "../rule_cases.hpp"
+#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+
+#include <stdexcept>
+
+namespace rosterrig::claims_test {
+namespace {
+
+// Every run of a cell (one per repeat), in the order they ran.
+std::vector<e1c::cell_run*> runs_named(e1c::samples& s, const std::string& name) {
+    std::vector<e1c::cell_run*> out;
+    for (auto& r : s.runs)
+        if (r.name == name) out.push_back(&r);
+    if (out.empty()) throw std::logic_error("e1c rule cases: no run of " + name);
+    return out;
+}
+e1c::cell_run& first_run(e1c::samples& s, const std::string& name) { return *runs_named(s, name).front(); }
+
+// An append run misses seqs 20,001..30,000: one data file left in the store, never committed.
+void lose_a_file(e1c::cell_run& r) {
+    constexpr std::uint64_t first = 20'001, n = 10'000;
+    r.missing_seq += n;
+    r.missing_runs.push_back({first, first + n - 1});
+    r.rows -= n, r.distinct_seq -= n;
+    ++r.store.data_unreferenced;
+}
+// An append run misses no seq: every data file it wrote was committed.
+void lose_nothing(e1c::cell_run& r) {
+    r.rows += r.missing_seq, r.distinct_seq += r.missing_seq;
+    r.missing_seq = 0;
+    r.missing_runs.clear();
+    r.store.data_unreferenced = 0;
+}
+// An upsert run: one NPI's only row is an older record than its last.
+void leave_an_npi_stale(e1c::cell_run& r) {
+    ++r.upsert.value().npis_without_latest;
+    ++r.upsert->stale_rows;
+}
+// An upsert run: one NPI on two rows, its last record and an older one.
+void put_an_npi_on_two_rows(e1c::cell_run& r) {
+    ++r.upsert.value().rows_sharing_npi;
+    ++r.upsert->stale_rows;
+    ++r.rows;
+}
+// An upsert run: every NPI on one row (the extra rows, all stale, gone).
+void no_npi_on_two_rows(e1c::cell_run& r) {
+    auto& u = r.upsert.value();
+    r.rows -= u.rows_sharing_npi;
+    u.stale_rows -= std::min(u.stale_rows, u.rows_sharing_npi);
+    u.rows_sharing_npi = 0;
+}
+
+}  // namespace
+
+template <>
+std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
+    using S = e1c::samples;
+    using P = e1c::parameters;
+    const auto c = e1c::cells();
+    std::vector<rule_case<e1c::definition>> out;
+
+    out.push_back({"e1c.loses:" + c[0].name, "no repeat of the unaligned FlinkSink cell misses a seq, after all its timeouts",
+                   [n = c[0].name](S& s, P&) {
+                       for (auto* r : runs_named(s, n)) lose_nothing(*r);
+                   },
+                   verdict_kind::refuted});
+    for (const auto& x : {c[1], c[2], c[3]})
+        out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 misses seqs 20,001..30,000 (a data file never committed)",
+                       [n = x.name](S& s, P&) { lose_a_file(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.control-loses-nothing", "the generous-timeout control's repeat 1 misses seqs 20,001..30,000",
+                   [n = c[4].name](S& s, P&) { lose_a_file(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.loses:" + c[5].name, "every NPI of every repeat of the unaligned FlinkSink upsert cell keeps its last record",
+                   [n = c[5].name](S& s, P&) {
+                       for (auto* r : runs_named(s, n)) {
+                           auto& u = r->upsert.value();
+                           r->rows += u.npis_missing;  // each NPI that was on no row now has its row
+                           u.stale_rows -= std::min(u.stale_rows, u.npis_without_latest);
+                           u.npis_missing = 0, u.npis_without_latest = 0;
+                       }
+                   },
+                   verdict_kind::refuted});
+    out.push_back({"e1c.no-key-on-two-rows:" + c[5].name, "repeat 1 leaves one NPI on two rows",
+                   [n = c[5].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.key-on-two-rows:" + c[6].name, "no repeat of the unaligned SinkV2 upsert cell leaves an NPI on two rows",
+                   [n = c[6].name](S& s, P&) {
+                       for (auto* r : runs_named(s, n)) no_npi_on_two_rows(*r);
+                   },
+                   verdict_kind::refuted});
+    for (const auto& x : {c[6], c[7], c[8]})
+        out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 leaves one NPI only on an older row than its last record",
+                       [n = x.name](S& s, P&) { leave_an_npi_stale(first_run(s, n)); }, verdict_kind::refuted});
+    // The shipped run refutes it (the aligned SinkV2 cell doubles NPIs): this one shows it can hold.
+    out.push_back({"e1c.no-key-on-two-rows:" + c[7].name, "no repeat of the aligned SinkV2 upsert cell leaves an NPI on two rows",
+                   [n = c[7].name](S& s, P&) {
+                       for (auto* r : runs_named(s, n)) no_npi_on_two_rows(*r);
+                   },
+                   verdict_kind::held});
+    out.push_back({"e1c.no-key-on-two-rows:" + c[8].name, "repeat 1 leaves one NPI on two rows",
+                   [n = c[8].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI on two rows",
+                   [n = c[9].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI only on an older row",
+                   [n = c[9].name](S& s, P&) { leave_an_npi_stale(first_run(s, n)); }, verdict_kind::refuted});
+    out.push_back({"e1c.no-duplicates", "the aligned FlinkSink cell's repeat 1 holds one seq twice",
+                   [n = c[1].name](S& s, P&) {
+                       auto& r = first_run(s, n);
+                       ++r.rows, ++r.duplicate_rows;
+                   },
+                   verdict_kind::refuted});
+    // The shipped run refutes it (upsert runs with fewer than 30 timeouts); a restart refutes it whatever the counts.
+    out.push_back({"e1c.timeouts-applied", "the aligned SinkV2 cell's repeat 1 restarted once",
+                   [n = c[3].name](S& s, P&) { first_run(s, n).restarts_reported = 1; }, verdict_kind::refuted});
+    return out;
+}
+
+// Every cell of this experiment ran: no rule waits for one.
+template <>
+std::set<std::string> rules_not_run<e1c::definition>() { return {}; }
+
+}  // namespace rosterrig::claims_test

@@ -1,0 +1,112 @@
+// test/claims/rule_cases/e6.cpp: the shipped run with a record processed twice, a commit failing or taking, a poll error added or gone, or the broker's committed offsets held back.
+#include "../rule_cases.hpp"
+#include <rosterrig/experiments/e6_poll_interval.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rosterrig::claims_test {
+namespace {
+
+e6::consumer_run& run_named(e6::samples& s, const std::string& run) {
+    for (auto& r : s.runs)
+        if (r.run == run) return r;
+    throw std::logic_error("e6 rule cases: no run " + run);
+}
+
+// The last record a member processed is processed once more, right after.
+void process_last_record_again(e6::consumer_run& r) {
+    const auto it = std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "record"; });
+    if (it == r.log.rend()) throw std::logic_error("e6 rule cases: no record in " + r.run);
+    auto again = *it;
+    again.t_ms += 1;
+    r.log.insert(it.base(), again);
+}
+
+// The broker shows no more than `most` records committed, in every sample.
+void committed_at_most(e6::consumer_run& r, std::int64_t most) {
+    for (auto& o : r.offsets)
+        if (o.committed > most) o.committed = most, o.lag = r.events - most;
+}
+
+// From `from_ms` after the members started, the broker shows `committed` (not less).
+void committed_from(e6::consumer_run& r, std::int64_t from_ms, std::int64_t committed) {
+    for (auto& o : r.offsets)
+        if (o.t_ms >= from_ms && o.committed < committed) o.committed = committed, o.lag = r.events - committed;
+}
+
+experiment::consumer_event& first_commit(e6::consumer_run& r, bool ok) {
+    for (auto& e : r.log)
+        if (e.kind == "commit" && e.ok == ok) return e;
+    throw std::logic_error("e6 rule cases: no such commit in " + r.run);
+}
+
+}  // namespace
+
+template <>
+std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
+    using S = e6::samples;
+    using P = e6::parameters;
+    return {
+        {"e6.healthy-progresses-once", "the healthy C++ group processes its last record twice",
+         [](S& s, P&) { process_last_record_again(run_named(s, "cpp/classic/healthy")); }, verdict_kind::refuted},
+        {"e6.healthy-progresses-once", "the healthy Java classic group's committed offsets stop 50 short of the topic's end",
+         [](S& s, P&) { committed_at_most(run_named(s, "java/classic/healthy"), 2950); }, verdict_kind::refuted},
+        {"e6.degraded-livelocks",
+         "the degraded Java classic group's first commit succeeds, and the broker shows its 50 records committed from then on",
+         [](S& s, P&) {
+             auto& r = run_named(s, "java/classic/degraded");
+             auto& c = first_commit(r, false);
+             c.ok = true;
+             c.error.clear();
+             std::int64_t n = 0;
+             for (const auto& [partition, next] : c.offsets) n += next;
+             committed_from(r, c.t_ms - r.started_at_ms, n);
+         },
+         verdict_kind::refuted},
+        {"e6.cpp-poll-reports-the-interval", "librdkafka's consume() hands the degraded C++ member no error; only its log names the interval",
+         [](S& s, P&) {
+             auto& log = run_named(s, "cpp/classic/degraded").log;
+             std::erase_if(log, [](const auto& e) { return e.kind == "error" && e.where == "poll"; });
+         },
+         verdict_kind::refuted},
+        {"e6.java-poll-stays-quiet", "the degraded Java member's poll() throws once, at its first failed commit",
+         [](S& s, P&) {
+             auto& r = run_named(s, "java/consumer/degraded");
+             const auto& c = first_commit(r, false);
+             experiment::consumer_event e;
+             e.t_ms = c.t_ms, e.member = c.member, e.kind = "error", e.where = "poll";
+             e.error = "KafkaException: max.poll.interval.ms exceeded, the member left the group";
+             r.log.push_back(e);
+         },
+         verdict_kind::refuted},
+        {"e6.java-poll-stays-quiet", "the degraded Java classic client's log says nothing about the poll interval",
+         [](S& s, P&) {
+             auto& r = run_named(s, "java/classic/degraded");
+             r.client_poll_warnings = 0;
+             r.client_warning_examples.clear();
+         },
+         verdict_kind::refuted},
+        {"e6.fix-interval-progresses", "the Java consumer-protocol group's last commit under the 60 s interval fails; its 50 records stay uncommitted",
+         [](S& s, P&) {
+             auto& r = run_named(s, "java/consumer/fix-interval");
+             const auto it = std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "commit"; });
+             it->ok = false;
+             it->error = "CommitFailedException: OffsetCommit failed with unknown member ID. The coordinator is not aware of this member.";
+             committed_at_most(r, e6::committed_at_end(r) - 50);  // that commit was partition 2's first 50 records
+         },
+         verdict_kind::refuted},
+        {"e6.fix-batch-progresses", "the C++ group at 5 records a poll processes its last record twice",
+         [](S& s, P&) { process_last_record_again(run_named(s, "cpp/classic/fix-batch")); }, verdict_kind::refuted},
+        {"e6.fix-pause-progresses", "the pausing Java classic group processes its last record twice",
+         [](S& s, P&) { process_last_record_again(run_named(s, "java/classic/fix-pause")); }, verdict_kind::refuted},
+        {"e6.fixes-keep-throughput", "the Java consumer-protocol group under the 60 s interval commits only 150 records by the end",
+         [](S& s, P&) { committed_at_most(run_named(s, "java/consumer/fix-interval"), 150); }, verdict_kind::refuted},
+    };
+}
+
+// Every part of experiment 6 ran: no rule waits for a cell.
+template <>
+std::set<std::string> rules_not_run<e6::definition>() { return {}; }
+
+}  // namespace rosterrig::claims_test

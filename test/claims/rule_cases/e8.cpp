@@ -1,0 +1,129 @@
+// test/claims/rule_cases/e8.cpp: the shipped run with one hit checkpoint committed twice or once, a seq lost, or a fault failing Flink twice.
+// The 21 predictions e8::not_run() lists (Connect, held-reply, no-retries,
+// outside-window, store listings, operator signals) have no case: their rule
+// returns "not run" whatever the samples hold, so no sample can refute them.
+#include "../rule_cases.hpp"
+#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rosterrig::claims_test {
+namespace {
+
+e8::writer_run& run_named(e8::samples& s, const std::string& writer) {
+    for (auto& r : s.runs)
+        if (r.writer == writer) return r;
+    throw std::logic_error("e8 rule cases: no run of " + writer);
+}
+
+// The first valid trial of a cell in a writer's run.
+e8::trial& first_valid(e8::writer_run& r, e8::cell c) {
+    for (auto& t : r.trials)
+        if (t.kind == c && e8::validity_of(t).valid) return t;
+    throw std::logic_error("e8 rule cases: no valid trial of " + e8::stem_of(c) + " for " + r.writer);
+}
+
+// The catalog lists a second snapshot carrying the first valid trial's
+// checkpoint (a copy of the first, right after it); Trino reads its records twice.
+void commit_hit_twice(e8::samples& s, const std::string& writer, e8::cell c) {
+    auto& r = run_named(s, writer);
+    const auto checkpoint = e8::hit_checkpoint(first_valid(r, c));
+    std::int64_t next_id = 0;
+    for (const auto& x : r.snapshots) next_id = std::max(next_id, x.snapshot_id + 1);
+    const auto it = std::find_if(r.snapshots.begin(), r.snapshots.end(),
+                                 [&](const auto& x) { return x.watermark == checkpoint && check::adds_data(x); });
+    if (it == r.snapshots.end()) throw std::logic_error("e8 rule cases: no snapshot of the hit checkpoint");
+    auto copy = *it;
+    copy.snapshot_id = next_id;
+    r.rows += static_cast<std::uint64_t>(copy.added_records);
+    r.duplicate_rows += static_cast<std::uint64_t>(copy.added_records);
+    r.snapshots.insert(std::next(it), copy);
+}
+
+// The first valid zombie trial's checkpoint is committed once: its second
+// snapshot is gone, and so are the duplicate rows it added.
+void commit_hit_once(e8::samples& s, const std::string& writer, e8::cell c) {
+    auto& r = run_named(s, writer);
+    const auto checkpoint = e8::hit_checkpoint(first_valid(r, c));
+    for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
+        if (it->watermark == checkpoint && check::adds_data(*it)) {
+            r.rows -= static_cast<std::uint64_t>(it->added_records);
+            r.duplicate_rows -= static_cast<std::uint64_t>(it->added_records);
+            r.snapshots.erase(std::next(it).base());
+            return;
+        }
+}
+
+// The first valid trial of a cell failed the Flink job twice, not once.
+void fail_twice(e8::samples& s, const std::string& writer, e8::cell c) {
+    auto& t = first_valid(run_named(s, writer), c);
+    t.exceptions_after += 1;
+    t.new_exceptions.push_back("org.apache.iceberg.exceptions.CommitStateUnknownException: Service failed: 504");
+}
+
+}  // namespace
+
+template <>
+std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
+    using S = e8::samples;
+    using P = e8::parameters;
+    using e8::cell;
+    return {
+        {"e8.lose-reply:sinkv2", "the checkpoint of SinkV2's first lost reply is committed by two snapshots",
+         [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::lose_reply); }, verdict_kind::refuted},
+        {"e8.lose-reply:flinksink", "the checkpoint of FlinkSink's first lost reply is committed by two snapshots",
+         [](S& s, P&) { commit_hit_twice(s, "flinksink", cell::lose_reply); }, verdict_kind::refuted},
+        {"e8.status-unforwarded:sinkv2", "the checkpoint of SinkV2's first unforwarded 5xx is committed by two snapshots",
+         [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::status_unforwarded); }, verdict_kind::refuted},
+        {"e8.status-unforwarded:flinksink", "FlinkSink's table lacks seqs 1000 to 1099 (nothing doubled)",
+         [](S& s, P&) {
+             auto& r = run_named(s, "flinksink");
+             r.missing_seq = 100;
+             r.missing_runs = {{1000, 1099}};
+             r.rows -= 100;
+         },
+         verdict_kind::refuted},
+        {"e8.status-unforwarded:flinksink", "the checkpoint of FlinkSink's first unforwarded 5xx is committed by two snapshots",
+         [](S& s, P&) { commit_hit_twice(s, "flinksink", cell::status_unforwarded); }, verdict_kind::refuted},
+        {"e8.forward-then-504:sinkv2", "the checkpoint of SinkV2's first forwarded-then-504 commit is committed by two snapshots",
+         [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::forward_then_504); }, verdict_kind::refuted},
+        {"e8.forward-then-504:sinkv2", "SinkV2's first forwarded-then-504 trial failed the Flink job twice",
+         [](S& s, P&) { fail_twice(s, "sinkv2", cell::forward_then_504); }, verdict_kind::refuted},
+        {"e8.forward-then-504:flinksink", "FlinkSink's first forwarded-then-504 trial failed the Flink job twice",
+         [](S& s, P&) { fail_twice(s, "flinksink", cell::forward_then_504); }, verdict_kind::refuted},
+        {"e8.zombie-409:sinkv2", "SinkV2's first valid zombie-409 checkpoint is committed by one snapshot, not two",
+         [](S& s, P&) { commit_hit_once(s, "sinkv2", cell::zombie_409); }, verdict_kind::refuted},
+        {"e8.zombie-409:flinksink", "FlinkSink's first valid zombie-409 checkpoint is committed by one snapshot, not two",
+         [](S& s, P&) { commit_hit_once(s, "flinksink", cell::zombie_409); }, verdict_kind::refuted},
+        {"e8.zombie-refresh:sinkv2", "SinkV2's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
+         [](S& s, P&) { commit_hit_once(s, "sinkv2", cell::zombie_refresh); }, verdict_kind::refuted},
+        {"e8.zombie-refresh:flinksink", "FlinkSink's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
+         [](S& s, P&) { commit_hit_once(s, "flinksink", cell::zombie_refresh); }, verdict_kind::refuted},
+        // A doubled trial the proxy's log shows as void does not decide: the 504 was never answered.
+        {"e8.forward-then-504:flinksink",
+         "every FlinkSink forwarded-then-504 trial was answered 200, not 504 (void), and its checkpoint is committed twice",
+         [](S& s, P&) {
+             commit_hit_twice(s, "flinksink", cell::forward_then_504);
+             for (auto& t : run_named(s, "flinksink").trials)
+                 if (t.kind == cell::forward_then_504)
+                     for (auto& q : t.requests)
+                         if (q.rule == t.hit_rule) q.answered_status = 200;
+         },
+         verdict_kind::inconclusive},
+    };
+}
+
+}  // namespace rosterrig::claims_test
+
+namespace rosterrig::claims_test {
+// The cells this version does not run (e8::not_run: the Connect writer, the
+// held replies, no retries, outside the window, the store listings and the
+// operator signals): their rules say "not run" whatever they are given.
+template <>
+std::set<std::string> rules_not_run<e8::definition>() {
+    std::set<std::string> out;
+    for (const auto& [id, why] : e8::not_run()) out.insert(id);
+    return out;
+}
+}  // namespace rosterrig::claims_test
