@@ -128,16 +128,26 @@ TEST_CASE("the seed's 'no exception' did not hold: every degraded application wa
         });
 }
 
-TEST_CASE("each fix processed every record at most once, lost no commit and moved the committed offsets", "[claims][e6]") {
+TEST_CASE("every fix processed every record at most once, lost no commit and moved the committed offsets, but the interval fix under Java's consumer protocol",
+          "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
-            for (const auto* scenario : {"fix-interval", "fix-batch", "fix-pause"})
-                if (!every_run_of(x, scenario, [](const e6::consumer_run& r) {
-                        const auto a = e6::accounting(r);
-                        return a.processed_more_than_once == 0 && a.commits_failed == 0 && e6::committed_during_run(r) > 0;
-                    }))
-                    return false;
-            return true;
+            auto clean = [](const e6::consumer_run& r) {
+                const auto a = e6::accounting(r);
+                return a.processed_more_than_once == 0 && a.commits_failed == 0 && e6::committed_during_run(r) > 0;
+            };
+            for (const auto* scenario : {"fix-batch", "fix-pause"})
+                if (!every_run_of(x, scenario, clean)) return false;
+            // The interval fix: clean with librdkafka and Java's classic protocol. With Java's
+            // consumer protocol it lost one commit in the shipped run (the README says so); that
+            // run is left out here, not required either way (it varies between runs).
+            int interval_runs = 0;
+            for (const auto& r : x.runs)
+                if (r.run == "cpp/classic/fix-interval" || r.run == "java/classic/fix-interval") {
+                    if (!clean(r)) return false;
+                    ++interval_runs;
+                }
+            return interval_runs == 2;
         },
         // Mutation: one record of the pause fix processed twice.
         [](e6::samples& x) {
