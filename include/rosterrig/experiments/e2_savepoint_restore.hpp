@@ -232,7 +232,9 @@ struct freeze_analysis {
     bool table_moved = false;
     std::int64_t last_old_ms = -1;      // last sample still showing the table as it was
     std::int64_t first_new_ms = -1;     // first sample showing a new snapshot
-    std::int64_t ended_by_checkpoint = -1;  // max-committed-checkpoint-id of that snapshot
+    // max-committed-checkpoint-id of the table's current snapshot at that sample:
+    // the sampler's view (every 0.5 s), which may be past the first new snapshot
+    std::int64_t ended_by_checkpoint = -1;
     std::int64_t lump_records = 0;      // total-records added by that one snapshot
     bool lag_zero_while_stale = false;
     std::set<std::string> states_while_stale;  // job states seen before the table moved (job existing)
@@ -512,7 +514,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     std::to_string(params.row_count_period_ms) + " ms)" + (params.quick ? ", **quick run**" : "") + ".\n\n";
     report::markdown_table t{{"Variant", "Repeat", "Savepoint checkpoint", "Table watermark",
                               "Freeze (last old sample, first new)", "First commit (catalog timestamp)",
-                              "First new snapshot's checkpoint id",
+                              "Table's watermark at the first sample that saw it move",
+                              "First new snapshot's checkpoint id (catalog)",
                               "Commit burst: snapshots, final checkpoint, records, span", "Lag 0 while stale",
                               "Job states while stale", "Failed checkpoints during freeze", "Rows", "Duplicate rows",
                               "Missing runs", "Batch written after the freeze: seqs missing, duplicated"}};
@@ -526,6 +529,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                std::to_string(r.watermark_before), sec(a.last_old_ms) + ", " + sec(a.first_new_ms),
                a.first_commit_ms ? sec(*a.first_commit_ms) : std::string("not recorded in this run"),
                std::to_string(a.ended_by_checkpoint),
+               r.snapshots_after.empty() ? std::string("none")
+                                         : std::to_string(r.snapshots_after.front().max_committed_checkpoint_id),
                std::to_string(a.burst_snapshots) + ", " + std::to_string(a.burst_final_checkpoint) + ", " +
                    with_thousands(a.burst_records) + ", " + sec(a.burst_span_ms),
                a.lag_zero_while_stale ? "yes" : "no",
