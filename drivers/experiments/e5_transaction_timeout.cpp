@@ -51,7 +51,8 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     } else {
         wait_all_running(s.flink, run.job_id, seconds(120));
         run.interval_ms = require_checkpoint_interval(s.flink, run.job_id, plan.interval_ms);
-        feeder(s.stack.kafka(), scope.spec.in_topic, records, params.feed_rate()).finish();
+        feeder(s.stack.kafka(), scope.spec.in_topic, records, e5::feed_rate_of(plan, params)).finish();
+        run.feed_done_ms = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - t0).count();
         let_it_commit(s, run.job_id, params.commit_wait_checkpoints, plan.interval_ms, label);
     }
     read_outcome(s, run, states, scope.spec.out_topic, parts, run.job_id, scope.spec.transactional_id_prefix, params.events, logs);
@@ -64,12 +65,12 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
 // transactions; the TaskManager is SIGKILLed and the job cancelled; a job
 // restored from the savepoint (at once, or `restart_late_wait_ms` after it)
 // has to commit them, while the feed goes on.
-void run_restart(session& s, const e5::parameters& params, const std::string& ending, const std::vector<kafka_record>& records,
-                 history& h) {
-    const std::string label = e5::restart_label(ending);
+void run_restart(session& s, const e5::parameters& params, const std::string& ending, std::uint64_t repeat,
+                 const std::vector<kafka_record>& records, history& h) {
+    const std::string label = e5::restart_label(ending, repeat);
     const int parts = static_cast<int>(params.partitions);
-    txn_scope scope(s, "restart_" + ending, {params.restart_timeout_ms, params.restart_interval_ms, params.parallelism});
-    auto r = e5::planned_restart(params, ending);
+    txn_scope scope(s, "restart_" + ending + std::to_string(repeat), {params.restart_timeout_ms, params.restart_interval_ms, params.parallelism});
+    auto r = e5::planned_restart(params, ending, repeat);
     const auto logs = mark_flink_logs(s.stack);
     const auto t0 = std::chrono::steady_clock::now();
     r.job_id = scope.launch(parts);
@@ -108,7 +109,8 @@ int main(int argc, char** argv) {
             const auto records = kafka_records(generate(params.feed()));
             const auto max = broker_setting(s.stack, "transaction.max.timeout.ms");
             for (const auto& plan : e5::runs_of(params)) run_once(s, params, plan, max, records, h);
-            for (const auto& ending : params.restart_endings) run_restart(s, params, ending, records, h);
+            for (std::uint64_t repeat = 1; repeat <= params.restart_repeats.value_or(1); ++repeat)
+                for (const auto& ending : params.restart_endings) run_restart(s, params, ending, repeat, records, h);
             run_once(s, params, e5::above_max_plan(params, max), max, records, h);
             const auto [first, plain] = stuck_feeds(params, records);
             for (const auto& [ending, partitioner] : e5::stuck_cells(params))

@@ -4,6 +4,8 @@
 
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 
+#include <map>
+
 using namespace rosterrig;
 
 namespace {
@@ -23,11 +25,74 @@ e5::txn_run run_with(std::int64_t interval, std::int64_t timeout, std::uint64_t 
 }
 }  // namespace
 
-TEST_CASE("the boundary plan asks each ratio of the interval, each repeat", "[e5]") {
+TEST_CASE("the full plan repeats the pair three times, runs the seed's condition three times, each boundary ratio three times and half the interval five", "[e5]") {
     const auto p = e5::parameters::full();
     const auto runs = e5::runs_of(p);
-    CHECK(runs.size() == p.pair_timeouts_ms.size() + p.boundary_ratios.size() * p.boundary_repeats);
-    CHECK(runs.back().timeout_ms == 60000);  // 3 x 20 s
+    std::map<std::string, std::size_t> per_cell;
+    for (const auto& r : runs) ++per_cell[e5::cell_of(r.name)];
+    CHECK(per_cell.at("pair: 5 s timeout, 120 s interval") == 3);
+    CHECK(per_cell.at("pair: 300 s timeout, 120 s interval") == 3);
+    CHECK(per_cell.at("seed condition: 5 s timeout, 120 s interval, feed at once") == 3);
+    CHECK(per_cell.at("boundary x0.5") == 5);
+    for (const char* c : {"boundary x0.9", "boundary x1.1", "boundary x1.5", "boundary x3.0"}) CHECK(per_cell.at(c) == 3);
+    CHECK(runs.size() == 6 + 3 + 5 + 4 * 3);
+    // Only the seed's condition writes its feed at once.
+    for (const auto& r : runs) CHECK((e5::feed_rate_of(r, p) == 0.0) == (r.part == "seed-condition"));
+    CHECK(runs.back().timeout_ms == 10000);  // the last two repeats are half the interval's: 0.5 x 20 s
+}
+
+TEST_CASE("a plan without repeat counts, as older results record it, runs the pair once and no seed condition", "[e5]") {
+    auto p = e5::parameters::full();
+    p.pair_repeats.reset(), p.seed_condition_repeats.reset(), p.half_ratio_repeats.reset();
+    p.boundary_repeats = 2;
+    const auto runs = e5::runs_of(p);
+    CHECK(runs.size() == p.pair_timeouts_ms.size() + p.boundary_ratios.size() * 2);
+    CHECK(runs.front().name == "pair: 5 s timeout, 120 s interval");
+}
+
+TEST_CASE("the first abort is bounded by the sample that showed it and the sample before", "[e5]") {
+    std::vector<e5::transaction_state> xs{{100, "a", "Empty"}, {2500, "a", "Ongoing"}, {2500, "b", "Ongoing"},
+                                          {6100, "a", "CompleteAbort"}, {9000, "b", "PrepareAbort"}};
+    const auto w = e5::first_abort(xs);
+    REQUIRE(w);
+    CHECK(w->after_ms == 2500);
+    CHECK(w->by_ms == 6100);
+    xs.erase(xs.begin() + 3, xs.end());
+    CHECK_FALSE(e5::first_abort(xs));
+}
+
+TEST_CASE("the seed's condition is judged only when the feed was over before the abort's earliest moment", "[e5][verdict]") {
+    e5::samples s;
+    auto r = run_with(120000, 5000, 0, true);  // Ongoing at 0, CompleteAbort at 3000
+    r.part = "seed-condition";
+    r.feed_done_ms = 0;
+    s.runs.push_back(r);
+    CHECK(e5::seed_condition_is_silent(s).verdict == verdict_kind::held);
+    // Mutation: the feed is acknowledged between the last quiet sample and
+    // the abort: the abort may have come first, so it is not the seed's condition.
+    s.runs[0].feed_done_ms = 1000;
+    CHECK(e5::seed_condition_is_silent(s).verdict == verdict_kind::inconclusive);
+    s.runs[0].feed_done_ms = 0;
+    // An exception in the job's history refutes "silent".
+    s.runs[0].signals.exceptions = 1;
+    CHECK(e5::seed_condition_is_silent(s).verdict == verdict_kind::refuted);
+    // The seed's condition is not the failover prediction's case.
+    CHECK(e5::far_under_interval_job_fails_over(s).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("the spread of a cell's repeats counts how often a reader got everything and how often nothing", "[e5]") {
+    std::vector<e5::txn_run> runs{run_with(20000, 10000, 0, true), run_with(20000, 10000, 100, true), run_with(20000, 10000, 40, true)};
+    for (auto& r : runs) r.name = "boundary x0.5 #" + std::to_string(&r - runs.data() + 1);
+    runs[1].committed.missing_runs.clear();
+    runs[2].signals.exceptions = 2;
+    const auto cells = e5::spread_by_cell<e5::txn_run>(runs, [](const e5::txn_run& r) { return e5::cell_of(r.name); });
+    REQUIRE(cells.size() == 1);
+    CHECK(cells[0].cell == "boundary x0.5");
+    CHECK(cells[0].runs == 3);
+    CHECK(cells[0].committed == stats::summary{0, 40, 100, 3});
+    CHECK(cells[0].all_once == 1);
+    CHECK(cells[0].none == 1);
+    CHECK(cells[0].with_exceptions == 1);
 }
 
 TEST_CASE("a reader that saw records at read_committed refutes the far-under prediction", "[e5][verdict]") {
@@ -245,7 +310,8 @@ TEST_CASE("a run's record starts from what its plan asked for and the broker's m
     CHECK(run.requested_timeout_ms == plan.timeout_ms);
     CHECK(run.broker_max_timeout_ms == 900000);
     CHECK(run.events == p.events);
-    CHECK(e5::planned_restart(p, "late").requested_timeout_ms == p.restart_timeout_ms);
+    CHECK(e5::planned_restart(p, "late", 2).requested_timeout_ms == p.restart_timeout_ms);
+    CHECK(e5::planned_restart(p, "late", 2).repeat == 2u);
     const auto st = e5::planned_stuck(p, "cancel", "fixed", 500);
     CHECK(st.sink_partitioner == "fixed");
     CHECK(st.plain_records == 500);
@@ -260,4 +326,14 @@ TEST_CASE("e5: each stuck run splits into its ending and its partitioner, in the
     REQUIRE(cells.size() == 2);
     CHECK(cells.at(0) == std::pair<std::string, std::string>{"cancel", "fixed"});
     CHECK(cells.at(1) == std::pair<std::string, std::string>{"kill-then-cancel", "round-robin"});
+}
+
+TEST_CASE("every repeat of a restore is judged: one late restore that delivered everything refutes", "[e5][verdict]") {
+    e5::samples s;
+    s.restarts.push_back(restart_with("late", 6000, 95000, true));
+    s.restarts.push_back(restart_with("late", 6000, 95000, true));
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::held);
+    // Mutation: judge only the first repeat and this passes.
+    s.restarts[1] = restart_with("late", 6000, 95000, false);
+    CHECK(e5::restart_late_loses_the_pending_transaction(s).verdict == verdict_kind::refuted);
 }

@@ -54,10 +54,19 @@ struct parameters {
     // The reference study's pair: one interval, a timeout far below and far above it.
     std::int64_t pair_interval_ms = 120000;
     std::vector<std::int64_t> pair_timeouts_ms{5000, 300000};
+    std::optional<std::uint64_t> pair_repeats;  // each pair timeout this many times (absent: once)
+    // The reference study's condition: the pair's interval and first timeout,
+    // the feed written at once so that it has ended before the broker aborts
+    // (records still arriving after the abort make the job fail over), this
+    // many times (absent: not run).
+    std::optional<std::uint64_t> seed_condition_repeats;
     // The boundary: timeouts at these ratios to a shorter interval, each `boundary_repeats` times.
     std::int64_t boundary_interval_ms = 20000;
     std::vector<double> boundary_ratios{0.5, 0.9, 1.1, 1.5, 3.0};
-    std::uint64_t boundary_repeats = 2;
+    std::uint64_t boundary_repeats = 3;
+    // Half the interval varies (a failover's replay can commit what the abort
+    // took): the 0.5 ratio runs this many times (absent: boundary_repeats).
+    std::optional<std::uint64_t> half_ratio_repeats;
     // Above the broker's maximum: this many ms more than it.
     std::int64_t above_max_by_ms = 60000;
     // The stuck transaction: a long timeout, the job cancelled with a transaction open.
@@ -79,10 +88,18 @@ struct parameters {
     std::int64_t restart_timeout_ms = 60000;
     std::int64_t restart_late_wait_ms = 90000;
     std::vector<std::string> restart_endings{"prompt", "late"};
+    std::optional<std::uint64_t> restart_repeats;  // each ending this many times (absent: once)
     std::int64_t commit_wait_checkpoints = 2;  // checkpoints to wait after the feed before reading
     bool quick = false;
 
-    static parameters full() { return {}; }
+    static parameters full() {
+        parameters p;
+        p.pair_repeats = 3;
+        p.seed_condition_repeats = 3;
+        p.half_ratio_repeats = 5;
+        p.restart_repeats = 3;
+        return p;
+    }
     static parameters quick_run() {
         parameters p;
         p.quick = true;
@@ -93,6 +110,7 @@ struct parameters {
         p.boundary_interval_ms = 6000;
         p.boundary_ratios = {0.5, 3.0};
         p.boundary_repeats = 1;
+        p.half_ratio_repeats = 1;
         p.stuck_timeout_ms = 12000;
         p.stuck_runs = {"cancel/default", "kill-then-cancel/fixed"};
         p.stuck_interval_ms = 120000;
@@ -112,13 +130,14 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms,
-                       boundary_interval_ms, boundary_ratios, boundary_repeats, above_max_by_ms, stuck_timeout_ms,
-                       stuck_interval_ms, stuck_plain_records, stuck_runs, restart_interval_ms, restart_timeout_ms,
-                       restart_late_wait_ms, restart_endings, commit_wait_checkpoints, quick))
+                       pair_repeats, seed_condition_repeats, boundary_interval_ms, boundary_ratios, boundary_repeats,
+                       half_ratio_repeats, above_max_by_ms, stuck_timeout_ms, stuck_interval_ms, stuck_plain_records,
+                       stuck_runs, restart_interval_ms, restart_timeout_ms, restart_late_wait_ms, restart_endings,
+                       restart_repeats, commit_wait_checkpoints, quick))
 
 /// One run of the Kafka → Flink → Kafka job: what it asked for.
 struct run_plan {
-    std::string part;  // pair | boundary | above-max
+    std::string part;  // pair | seed-condition | boundary | above-max
     std::string name;
     std::int64_t interval_ms = 0;
     std::int64_t timeout_ms = 0;
@@ -126,19 +145,38 @@ struct run_plan {
     std::optional<double> ratio;  // timeout / interval, for the boundary
 };
 
+inline bool is_half_ratio(double ratio) { return std::abs(ratio - 0.5) < 1e-9; }
+
+/// The runs in the order they run: each repeat of the pair, the seed's
+/// condition, then each repeat of the boundary (the 0.5 ratio's extra repeats last).
 inline std::vector<run_plan> runs_of(const parameters& p) {
     std::vector<run_plan> out;
-    for (auto t : p.pair_timeouts_ms)
-        out.push_back({"pair", "pair: " + std::to_string(t / 1000) + " s timeout, " + std::to_string(p.pair_interval_ms / 1000) + " s interval",
-                       p.pair_interval_ms, t, 1, std::nullopt});
-    for (std::uint64_t r = 1; r <= p.boundary_repeats; ++r)
+    const auto pair_name = [&](std::int64_t t) {
+        return std::to_string(t / 1000) + " s timeout, " + std::to_string(p.pair_interval_ms / 1000) + " s interval";
+    };
+    const auto pair_repeats = p.pair_repeats.value_or(1);
+    for (std::uint64_t r = 1; r <= pair_repeats; ++r)
+        for (auto t : p.pair_timeouts_ms)
+            out.push_back({"pair", "pair: " + pair_name(t) + (pair_repeats > 1 ? " #" + std::to_string(r) : std::string()),
+                           p.pair_interval_ms, t, r, std::nullopt});
+    if (!p.pair_timeouts_ms.empty())
+        for (std::uint64_t r = 1; r <= p.seed_condition_repeats.value_or(0); ++r)
+            out.push_back({"seed-condition", "seed condition: " + pair_name(p.pair_timeouts_ms.front()) + ", feed at once #" + std::to_string(r),
+                           p.pair_interval_ms, p.pair_timeouts_ms.front(), r, std::nullopt});
+    const auto half_repeats = p.half_ratio_repeats.value_or(p.boundary_repeats);
+    for (std::uint64_t r = 1; r <= std::max(p.boundary_repeats, half_repeats); ++r)
         for (auto ratio : p.boundary_ratios) {
+            if (r > (is_half_ratio(ratio) ? half_repeats : p.boundary_repeats)) continue;
             const auto t = static_cast<std::int64_t>(std::llround(ratio * static_cast<double>(p.boundary_interval_ms)));
             out.push_back({"boundary", "boundary x" + report::fixed(ratio, 1) + " #" + std::to_string(r),
                            p.boundary_interval_ms, t, r, ratio});
         }
     return out;
 }
+
+/// Records per second for a run's feed: the seed's condition writes it at
+/// once (0: as fast as the producer goes), every other run spreads it.
+inline double feed_rate_of(const run_plan& plan, const parameters& p) { return plan.part == "seed-condition" ? 0.0 : p.feed_rate(); }
 
 /// The run above the broker's maximum (part 4): the boundary's interval, a
 /// timeout `above_max_by_ms` over the maximum the broker reports.
@@ -244,10 +282,12 @@ struct txn_run {
     output_read uncommitted;                         // read_uncommitted
     job_signals signals;
     std::int64_t failed_after_ms = -1;               // submit to FAILED, when it failed
+    std::optional<std::int64_t> feed_done_ms;        // submit to the feed's last record acknowledged (absent in older runs)
 };
 BOOST_DESCRIBE_STRUCT(txn_run, (),
                       (part, name, repeat, ratio, requested_timeout_ms, interval_ms, registered_timeout_ms,
-                       broker_max_timeout_ms, broker_abort_sweep_ms, job_id, events, states, committed, uncommitted, signals, failed_after_ms))
+                       broker_max_timeout_ms, broker_abort_sweep_ms, job_id, events, states, committed, uncommitted, signals,
+                       failed_after_ms, feed_done_ms))
 
 /// What a read_committed reader saw of plain records written after a job
 /// was cancelled with its transaction open.
@@ -308,11 +348,12 @@ struct restart_run {
     output_read uncommitted;
     job_signals signals;                             // of the restored job, and both jobs' log lines
     std::vector<transaction_state> states;
+    std::optional<std::uint64_t> repeat;             // absent in runs with one repeat per ending
 };
 BOOST_DESCRIBE_STRUCT(restart_run, (),
                       (ending, interval_ms, requested_timeout_ms, registered_timeout_ms, job_id, restored_job_id,
                        savepoint_path, savepoint_id, pending_at_savepoint, pending_open_for_ms_at_savepoint,
-                       savepoint_to_restored_running_ms, events, committed, uncommitted, signals, states))
+                       savepoint_to_restored_running_ms, events, committed, uncommitted, signals, states, repeat))
 
 /// How old the pending transaction was when the restored job could commit it
 /// (a lower bound: the commit comes after the tasks run); -1 when unknown.
@@ -350,7 +391,9 @@ inline bool is_transaction_warning_of(const std::string& line, const std::string
 
 /// Progress-log names of the runs.
 inline std::string label_of(const run_plan& plan) { return "e5[" + plan.name + "]"; }
-inline std::string restart_label(const std::string& ending) { return "e5[restart, " + ending + "]"; }
+inline std::string restart_label(const std::string& ending, std::uint64_t repeat) {
+    return "e5[restart, " + ending + " #" + std::to_string(repeat) + "]";
+}
 inline std::string stuck_label(const std::string& ending, const std::string& partitioner) {
     return "e5[stuck, " + ending + ", " + partitioner + " partitioner]";
 }
@@ -365,9 +408,10 @@ inline txn_run planned_run(const run_plan& plan, const parameters& p, std::int64
     run.events = p.events;
     return run;
 }
-inline restart_run planned_restart(const parameters& p, const std::string& ending) {
+inline restart_run planned_restart(const parameters& p, const std::string& ending, std::uint64_t repeat) {
     restart_run r;
     r.ending = ending;
+    r.repeat = repeat;
     r.requested_timeout_ms = p.restart_timeout_ms;
     r.events = p.events;
     return r;
@@ -457,9 +501,27 @@ inline std::set<std::string> states_seen(const std::vector<transaction_state>& x
     for (const auto& x : xs) out.insert(x.state);
     return out;
 }
+inline bool is_abort(const std::string& state) { return state == "PrepareAbort" || state == "CompleteAbort"; }
 inline bool aborted(const std::vector<transaction_state>& xs) {
-    const auto s = states_seen(xs);
-    return s.count("PrepareAbort") || s.count("CompleteAbort");
+    return std::any_of(xs.begin(), xs.end(), [](const transaction_state& x) { return is_abort(x.state); });
+}
+
+/// When the broker's first abort happened, as the sampling bounds it: after
+/// the last sample before the first sample that showed an abort (`after_ms`;
+/// 0 when that was the first sample) and no later than that sample (`by_ms`).
+struct abort_window {
+    std::int64_t after_ms = 0;
+    std::int64_t by_ms = 0;
+};
+inline std::optional<abort_window> first_abort(const std::vector<transaction_state>& xs) {
+    std::optional<std::int64_t> by;
+    for (const auto& x : xs)
+        if (is_abort(x.state) && (!by || x.t_ms < *by)) by = x.t_ms;
+    if (!by) return std::nullopt;
+    abort_window w{0, *by};
+    for (const auto& x : xs)
+        if (x.t_ms < *by) w.after_ms = std::max(w.after_ms, x.t_ms);
+    return w;
 }
 /// The fraction of the feed a read_committed reader got, once each.
 inline double committed_fraction(const txn_run& r) {
@@ -507,6 +569,7 @@ inline std::string read_text(const txn_run& r) {
 }
 
 inline bool far_under(const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms * 2 <= r.interval_ms; }
+inline bool seed_condition(const txn_run& r) { return r.part == "seed-condition"; }
 inline bool just_under(const txn_run& r) {
     return r.part != "above-max" && r.requested_timeout_ms * 2 > r.interval_ms && r.requested_timeout_ms < r.interval_ms;
 }
@@ -528,9 +591,10 @@ inline rule_verdict far_under_interval_loses_everything(const samples& s) {
 /// With records still arriving after the broker aborted its transaction, the
 /// writer's next send fails and the job fails over: its exception history is
 /// not empty (the reference study's job, whose feed had ended, stayed quiet).
+/// The seed's condition, whose feed ends before the abort, is not its case.
 inline rule_verdict far_under_interval_job_fails_over(const samples& s) {
     return experiment::for_each_of(
-        runs_where(s, far_under), [](const txn_run& r) { return r.name; },
+        runs_where(s, [](const txn_run& r) { return far_under(r) && !seed_condition(r); }), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             std::string names;
             for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
@@ -539,6 +603,36 @@ inline rule_verdict far_under_interval_job_fails_over(const samples& s) {
             return r.signals.exceptions > 0 ? held(why) : refuted(why);
         },
         "no run had a timeout of half its interval or less");
+}
+
+inline std::string seed_condition_text(const txn_run& r, const std::optional<abort_window>& w) {
+    std::string names;
+    for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
+    return read_text(r) + ", " + std::to_string(r.signals.exceptions) + " exceptions" +
+           (names.empty() ? std::string() : " (" + names + ")") + "; feed acknowledged " +
+           (r.feed_done_ms ? std::to_string(*r.feed_done_ms) + " ms" : std::string("at an unrecorded time")) +
+           " after the submit, first abort " +
+           (w ? "after " + std::to_string(w->after_ms) + " and by " + std::to_string(w->by_ms) + " ms" : std::string("not seen"));
+}
+
+/// The reference study's condition (the feed over before the broker's
+/// abort): a read_committed reader gets nothing, and nothing reports it: the
+/// job runs, with no exception and no failed checkpoint. A run whose feed was
+/// not over before the abort's earliest bound is not the seed's condition:
+/// inconclusive.
+inline rule_verdict seed_condition_is_silent(const samples& s) {
+    return experiment::for_each_of(
+        runs_where(s, seed_condition), [](const txn_run& r) { return r.name; },
+        [](const txn_run& r) {
+            const auto w = first_abort(r.states);
+            const auto why = seed_condition_text(r, w);
+            if (!r.feed_done_ms || !w || *r.feed_done_ms > w->after_ms)
+                return inconclusive("not the seed's condition (no abort seen after the feed was over): " + why);
+            const bool silent = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events &&
+                                r.signals.state == "RUNNING" && r.signals.exceptions == 0 && r.signals.failed_checkpoints == 0;
+            return silent ? held(why) : refuted(why);
+        },
+        "no run had the seed's condition");
 }
 
 /// Just under the interval: every run loses at least one record for a read_committed reader.
@@ -677,11 +771,13 @@ inline rule_verdict stuck_transaction_holds_only_its_partitions(const samples& s
     return ok ? held(why) : refuted(why);
 }
 
-inline const restart_run* restart_ending(const samples& s, const std::string& ending) {
+inline std::vector<restart_run> restarts_ending(const samples& s, const std::string& ending) {
+    std::vector<restart_run> out;
     for (const auto& x : s.restarts)
-        if (x.ending == ending) return &x;
-    return nullptr;
+        if (x.ending == ending) out.push_back(x);
+    return out;
 }
+inline std::string restart_name(const restart_run& r) { return r.ending + " #" + std::to_string(r.repeat.value_or(1)); }
 
 inline std::string restart_text(const restart_run& r) {
     return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
@@ -708,32 +804,40 @@ inline std::optional<std::string> misplaced(const restart_run& r) {
 /// A restore after the timeout loses the savepoint's pending transaction: a
 /// read_committed reader misses records that read_uncommitted sees, and none twice.
 inline rule_verdict restart_late_loses_the_pending_transaction(const samples& s) {
-    const auto* r = restart_ending(s, "late");
-    if (!r) return inconclusive("the late restore did not run");
-    if (auto why = misplaced(*r)) return inconclusive(*why);
-    const bool ok = !r->committed.missing_runs.empty() && r->committed.duplicate_rows == 0 &&
-                    r->uncommitted.distinct_seq == r->events;
-    return ok ? held(restart_text(*r)) : refuted(restart_text(*r));
+    return experiment::for_each_of(
+        restarts_ending(s, "late"), restart_name,
+        [](const restart_run& r) {
+            if (auto why = misplaced(r)) return inconclusive(*why);
+            const bool ok = !r.committed.missing_runs.empty() && r.committed.duplicate_rows == 0 && r.uncommitted.distinct_seq == r.events;
+            return ok ? held(restart_text(r)) : refuted(restart_text(r));
+        },
+        "the late restore did not run");
 }
 
 /// ... and says so only in the logs: the restored job runs, with no exception
 /// in its history and no failed checkpoint, while the logs carry warnings
 /// about the transaction.
 inline rule_verdict restart_late_is_silent_but_for_the_logs(const samples& s) {
-    const auto* r = restart_ending(s, "late");
-    if (!r) return inconclusive("the late restore did not run");
-    if (auto why = misplaced(*r)) return inconclusive(*why);
-    const bool ok = r->signals.state == "RUNNING" && r->signals.exceptions == 0 && r->signals.failed_checkpoints == 0 &&
-                    r->signals.log_warnings > 0;
-    return ok ? held(restart_text(*r)) : refuted(restart_text(*r));
+    return experiment::for_each_of(
+        restarts_ending(s, "late"), restart_name,
+        [](const restart_run& r) {
+            if (auto why = misplaced(r)) return inconclusive(*why);
+            const bool ok = r.signals.state == "RUNNING" && r.signals.exceptions == 0 && r.signals.failed_checkpoints == 0 &&
+                            r.signals.log_warnings > 0;
+            return ok ? held(restart_text(r)) : refuted(restart_text(r));
+        },
+        "the late restore did not run");
 }
 
 /// A restore within the timeout commits the pending transaction: every record once.
 inline rule_verdict restart_prompt_delivers_once(const samples& s) {
-    const auto* r = restart_ending(s, "prompt");
-    if (!r) return inconclusive("the prompt restore did not run");
-    if (auto why = misplaced(*r)) return inconclusive(*why);
-    return exactly_once(r->committed, r->events) ? held(restart_text(*r)) : refuted(restart_text(*r));
+    return experiment::for_each_of(
+        restarts_ending(s, "prompt"), restart_name,
+        [](const restart_run& r) {
+            if (auto why = misplaced(r)) return inconclusive(*why);
+            return exactly_once(r.committed, r.events) ? held(restart_text(r)) : refuted(restart_text(r));
+        },
+        "the prompt restore did not run");
 }
 
 using rule = experiment::rule<samples, parameters>;
@@ -741,6 +845,7 @@ using rule = experiment::rule<samples, parameters>;
 inline std::vector<rule> rules() {
     return {{"e5.far-under-interval-loses-everything", [](const samples& s, const parameters&) { return far_under_interval_loses_everything(s); }},
             {"e5.far-under-interval-job-fails-over", [](const samples& s, const parameters&) { return far_under_interval_job_fails_over(s); }},
+            {"e5.seed-condition-is-silent", [](const samples& s, const parameters&) { return seed_condition_is_silent(s); }},
             {"e5.just-under-interval-loses-records", [](const samples& s, const parameters&) { return just_under_interval_loses_records(s); }},
             {"e5.above-interval-delivers-once", [](const samples& s, const parameters&) { return above_interval_delivers_once(s); }},
             {"e5.just-above-interval-suffices", [](const samples& s, const parameters&) { return just_above_interval_suffices(s); }},
@@ -761,6 +866,54 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
 }
 
 // ---- report --------------------------------------------------------------------
+
+/// A run's cell: its name without the repeat's number.
+inline std::string cell_of(const std::string& name) {
+    const auto hash = name.rfind(" #");
+    return hash == std::string::npos ? name : name.substr(0, hash);
+}
+
+/// One cell's repeats side by side: how many, the records a read_committed
+/// reader got once (min / median / max), how often it got all or none, and
+/// how often the job recorded an exception.
+struct cell_spread {
+    std::string cell;
+    std::size_t runs = 0;
+    stats::summary committed;
+    std::size_t all_once = 0, none = 0, with_exceptions = 0;
+};
+template <class Run>
+std::vector<cell_spread> spread_by_cell(const std::vector<Run>& runs, const std::function<std::string(const Run&)>& cell) {
+    std::vector<cell_spread> out;
+    std::map<std::string, std::vector<const Run*>> by;
+    for (const auto& r : runs) {
+        const auto c = cell(r);
+        if (!by.count(c)) out.push_back({c, 0, {}, 0, 0, 0});
+        by[c].push_back(&r);
+    }
+    for (auto& c : out) {
+        std::vector<double> got;
+        for (const auto* r : by.at(c.cell)) {
+            got.push_back(static_cast<double>(r->committed.distinct_seq));
+            c.all_once += exactly_once(r->committed, r->events) ? 1 : 0;
+            c.none += r->committed.distinct_seq == 0 ? 1 : 0;
+            c.with_exceptions += r->signals.exceptions > 0 ? 1 : 0;
+        }
+        c.runs = got.size();
+        c.committed = stats::summarize(got);
+    }
+    return out;
+}
+inline std::string spread_table(const std::vector<cell_spread>& cells, const std::string& first_column) {
+    report::markdown_table t{{first_column, "Runs", "Read committed, records once: min / median / max",
+                              "Runs where read_committed got every record once", "Runs where it got none",
+                              "Runs with an exception recorded"}};
+    const auto n = [](double x) { return report::with_thousands(static_cast<long long>(x)); };
+    for (const auto& c : cells)
+        t.row({c.cell, std::to_string(c.runs), n(c.committed.min) + " / " + n(c.committed.median) + " / " + n(c.committed.max),
+               std::to_string(c.all_once), std::to_string(c.none), std::to_string(c.with_exceptions)});
+    return t.render();
+}
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::fixed;
@@ -783,8 +936,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
     report::markdown_table t{{"Run", "Interval (Flink)", "Timeout asked / registered (broker)", "Timeout / interval",
                               "Read committed: records once, duplicates, missing runs", "Read uncommitted: records",
                               "Transaction states seen", "Job at the end", "Failed checkpoints", "Exceptions",
-                              "Transaction warnings in the logs"}};
+                              "Transaction warnings in the logs", "Feed over / first abort (after the submit; the abort between two samples)"}};
     for (const auto& r : s.runs) {
+        const auto w = first_abort(r.states);
+        const auto secs = [](std::int64_t ms) { return report::fixed(static_cast<double>(ms) / 1000, 1); };
+        const std::string feed_abort = (r.feed_done_ms ? secs(*r.feed_done_ms) + " s" : std::string("not recorded")) + " / " +
+                                       (w ? secs(w->after_ms) + "–" + secs(w->by_ms) + " s" : std::string("no abort seen"));
         std::string states;
         for (const auto& x : states_seen(r.states)) states += (states.empty() ? "" : ", ") + x;
         t.row({r.name, report::fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
@@ -797,9 +954,13 @@ inline std::string report_section(const result::result_envelope& env, const samp
                report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)),
                states.empty() ? std::string("none sampled") : states, r.signals.state,
                std::to_string(r.signals.failed_checkpoints), std::to_string(r.signals.exceptions),
-               std::to_string(r.signals.log_warnings)});
+               std::to_string(r.signals.log_warnings), feed_abort});
     }
     o += t.render();
+    if (!s.runs.empty()) {
+        o += "\n**The repeats side by side**, one row per cell (each repeat is a row above).\n\n" +
+             spread_table(spread_by_cell<txn_run>(s.runs, [](const txn_run& r) { return cell_of(r.name); }), "Cell");
+    }
     for (const auto& st : s.stuck) {
         o += "\n**A transaction left open (" + st.ending +
              (st.sink_partitioner == "default" ? std::string() : ", each writer subtask on one partition") + ").** A job with a " + std::to_string(st.requested_timeout_ms / 1000) +
@@ -833,7 +994,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                    "Read uncommitted: records", "Restored job", "Exceptions", "Failed checkpoints",
                                    "Transaction warnings in the logs"}};
         for (const auto& r : s.restarts)
-            rt.row({r.ending, fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
+            rt.row({restart_name(r), fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
                     std::to_string(r.requested_timeout_ms) + " / " +
                         (r.registered_timeout_ms ? std::to_string(*r.registered_timeout_ms) : std::string("none described")) + " ms",
                     std::to_string(r.pending_at_savepoint.size()),
@@ -845,6 +1006,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     std::to_string(r.signals.exceptions), std::to_string(r.signals.failed_checkpoints),
                     std::to_string(r.signals.log_warnings)});
         o += rt.render();
+        o += "\n" + spread_table(spread_by_cell<restart_run>(s.restarts, [](const restart_run& r) { return r.ending; }), "Restore");
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }

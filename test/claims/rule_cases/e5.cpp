@@ -2,6 +2,8 @@
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace rosterrig::claims_test {
@@ -11,6 +13,36 @@ e5::txn_run& run_named(e5::samples& s, const std::string& name) {
     for (auto& r : s.runs)
         if (r.name == name) return r;
     throw std::logic_error("e5 rule cases: no run " + name);
+}
+
+// The first run of the reference pair with this timeout (named with a repeat number when the pair repeats).
+e5::txn_run& pair_run(e5::samples& s, std::int64_t timeout_ms) {
+    for (auto& r : s.runs)
+        if (r.part == "pair" && r.requested_timeout_ms == timeout_ms) return r;
+    throw std::logic_error("e5 rule cases: no pair run with a " + std::to_string(timeout_ms) + " ms timeout");
+}
+
+// The first run in the seed's condition, exactly as the reference study
+// describes it: the feed over at 1 s, the first abort between 8 and 9 s,
+// nothing read committed, every seq uncommitted, the job RUNNING with no
+// exception and no failed checkpoint. Made from the 5 s pair run when the
+// shipped run has none.
+e5::txn_run& seed_condition_run(e5::samples& s) {
+    auto it = std::find_if(s.runs.begin(), s.runs.end(), [](const e5::txn_run& r) { return r.part == "seed-condition"; });
+    if (it == s.runs.end()) {
+        auto copy = pair_run(s, 5000);
+        copy.part = "seed-condition", copy.name = "seed condition (made from the pair run)";
+        s.runs.push_back(copy);
+        it = std::prev(s.runs.end());
+    }
+    auto& r = *it;
+    r.feed_done_ms = 1000;
+    r.states = {{500, "t-0-1", "Empty"}, {8000, "t-0-1", "Ongoing"}, {9000, "t-0-1", "CompleteAbort"}};
+    r.committed = {0, 0, 0, {{1, r.events}}};
+    r.uncommitted = {static_cast<std::int64_t>(r.events), r.events, 0, {}};
+    r.signals.state = "RUNNING", r.signals.exceptions = 0, r.signals.failed_checkpoints = 0;
+    r.signals.exception_names.clear();
+    return r;
 }
 
 e5::stuck_run& stuck_run_of(e5::samples& s, const std::string& ending, const std::string& partitioner) {
@@ -53,11 +85,22 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
     return {
         {"e5.far-under-interval-job-fails-over", "the 5 s-timeout job's exception history stays empty, as in the reference study",
          [](S& s, P&) {
-             auto& r = run_named(s, "pair: 5 s timeout, 120 s interval");
+             auto& r = pair_run(s, 5000);
              r.signals.exceptions = 0;
              r.signals.exception_names.clear();
          },
          verdict_kind::refuted},
+        {"e5.seed-condition-is-silent", "the seed's condition exactly as the reference study describes it",
+         [](S& s, P&) { seed_condition_run(s); }, verdict_kind::held},
+        {"e5.seed-condition-is-silent", "in the seed's condition the job fails over once",
+         [](S& s, P&) {
+             auto& r = seed_condition_run(s);
+             r.signals.exceptions = 1;
+             r.signals.exception_names = {"java.io.IOException"};
+         },
+         verdict_kind::refuted},
+        {"e5.seed-condition-is-silent", "the feed is acknowledged only after the first abort: not the seed's condition",
+         [](S& s, P&) { seed_condition_run(s).feed_done_ms = 8500; }, verdict_kind::inconclusive},
         {"e5.above-interval-delivers-once", "a read_committed reader of the 3x run #1 gets seq 1 twice",
          [](S& s, P&) {
              auto& c = run_named(s, "boundary x3.0 #1").committed;
