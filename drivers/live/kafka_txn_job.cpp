@@ -16,6 +16,7 @@
 #include "poll.hpp"
 #include "process_fault.hpp"
 #include "progress.hpp"
+#include "remove_resource.hpp"
 
 namespace rosterrig::live {
 
@@ -32,24 +33,10 @@ txn_scope::txn_scope(session& s, const std::string& label, const txn_job_setting
 }
 
 txn_scope::~txn_scope() {
-    for (const auto& job : jobs_) try {
-            if (s_.flink.job_state(job) != "CANCELED") {
-                s_.flink.cancel(job);
-                s_.flink.wait_for_state(job, {"CANCELED", "FAILED"}, std::chrono::seconds(60));
-            }
-        } catch (const std::exception& e) {
-            progress("cleanup: job " + job + ": " + e.what());
-        }
-    try {
-        std::vector<std::string> open;
-        for (const auto& t : list_transactions(s_.stack, spec.transactional_id_prefix))
-            if (t.state == "Ongoing" || t.state == "PrepareCommit" || t.state == "PrepareAbort") open.push_back(t.id);
-        abort_transactions(s_.stack.kafka(), open);
-        if (!open.empty())
-            progress("cleanup: aborted " + std::to_string(open.size()) + " open transaction(s) of " + spec.transactional_id_prefix);
-    } catch (const std::exception& e) {
-        progress("cleanup: transactions of " + spec.transactional_id_prefix + ": " + e.what());
-    }
+    // The jobs end before the prefix's transactions are aborted, or a running
+    // job would open more; `created` then removes the topics.
+    for (const auto& job : jobs_) remove_and_log(s_.stack, experiment::resource_kind::job, job);
+    remove_and_log(s_.stack, experiment::resource_kind::transactional_id_prefix, spec.transactional_id_prefix);
 }
 
 std::string txn_scope::submit() {
@@ -60,7 +47,7 @@ std::string txn_scope::submit() {
 }
 
 std::string txn_scope::launch(int partitions) {
-    s_.on_created("transactional-id-prefix", spec.transactional_id_prefix);
+    s_.on_created(experiment::name_of(experiment::resource_kind::transactional_id_prefix), spec.transactional_id_prefix);
     for (const auto& t : {spec.in_topic, spec.out_topic}) {
         created.topic(t);
         s_.admin.create_topic(t, partitions);

@@ -1,17 +1,11 @@
 #include "leftover_cleanup.hpp"
 
-#include "table_store.hpp"
-
 #include <fstream>
 #include <map>
 #include <set>
 
-#include "connect_rest.hpp"
-#include "flink_rest.hpp"
-#include "iceberg_catalog.hpp"
-#include "kafka_admin.hpp"
-#include "kafka_transactions.hpp"
 #include "process_fault.hpp"
+#include "remove_resource.hpp"
 
 namespace rosterrig::live {
 
@@ -24,47 +18,12 @@ bool is_our_driver(long long pid) {
     return cmdline.find("rosterrig") != std::string::npos;
 }
 
-// What was done, or throws naming the component.
+// What was done, or throws naming the component; a kind this code does not
+// know is left alone, and said so.
 std::string remove_one(const stack_config& stack, const result::created_resource& c) {
-    if (c.kind == "job") {
-        flink_rest flink(stack.flink());
-        std::string state;
-        for (const auto& [id, st] : flink.jobs())
-            if (id == c.name) state = st;
-        auto checkpoints = [&] { return remove_job_folders(stack, c.name) > 0 ? ", its checkpoint and savepoint folders removed" : ""; };
-        if (state.empty()) return "job " + c.name + ": not known to Flink (gone)" + checkpoints();
-        if (state == "CANCELED" || state == "FINISHED" || state == "FAILED") return "job " + c.name + ": already " + state + checkpoints();
-        flink.cancel(c.name);
-        flink.wait_for_state(c.name, {"CANCELED", "FAILED", "FINISHED"}, std::chrono::seconds(60));
-        return "job " + c.name + ": cancelled (was " + state + ")" + checkpoints();
-    }
-    if (c.kind == "transactional-id-prefix") {
-        std::vector<std::string> open;
-        for (const auto& t : list_transactions(stack, c.name))
-            if (t.state == "Ongoing" || t.state == "PrepareCommit" || t.state == "PrepareAbort") open.push_back(t.id);
-        abort_transactions(stack.kafka(), open);
-        return "transactions of " + c.name + ": " + std::to_string(open.size()) + " open, aborted";
-    }
-    if (c.kind == "table") {
-        const auto dot = c.name.find('.');
-        if (dot == std::string::npos) throw live_error(stack.catalog(), "recorded table " + c.name + " has no namespace");
-        iceberg_catalog(stack.catalog()).drop_table(c.name.substr(0, dot), c.name.substr(dot + 1), true);
-        const auto n = remove_table_files(stack, c.name.substr(0, dot), c.name.substr(dot + 1));
-        return "table " + c.name + ": dropped with purge" + (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
-    }
-    if (c.kind == "connector") {
-        const bool existed = connect_rest(stack.connect()).remove(c.name);
-        return "connector " + c.name + (existed ? ": deleted" : ": not known to the Connect worker (gone)");
-    }
-    if (c.kind == "consumer-group") {  // fails while a dead run's member still runs: it stops on its own, clean again then
-        kafka_admin(stack.kafka()).delete_group(c.name);
-        return "consumer group " + c.name + ": deleted";
-    }
-    if (c.kind == "topic") {
-        kafka_admin(stack.kafka()).delete_topic(c.name);
-        return "topic " + c.name + ": deleted";
-    }
-    return c.kind + " " + c.name + ": not a kind clean-up knows; left alone";
+    const auto kind = experiment::resource_kind_of(c.kind);
+    if (!kind) return c.kind + " " + c.name + ": not a kind clean-up knows; left alone";
+    return remove_resource(stack, *kind, c.name);
 }
 
 }  // namespace

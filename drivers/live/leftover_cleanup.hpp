@@ -1,7 +1,7 @@
 // Removing what dead runs left behind (see rosterrig/experiment/leftovers.hpp
 // for which runs and which names): each history under a folder read, each
-// recorded job cancelled, open transaction aborted, table dropped with its
-// files, topic deleted, and the history marked failed with what was removed.
+// recorded resource removed by remove_resource, as a run's own clean-up
+// removes it, and the history marked failed with what was removed.
 // A history that cannot be read is named and left alone.
 #ifndef ROSTERRIG_LIVE_LEFTOVER_CLEANUP_HPP
 #define ROSTERRIG_LIVE_LEFTOVER_CLEANUP_HPP

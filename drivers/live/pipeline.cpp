@@ -1,8 +1,6 @@
 #include "pipeline.hpp"
 
-#include "connect_rest.hpp"
-
-#include "table_store.hpp"
+#include "remove_resource.hpp"
 
 #include <rosterrig/detail/sha256.hpp>
 #include <rosterrig/engine/flink_sql_text.hpp>
@@ -11,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include "job_waits.hpp"
 #include "progress.hpp"
 
@@ -211,70 +208,26 @@ int remove_job_folders(const stack_config& stack, const std::string& job) {
 created_resources::~created_resources() { cleanup(); }
 
 void created_resources::cleanup() {
-    for (auto it = connectors_.rbegin(); it != connectors_.rend(); ++it) {
-        try {
-            connect_rest(stack_.connect()).remove(*it);
-        } catch (const std::exception& e) {
-            progress("cleanup: connector " + *it + ": " + e.what());
-        }
+    auto order = std::move(created_);
+    created_.clear();
+    std::reverse(order.begin(), order.end());  // the newest of a kind first
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [kind, name] : order) {
+        if (kind == experiment::resource_kind::table && keep_tables_)
+            keep_table(name);
+        else
+            remove_and_log(stack_, kind, name);
     }
-    connectors_.clear();
-    flink_rest flink(stack_.flink());
-    for (auto it = jobs_.rbegin(); it != jobs_.rend(); ++it) {
-        try {
-            auto state = flink.job_state(*it);
-            if (state != "CANCELED" && state != "FINISHED" && state != "FAILED") {
-                flink.cancel(*it);
-                flink.wait_for_state(*it, {"CANCELED", "FINISHED", "FAILED"}, std::chrono::seconds(60));
-            }
-            remove_job_folders(stack_, *it);  // once the job has ended, not before
-        } catch (const std::exception& e) {
-            progress("cleanup: job " + *it + ": " + e.what());
-        }
+}
+
+void created_resources::keep_table(const std::string& recorded) const {
+    try {
+        const auto [ns, t] = table_name_of(stack_, recorded);
+        progress("kept table " + recorded + " at " + iceberg_catalog(stack_.catalog()).load(ns, t).location +
+                 " (--keep-tables; drop it with Trino: DROP TABLE iceberg." + recorded + ")");
+    } catch (const std::exception& e) {
+        progress("cleanup: table " + recorded + ": " + e.what());
     }
-    jobs_.clear();
-    iceberg_catalog catalog(stack_.catalog());
-    for (const auto& [ns, t] : tables_) {
-        try {
-            if (keep_tables_) {
-                progress("kept table " + ns + "." + t + " at " + catalog.load(ns, t).location +
-                         " (--keep-tables; drop it with Trino: DROP TABLE iceberg." + ns + "." + t + ")");
-                continue;
-            }
-            catalog.drop_table(ns, t, true);
-            if (const auto n = remove_table_files(stack_, ns, t); n > 0)
-                progress("cleanup: table " + ns + "." + t + ": removed " + std::to_string(n) + " files the catalog's purge left");
-        } catch (const std::exception& e) {
-            progress("cleanup: table " + ns + "." + t + ": " + e.what());
-        }
-    }
-    tables_.clear();
-    if (!topics_.empty() || !groups_.empty()) {
-        try {
-            kafka_admin admin(stack_.kafka());
-            for (const auto& g : groups_) {
-                // A deleted connector's tasks leave its group a few seconds after the worker answers.
-                for (int attempt = 1;; ++attempt) {
-                    try {
-                        admin.delete_group(g);
-                        break;
-                    } catch (const std::exception& e) {
-                        if (attempt < 30 && std::string(e.what()).find("not empty") != std::string::npos) {
-                            std::this_thread::sleep_for(std::chrono::seconds(1));
-                            continue;
-                        }
-                        progress("cleanup: consumer group " + g + ": " + e.what());
-                        break;
-                    }
-                }
-            }
-            for (const auto& t : topics_) admin.delete_topic(t);
-        } catch (const std::exception& e) {
-            progress(std::string("cleanup: topics: ") + e.what());
-        }
-    }
-    topics_.clear();
-    groups_.clear();
 }
 
 }  // namespace rosterrig::live

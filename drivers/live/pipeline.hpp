@@ -6,10 +6,12 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 #include <optional>
 #include <rosterrig/experiment/job_template.hpp>
 #include <rosterrig/experiment/pipeline_config.hpp>
+#include <rosterrig/experiment/resource_kind.hpp>
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
 #include "kafka_admin.hpp"
@@ -107,41 +109,26 @@ public:
     explicit created_resources(const stack_config& stack, recorder on_record = {}, bool keep_tables = false)
         : stack_(stack), on_record_(std::move(on_record)), keep_tables_(keep_tables) {}
     ~created_resources();
-    void topic(const std::string& name) {
-        note("topic", name);
-        topics_.push_back(name);
-    }
-    void table(const std::string& ns, const std::string& name) {
-        note("table", ns + "." + name);
-        tables_.emplace_back(ns, name);
-    }
-    void job(const std::string& id) {
-        note("job", id);
-        jobs_.push_back(id);
-    }
-    void group(const std::string& name) {
-        note("consumer-group", name);
-        groups_.push_back(name);
-    }
+    void topic(const std::string& name) { add(experiment::resource_kind::topic, name); }
+    void table(const std::string& ns, const std::string& name) { add(experiment::resource_kind::table, ns + "." + name); }
+    void job(const std::string& id) { add(experiment::resource_kind::job, id); }
+    void group(const std::string& name) { add(experiment::resource_kind::consumer_group, name); }
     // A Kafka Connect connector: deleted first, before its table and topics.
-    void connector(const std::string& name) {
-        note("connector", name);
-        connectors_.push_back(name);
-    }
-    void cleanup();  // logs, never throws
+    void connector(const std::string& name) { add(experiment::resource_kind::connector, name); }
+    // Each through remove_resource, in the order of resource_kind, the newest
+    // of a kind first; logs, never throws.
+    void cleanup();
 
 private:
-    void note(const std::string& kind, const std::string& name) {
-        if (on_record_) on_record_(kind, name);
+    void add(experiment::resource_kind kind, const std::string& name) {
+        if (on_record_) on_record_(experiment::name_of(kind), name);
+        created_.emplace_back(kind, name);
     }
+    void keep_table(const std::string& recorded) const;  // logs where it is, never throws
     const stack_config& stack_;
     recorder on_record_;
     bool keep_tables_ = false;
-    std::vector<std::string> topics_;
-    std::vector<std::pair<std::string, std::string>> tables_;
-    std::vector<std::string> jobs_;
-    std::vector<std::string> groups_;
-    std::vector<std::string> connectors_;
+    std::vector<std::pair<experiment::resource_kind, std::string>> created_;  // in the order created
 };
 
 // Where a job's savepoints go: a folder of their own per job

@@ -1,6 +1,6 @@
 // rosterrig/experiment/leftovers.hpp: what a dead run left on the stack.
 //
-// A driver records every topic, table, job and transactional-id prefix in its
+// A driver records everything it creates (each a resource_kind) in its
 // history before creating it and removes them itself however it ends, except
 // when it cannot: SIGKILL, an OOM kill, a closed terminal. Its history then
 // still reads "running" while its process is gone. Clean-up takes exactly what
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "rosterrig/experiment/resource_kind.hpp"
 #include "rosterrig/result/envelope.hpp"
 
 namespace rosterrig::experiment {
@@ -42,20 +43,9 @@ inline long long pid_in_history_name(const std::string& path) {
     return std::stoll(digits);
 }
 
-/// The order things are undone in: jobs first (they hold the rest), then the
-/// transactions they left open, then tables, consumer groups and topics.
-inline int undo_rank(const std::string& kind) {
-    if (kind == "connector") return 0;  // a running connector's tasks hold its group and write its table
-    if (kind == "job") return 0;
-    if (kind == "transactional-id-prefix") return 1;
-    if (kind == "table") return 2;
-    if (kind == "consumer-group") return 3;
-    if (kind == "topic") return 4;
-    return 5;
-}
-
 /// Everything to remove: each resource recorded by a run still marked
-/// running whose driver is gone, once, in undo order.
+/// running whose driver is gone, once, in the order of resource_kind (a kind
+/// it does not name last).
 inline std::vector<leftover> leftovers(const std::vector<run_on_disk>& runs) {
     std::vector<leftover> out;
     for (const auto& r : runs) {
@@ -66,7 +56,7 @@ inline std::vector<leftover> leftovers(const std::vector<run_on_disk>& runs) {
         }
     }
     std::stable_sort(out.begin(), out.end(),
-                     [](const leftover& a, const leftover& b) { return undo_rank(a.what.kind) < undo_rank(b.what.kind); });
+                     [](const leftover& a, const leftover& b) { return removal_rank(a.what.kind) < removal_rank(b.what.kind); });
     return out;
 }
 

@@ -53,8 +53,8 @@ BOOST_DESCRIBE_STRUCT(prediction_record, (), (text, recorded_in_commit, file))
 /// Something a run created on the stack, recorded before it was created, so
 /// whatever happens to the run, what it may have left behind is known.
 struct created_resource {
-    std::string kind;  ///< topic | table | job
-    std::string name;  ///< topic name, <namespace>.<table>, job id
+    std::string kind;  ///< a rosterrig::experiment::resource_kind by name_of(): connector | job | transactional-id-prefix | table | consumer-group | topic
+    std::string name;  ///< connector, job id, prefix, <namespace>.<table>, group or topic name
     friend bool operator==(const created_resource&, const created_resource&) = default;
 };
 BOOST_DESCRIBE_STRUCT(created_resource, (), (kind, name))
