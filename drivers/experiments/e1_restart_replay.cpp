@@ -4,8 +4,7 @@
 // on npi}), one job each, fed at a steady rate while the TaskManager is
 // SIGKILLed at the moments the fault plan drew. Part 2: are committed offsets
 // the truth or monitoring? Rewind them behind a job, kill, then start a fresh
-// job that trusts them. Everything else is in
-// include/rosterrig/experiments/e1_restart_replay.hpp.
+// job that trusts them. Everything else is in include/rosterrig/experiments/e1_restart_replay.hpp.
 #include <rosterrig/experiments/e1_restart_replay.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -55,9 +54,10 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
                    [&](const e1::kill_sample& k) { h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); }); }});
     const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
     const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto end = read_run_end(s, job, p);
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
-        record_run_end(s, run, report, feed_start, job, p, seen);
+        record_run_end(run, report, feed_start, end, seen);
         progress(label + ": " + e1::end_text(run));
     });
 }
