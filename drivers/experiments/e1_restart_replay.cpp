@@ -53,7 +53,7 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
                    },
                    [&](const e1::kill_sample& k) { h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); }); }});
     const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto end = read_run_end(s, job, p);
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
@@ -72,7 +72,7 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
     h.record([&](e1::samples& all) { all.offsets.feed_sha256 = fed.feed_sha256; });
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
-        const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+        const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
         const e1::offsets_step x{step, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
                                  seen.by_seq.rows, seen.by_seq.duplicate_rows, job,
                                  static_cast<std::int64_t>(s.flink.exceptions(job).size()), s.flink.checkpoints(job).latest_restored_id};

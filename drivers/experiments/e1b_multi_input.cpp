@@ -87,7 +87,7 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     collect_checkpoints(s, job, writer_vertex, at, h);
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const long long read_start = now_ms();
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const long long read_ms = now_ms() - read_start;
     std::vector<e1b::duplicate_copy> copies;  // which checkpoint committed each copy of a duplicated seq
     if (seen.by_seq.duplicate_rows > 0)
