@@ -4,8 +4,7 @@
 // on npi}), one job each, fed at a steady rate while the TaskManager is
 // SIGKILLed at the moments the fault plan drew. Part 2: are committed offsets
 // the truth or monitoring? Rewind them behind a job, kill, then start a fresh
-// job that trusts them. Everything else is in
-// include/rosterrig/experiments/e1_restart_replay.hpp.
+// job that trusts them. Everything else is in include/rosterrig/experiments/e1_restart_replay.hpp.
 #include <rosterrig/experiments/e1_restart_replay.hpp>
 #include <rosterrig/generate/generator.hpp>
 
@@ -54,10 +53,11 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
                    },
                    [&](const e1::kill_sample& k) { h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); }); }});
     const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
+    const auto end = read_run_end(s, job, p);
     h.record([&](e1::samples& x) {
         auto& run = x.configurations[at];
-        record_run_end(s, run, report, feed_start, job, p, seen);
+        record_run_end(run, report, feed_start, end, seen);
         progress(label + ": " + e1::end_text(run));
     });
 }
@@ -72,7 +72,7 @@ void run_offsets(session& s, const e1::parameters& params, history& h) {
     h.record([&](e1::samples& all) { all.offsets.feed_sha256 = fed.feed_sha256; });
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
-        const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+        const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
         const e1::offsets_step x{step, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
                                  seen.by_seq.rows, seen.by_seq.duplicate_rows, job,
                                  static_cast<std::int64_t>(s.flink.exceptions(job).size()), s.flink.checkpoints(job).latest_restored_id};

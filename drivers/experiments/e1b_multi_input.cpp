@@ -26,8 +26,7 @@ using history = history_writer<e1b::definition>;
 
 namespace {
 
-// Flink keeps the last few checkpoints' statistics: collected before each
-// kill and at the end, so the run keeps every one it saw.
+// Flink keeps the last few checkpoints' statistics: collected before each kill and at the end, so the run keeps every one.
 void collect_checkpoints(session& s, const std::string& job, const std::string& writer_vertex, std::size_t at, history& h) {
     const auto known = h.read([&](const e1b::samples& x) { return experiment::ids_of(x.configurations[at].checkpoints); });
     const auto seen = s.flink.checkpoint_stats(job, writer_vertex, known);
@@ -88,16 +87,17 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     collect_checkpoints(s, job, writer_vertex, at, h);
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const long long read_start = now_ms();
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const long long read_ms = now_ms() - read_start;
     std::vector<e1b::duplicate_copy> copies;  // which checkpoint committed each copy of a duplicated seq
     if (seen.by_seq.duplicate_rows > 0)
         for (const auto& [seq, checkpoint] : duplicate_seq_checkpoints(s.trino, s.catalog, p.ns, p.table))
             copies.push_back({static_cast<std::uint64_t>(seq), checkpoint});
+    const auto end = read_run_end(s, job, p);
     h.record([&](e1b::samples& x) {
         auto& c = x.configurations[at];
         c.kills_ended = ended, c.produce_ms = produced_ms, c.readback_ms = read_ms;
-        record_run_end(s, c.run, report, feed_start, job, p, seen);
+        record_run_end(c.run, report, feed_start, end, seen);
         c.duplicate_copies = copies;
         e1b::attribute_by_checkpoint(c);
         progress(label + ": " + e1b::end_text(c));

@@ -71,7 +71,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     poll();
 
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
-    const auto table_seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto table_seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto state = s.catalog.load(p.ns, p.table);
     const auto location = table_location(s.stack, p);
     const auto store = listing_of(list_location(s, location), location, referenced_paths(s.trino, p.ns, p.table));

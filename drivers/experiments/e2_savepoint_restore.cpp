@@ -90,7 +90,7 @@ void run_once(session& s, const e2::parameters& params, const e2::variant& v, st
     if (batches.size() > 2) third_fed = fed(2, feeder(s.stack.kafka(), p.topic, batch(2), 0).finish());
 
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(120), e2::drain_checkpoints(params));
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto table = s.catalog.load(p.ns, p.table);
     h.record([&](e2::samples& all) {
         auto& r = all.runs[at];

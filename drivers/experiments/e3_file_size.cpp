@@ -75,22 +75,22 @@ void run_reader(session& s, const e3::parameters& params, const std::vector<kafk
     e3::choose_lookup(rc, events);
 
     const auto append_table = s.pipeline("reader_append", e3::reader_pipeline(params, 0)).table;
-    rc.tables.push_back(read_reader_table(s.trino, ps.ns, ps.table, short_name, "before", experiment::table_kind::upsert,
-                                          params.reader_short_interval_ms, spec));
-    rc.tables.push_back(read_reader_table(s.trino, pl.ns, pl.table, long_name, "before", experiment::table_kind::upsert,
-                                          params.reader_long_interval_ms, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, ps.table, short_name, "before",
+                                          experiment::table_kind::upsert, params.reader_short_interval_ms, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, pl.ns, pl.table, long_name, "before",
+                                          experiment::table_kind::upsert, params.reader_long_interval_ms, spec));
     scope.created.table(ps.ns, append_table);
     copy_as_append(s.trino, ps.ns, ps.table, append_table);
-    rc.tables.push_back(read_reader_table(s.trino, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
 
     const std::vector<std::pair<std::string, std::string>> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
     time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "before", rc);
     for (const auto& [name, table, interval] : {std::tuple{long_name, pl.table, params.reader_long_interval_ms},
                                                 std::tuple{short_name, ps.table, params.reader_short_interval_ms}}) {
         optimize(s.trino, ps.ns, table, name, rc);
-        rc.tables.push_back(read_reader_table(s.trino, ps.ns, table, name, "after", experiment::table_kind::upsert, interval, spec));
+        rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, table, name, "after", experiment::table_kind::upsert, interval, spec));
     }
-    rc.tables.push_back(read_reader_table(s.trino, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
     time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "after", rc);
     h.record([&](e3::samples& x) { x.reader = std::move(rc); });
 }

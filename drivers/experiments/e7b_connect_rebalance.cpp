@@ -92,7 +92,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         t.landed_after_restart_ms = elapsed_until(at, params.restart_settle_ms, all_committed);
         t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
     }
-    e7b::record_table(t, observe_table(s.trino, p.ns, p.table, spec));
+    e7b::record_table(t, observe_table(s.trino, s.table_checks, p.ns, p.table, spec));
     const auto st = scope.writer.rest.status(t.connector);
     t.final_state = st ? st->state : "absent";
     scope.writer.stop(t.connector);

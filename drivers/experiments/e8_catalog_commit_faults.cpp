@@ -62,7 +62,7 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     }
     feed.pace(0);
     const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto state = s.catalog.load(p.ns, p.table);  // directly, not through the proxy
     h.record([&](e8::samples& x) {
         auto& r = x.runs[at];

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
 
         feed.pace(0);
         const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), "nemesis", feed_start, seconds(300));
-        const auto seen = observe_table(s.trino, p.ns, p.table, spec).by_seq;
+        const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec).by_seq;
         const char catalog_state = process_state(paused.pid);
         const auto rules_left = px.rules().size();
         const bool passed = held_by_pause > 0 && state_while_paused == 'T' && lost.upstream_status == 200 && seen.matches() && seen.rows == spec.events &&

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
         progress("smoke: snapshot shows " + std::to_string(visible) + " records after " + std::to_string(checkpoints) +
                  (connect ? " table commits" : " checkpoints") + "; reading back through Trino");
 
-        const auto check = observe_table(trino, p.ns, p.table, spec).by_seq;
+        const auto check = observe_table(trino, s.table_checks, p.ns, p.table, spec).by_seq;
         progress("smoke: " + std::to_string(check.rows) + " rows, " + std::to_string(check.duplicate_rows) +
                  " duplicates, " + std::to_string(check.missing_runs.size()) + " missing runs");
         const auto location = s.catalog.load(p.ns, p.table).location;

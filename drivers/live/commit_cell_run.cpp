@@ -33,7 +33,7 @@ void measure_commit_cell(session& s, writer& w, const pipeline_spec& p, const st
     experiment::record_snapshots(run, std::move(snapshots), seq_first_snapshots(s.trino, p.ns, p.table), acks.at_ms,
                                  freshness_bucket_ms);
     run.files = read_file_entries(s.trino, p.ns, p.table);
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
     progress(label + ": " + experiment::describe(run));
 }

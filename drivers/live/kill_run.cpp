@@ -35,16 +35,24 @@ produce_report finish_and_drain(session& s, feeder& feed, const std::string& job
     return report;
 }
 
-void record_run_end(session& s, e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
-                    const std::string& job, const pipeline_spec& p, const experiment::table_observation& seen) {
-    run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start_ms;
+run_end_reading read_run_end(session& s, const std::string& job, const pipeline_spec& p) {
+    run_end_reading end;
+    end.read_at_ms = now_ms();
+    end.final_job_state = s.flink.job_state(job), end.restarts_reported = s.flink.restarts(job);
+    end.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
+    for (const auto& sn : s.catalog.load(p.ns, p.table).snapshots) end.snapshot_log.push_back(replay_entry_of(sn));
+    return end;
+}
+
+void record_run_end(e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
+                    const run_end_reading& end, const experiment::table_observation& seen) {
+    run.acknowledged = static_cast<std::uint64_t>(report.acknowledged);
+    run.feed_duration_ms = end.read_at_ms - feed_start_ms;
     run.feed_sha256 = report.feed_sha256;
-    run.final_job_state = s.flink.job_state(job), run.restarts_reported = s.flink.restarts(job);
-    run.exceptions_recorded = static_cast<std::int64_t>(s.flink.exceptions(job).size());
+    run.final_job_state = end.final_job_state, run.restarts_reported = end.restarts_reported;
+    run.exceptions_recorded = end.exceptions_recorded;
     e1::record_table(run, seen);
-    std::vector<check::snapshot_entry> log;
-    for (const auto& sn : s.catalog.load(p.ns, p.table).snapshots) log.push_back(replay_entry_of(sn));
-    run.snapshot_log = std::move(log);
+    run.snapshot_log = end.snapshot_log;
 }
 
 }  // namespace rosterrig::live

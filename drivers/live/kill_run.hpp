@@ -39,11 +39,23 @@ void run_kill_loop(session& s, const std::string& job, const std::string& label,
 produce_report finish_and_drain(session& s, feeder& feed, const std::string& job, const pipeline_spec& p, int partitions,
                                 const std::string& label, long long feed_start_ms, std::chrono::seconds drain);
 
-// The run's fields at its end: the feed as acknowledged, the job as Flink
-// reports it, the table as read back (with each kill's attributed duplicates)
-// and its snapshots as the catalog lists them.
-void record_run_end(session& s, e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
-                    const std::string& job, const pipeline_spec& p, const experiment::table_observation& seen);
+// What a run's end reads from the stack: when it was read, the job as Flink
+// reports it and the table's snapshots as the catalog lists them. Read before
+// the history records it, so no network call runs under the history's lock.
+struct run_end_reading {
+    long long read_at_ms = 0;
+    std::string final_job_state;
+    std::int64_t restarts_reported = 0;
+    std::int64_t exceptions_recorded = 0;
+    std::vector<check::snapshot_entry> snapshot_log;
+};
+run_end_reading read_run_end(session& s, const std::string& job, const pipeline_spec& p);
+
+// The run's fields at its end: the feed as acknowledged, the job and the
+// snapshots as `end` read them, the table as read back (with each kill's
+// attributed duplicates).
+void record_run_end(e1::configuration_run& run, const produce_report& report, long long feed_start_ms,
+                    const run_end_reading& end, const experiment::table_observation& seen);
 
 }  // namespace rosterrig::live
 

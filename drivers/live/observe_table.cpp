@@ -17,8 +17,6 @@ std::string str(const json::value& v) { return v.is_string() ? std::string(v.as_
 }  // namespace
 
 namespace {
-bool cross_check_armed = false;  // set by cross_check_in_engine(), spent by the next observe_table()
-table_check_way way_in_force = table_check_way::streamed;
 const char* const row_columns = "seq, npi, name, taxonomy, address, city, state, zip, phone, status";
 
 observed_row observed_of(const json::array& row) {
@@ -107,10 +105,10 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
     return out;
 }
 
-experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
-                                            const roster_spec& spec) {
-    const bool both = std::exchange(cross_check_armed, false) || way_in_force == table_check_way::both;
-    if (way_in_force == table_check_way::engine && !both) {
+experiment::table_observation observe_table(const trino_client& trino, experiment::table_check_setting& checks,
+                                            const std::string& ns, const std::string& table, const roster_spec& spec) {
+    const auto way = checks.next_read();
+    if (way == experiment::table_check_way::engine) {
         auto seen = engine_observe_table(trino, ns, table, spec);
         seen.files = read_table_files(trino, ns, table);
         return seen;
@@ -118,7 +116,7 @@ experiment::table_observation observe_table(const trino_client& trino, const std
     experiment::table_observer o(spec);
     for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
     auto seen = o.finish(read_table_files(trino, ns, table));
-    if (both) {
+    if (way == experiment::table_check_way::both) {
         require_checks_agree(trino, table, seen, engine_observe_table(trino, ns, table, spec));
         progress("table " + table + ": Trino's own check agrees with the streaming check (" + std::to_string(seen.by_seq.rows) +
                  " rows, " + std::to_string(seen.by_seq.missing_seq) + " seqs missing, " +
@@ -126,9 +124,6 @@ experiment::table_observation observe_table(const trino_client& trino, const std
     }
     return seen;
 }
-
-void cross_check_in_engine() { cross_check_armed = true; }
-void check_tables(table_check_way way) { way_in_force = way; }
 
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table) {
     return trino.scalar("SELECT count(*) FROM " + trino_table(ns, table));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <rosterrig/check/observed_row.hpp>
+#include <rosterrig/experiment/table_check.hpp>
 #include <rosterrig/experiment/table_observation.hpp>
 #include <rosterrig/generate/roster_spec.hpp>
 
@@ -52,23 +53,11 @@ std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino
 std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const trino_client& trino, const iceberg_catalog& catalog,
                                                                        const std::string& ns, const std::string& table);
 
-// How observe_table checks rows: streamed through the rig's checks as they
-// are read (table_observer, the default), run by Trino where the data is
-// (engine_checks.hpp: only counts and anomalies cross the wire, for tables
-// too large to stream), or both, throwing when the two disagree.
-enum class table_check_way { streamed, engine, both };
-void check_tables(table_check_way way);
-
-// Rows and files, checked against the feed `spec` describes, the way
-// check_tables() set. After cross_check_in_engine(), the next observation
-// runs both ways whatever the setting.
-experiment::table_observation observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
-                                            const roster_spec& spec);
-
-// Arms the cross-check for the next observe_table() call, once: a quick run
-// (the runner arms it) holds the engine's checks to the streaming ones on
-// its first table without paying for it on every later read.
-void cross_check_in_engine();
+// Rows and files, checked against the feed `spec` describes the way
+// `checks` gives for this read (table_check.hpp; a read that runs both ways
+// throws when they disagree).
+experiment::table_observation observe_table(const trino_client& trino, experiment::table_check_setting& checks,
+                                            const std::string& ns, const std::string& table, const roster_spec& spec);
 
 // Rows a reader sees now (count(*)).
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table);

@@ -9,12 +9,12 @@
 
 namespace rosterrig::live {
 
-e3::reader_table read_reader_table(trino_client& trino, const std::string& ns, const std::string& table,
-                                   const std::string& name, const std::string& phase, experiment::table_kind kind,
-                                   std::int64_t interval_ms, const roster_spec& spec) {
+e3::reader_table read_reader_table(trino_client& trino, experiment::table_check_setting& checks, const std::string& ns,
+                                   const std::string& table, const std::string& name, const std::string& phase,
+                                   experiment::table_kind kind, std::int64_t interval_ms, const roster_spec& spec) {
     e3::reader_table t{name, phase, kind, interval_ms};
     e3::tally_files(t, read_file_entries(trino, ns, table));
-    const auto seen = observe_table(trino, ns, table, spec);
+    const auto seen = observe_table(trino, checks, ns, table, spec);
     t.rows = seen.by_npi.rows, t.rows_sharing_npi = seen.by_npi.rows_sharing_npi,
     t.missing_npis = seen.by_npi.missing_npis.size(), t.stale_rows = seen.by_npi.stale_rows,
     t.unexpected_rows = seen.by_npi.unexpected_rows;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include <rosterrig/experiment/table_check.hpp>
 #include <rosterrig/experiments/e3_file_size.hpp>
 
 #include "trino_client.hpp"
@@ -16,9 +17,9 @@ namespace rosterrig::live {
 
 // A table's data and delete files (Iceberg's $entries) and whether its
 // content is exactly the latest row per NPI of the feed.
-e3::reader_table read_reader_table(trino_client& trino, const std::string& ns, const std::string& table,
-                                   const std::string& name, const std::string& phase, experiment::table_kind kind,
-                                   std::int64_t interval_ms, const roster_spec& spec);
+e3::reader_table read_reader_table(trino_client& trino, experiment::table_check_setting& checks, const std::string& ns,
+                                   const std::string& table, const std::string& name, const std::string& phase,
+                                   experiment::table_kind kind, std::int64_t interval_ms, const roster_spec& spec);
 
 // CREATE TABLE <ns>.<to> AS SELECT * FROM <ns>.<from>: an append table with the same rows.
 void copy_as_append(trino_client& trino, const std::string& ns, const std::string& from, const std::string& to);

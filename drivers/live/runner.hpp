@@ -419,8 +419,8 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         return 1;
     }
     // A quick run holds Trino's own checks to the streaming ones on its first table read.
-    check_tables(table_check == "engine" ? table_check_way::engine : table_check == "both" ? table_check_way::both : table_check_way::streamed);
-    if (params.quick) cross_check_in_engine();
+    const experiment::table_check_setting table_checks(
+        experiment::parse_name<experiment::table_check_way>(table_check).value_or(experiment::table_check_way::streamed), params.quick);
     if constexpr (has_warehouse) env.table_check = table_check;
     const auto plan = E::fault_plan(params);
     env.fault_plan = result::to_json(plan);
@@ -478,6 +478,7 @@ int run_experiment(int argc, char** argv, const std::string& summary, const std:
         s.refuse_if_run_id_taken();
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = keep_tables;
+        s.table_checks = table_checks;
         body(s, params, plan, history);
     } catch (const connect_rejected& e) {  // bad input: the worker refused a connector config, in its own words
         const auto why = stack.described.redact(e.what());

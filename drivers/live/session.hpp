@@ -5,6 +5,7 @@
 #include <string>
 
 #include <rosterrig/experiment/pipeline_config.hpp>
+#include <rosterrig/experiment/table_check.hpp>
 
 #include "flink_rest.hpp"
 #include "iceberg_catalog.hpp"
@@ -37,6 +38,8 @@ public:
     created_resources::recorder on_created;
     // --keep-tables: a run's tables outlive it, for the user to inspect.
     bool keep_tables = false;
+    // --table-check: how the run's table reads check rows (observe_table).
+    experiment::table_check_setting table_checks;
 
     // A TaskManager as a fault target: its address, Flink's id and data port,
     // and on the local stack the pid file its supervisor keeps ("" elsewhere).

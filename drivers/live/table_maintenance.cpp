@@ -87,7 +87,7 @@ e4::table_check check_table(session& s, const pipeline_spec& p, const roster_spe
     e4::table_check t;
     t.kind = kind, t.events = spec.events;
     try {
-        e4::record_rows(t, observe_table(s.trino, p.ns, p.table, spec));
+        e4::record_rows(t, observe_table(s.trino, s.table_checks, p.ns, p.table, spec));
     } catch (const live_error& e) {
         t.scan_ok = false, t.scan_error = e.what();
     }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,23 @@ struct rule_case {
     std::function<void(typename E::samples&, typename E::parameters&)> build;
     verdict_kind expected;
 };
+
+/// The first of `items` whose `key` (a member pointer, or a function of the
+/// item for a name held deeper) equals `name`: how a case picks the run, cell
+/// or step it changes. A name the shipped run no longer has throws, naming it
+/// and the names there are, so a renamed cell fails its case instead of
+/// changing nothing.
+template <class T, class Key>
+T& named(std::vector<T>& items, const std::string& name, Key key) {
+    std::string there;
+    for (auto& item : items) {
+        const std::string& n = std::invoke(key, item);
+        if (n == name) return item;
+        there += (there.empty() ? "" : ", ") + n;
+    }
+    throw std::out_of_range("rule cases: nothing named \"" + name + "\" in the shipped run (there are: " +
+                            (there.empty() ? "none" : there) + ")");
+}
 
 /// One experiment's hand-built cases (test/claims/rule_cases/<tag>.cpp).
 template <class E>

@@ -40,3 +40,21 @@ TEST_CASE("the rule cases cover exactly the registered experiments", "[claims][r
     // would be left out), and this fails.
     CHECK(tags_of(static_cast<all_experiments*>(nullptr)) == registered);
 }
+
+TEST_CASE("a rule case finds what it changes by name, and a name the shipped run lacks fails naming it",
+          "[claims][rules]") {
+    struct step {
+        std::string name;
+        int rows = 0;
+    };
+    std::vector<step> steps{{"before", 1}, {"after", 2}, {"after", 3}};
+    // The first holder of the name, by reference: a case changes the run itself.
+    claims_test::named(steps, "after", &step::name).rows = 5;
+    CHECK(steps[1].rows == 5);
+    CHECK(steps[2].rows == 3);
+    // Mutation: return the last item when no name matches, and this fails (a renamed
+    // cell would silently change another cell).
+    CHECK_THROWS_MATCHES(claims_test::named(steps, "during", &step::name), std::out_of_range,
+                         Catch::Matchers::Message("rule cases: nothing named \"during\" in the shipped run (there are: "
+                                                  "before, after, after)"));
+}

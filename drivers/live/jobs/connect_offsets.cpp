@@ -37,7 +37,7 @@ void run_connect_offsets(session& s, const e7::parameters& params, history_write
             x.watch.push_back(w);
             return e7::watch_done(w.ms_after_action, *x.committed_after_action, w, events, params);
         }, std::chrono::milliseconds(500));
-        const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+        const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
         const auto st = scope.writer.rest.status(name);
         x.committed_offsets_sum = s.admin.committed_offsets_sum(group, p.topic, parts);
         x.end_offsets_sum = s.admin.end_offsets_sum(p.topic, parts);

@@ -80,7 +80,7 @@ void run_connect_restart(session& s, const e7::parameters& params, const experim
     progress(label + ": feed done (" + std::to_string(report.acknowledged) + " acknowledged); waiting for the table");
     await_first_commit();  // the last kill's
     await_connect_landed(s, p, parts, report.acknowledged, std::chrono::seconds(180));
-    const auto seen = observe_table(s.trino, p.ns, p.table, spec);
+    const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     h.record([&](e7::samples& x) {
         auto& run = x.restart->run;
         run.acknowledged = static_cast<std::uint64_t>(report.acknowledged), run.feed_duration_ms = now_ms() - feed_start;

@@ -6,16 +6,6 @@
 
 namespace rosterrig::claims_test {
 namespace {
-e1::configuration_run& run_named(e1::samples& s, const std::string& name) {
-    for (auto& c : s.configurations)
-        if (c.name == name) return c;
-    throw std::out_of_range("no configuration " + name);
-}
-e1::offsets_step& step_named(e1::samples& s, const std::string& name) {
-    for (auto& x : s.offsets.steps)
-        if (x.step == name) return x;
-    throw std::out_of_range("no offsets step " + name);
-}
 // One checkpoint committed twice, 1,000 records each time, after the run's last kill.
 void commit_a_checkpoint_twice(e1::configuration_run& c) {
     if (!c.snapshot_log) c.snapshot_log.emplace();
@@ -33,7 +23,7 @@ std::vector<rule_case<e1::definition>> rule_cases<e1::definition>() {
     for (const auto& c : e1::configurations()) {
         out.push_back({"e1.no-duplicates:" + c.name, "the table holds seq 1 twice, after the first kill",
                        [name = c.name](S& s, P&) {
-                           auto& r = run_named(s, name);
+                           auto& r = named(s.configurations, name, &e1::configuration_run::name);
                            r.duplicate_rows = 1;
                            r.duplicate_seqs.push_back({1, 2});
                            e1::attribute(r);
@@ -41,15 +31,20 @@ std::vector<rule_case<e1::definition>> rule_cases<e1::definition>() {
                        verdict_kind::refuted});
         if (c.table == experiment::table_kind::upsert)
             out.push_back({"e1.no-replay:" + c.name, "one checkpoint is committed by two snapshots",
-                           [name = c.name](S& s, P&) { commit_a_checkpoint_twice(run_named(s, name)); },
+                           [name = c.name](S& s, P&) {
+                               commit_a_checkpoint_twice(named(s.configurations, name, &e1::configuration_run::name));
+                           },
                            verdict_kind::refuted});
     }
     out.push_back({"e1.tight-bound", "the upsert table's job committed one checkpoint twice (its rows cannot show it)",
-                   [](S& s, P&) { commit_a_checkpoint_twice(run_named(s, "exactly-once + upsert")); },
+                   [](S& s, P&) {
+                       auto& r = named(s.configurations, "exactly-once + upsert", &e1::configuration_run::name);
+                       commit_a_checkpoint_twice(r);
+                   },
                    verdict_kind::refuted});
     out.push_back({"e1.snapshots-agree-with-rows", "an append table's snapshots added one record the rows do not hold twice",
                    [](S& s, P&) {
-                       auto& r = run_named(s, "exactly-once + append");
+                       auto& r = named(s.configurations, "exactly-once + append", &e1::configuration_run::name);
                        if (!r.snapshot_log)  // a run from before snapshots were recorded: one snapshot of every event
                            r.snapshot_log = std::vector<check::snapshot_entry>{
                                {-2, "append", r.job_id, -1, static_cast<std::int64_t>(r.events), {}, 0}};
@@ -57,21 +52,33 @@ std::vector<rule_case<e1::definition>> rule_cases<e1::definition>() {
                    },
                    verdict_kind::refuted});
     out.push_back({"e1.upsert-holds-latest", "one NPI's row holds an older record than its last",
-                   [](S& s, P&) { run_named(s, "at-least-once + upsert").stale_rows = 1; }, verdict_kind::refuted});
+                   [](S& s, P&) {
+                       named(s.configurations, "at-least-once + upsert", &e1::configuration_run::name).stale_rows = 1;
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1.recovery-ignores-offsets", "the restored job replayed 50 rows",
-                   [](S& s, P&) { step_named(s, "restored_from_checkpoint").duplicate_rows = 50; }, verdict_kind::refuted});
+                   [](S& s, P&) {
+                       named(s.offsets.steps, "restored_from_checkpoint", &e1::offsets_step::step).duplicate_rows = 50;
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1.fresh-job-replays-log", "the fresh job replayed one event fewer than the log holds",
-                   [](S& s, P&) { step_named(s, "fresh_from_group_offsets").duplicate_rows = s.offsets.events - 1; },
+                   [](S& s, P&) {
+                       auto& x = named(s.offsets.steps, "fresh_from_group_offsets", &e1::offsets_step::step);
+                       x.duplicate_rows = s.offsets.events - 1;
+                   },
                    verdict_kind::refuted});
     out.push_back({"e1.your-job-lands-exactly-once", "a user's upsert job leaves one NPI holding an older record",
                    [](S& s, P&) {
-                       auto& r = run_named(s, "exactly-once + upsert");
+                       auto& r = named(s.configurations, "exactly-once + upsert", &e1::configuration_run::name);
                        r.name = "your job: upsert.sql";
                        r.stale_rows = 1;
                    },
                    verdict_kind::refuted});
     out.push_back({"e1.your-job-lands-exactly-once", "a user's append job lands every seq once after its kills",
-                   [](S& s, P&) { run_named(s, "exactly-once + append").name = "your job: append.sql"; },
+                   [](S& s, P&) {
+                       auto& r = named(s.configurations, "exactly-once + append", &e1::configuration_run::name);
+                       r.name = "your job: append.sql";
+                   },
                    verdict_kind::held});
     return out;
 }

@@ -7,11 +7,8 @@
 namespace rosterrig::claims_test {
 namespace {
 
-e1b::configuration_run& configuration_named(e1b::samples& s, const std::string& name) {
-    for (auto& c : s.configurations)
-        if (c.run.name == name) return c;
-    throw std::logic_error("e1b rule cases: no configuration " + name);
-}
+// A configuration's name is its run's.
+const std::string& run_name(const e1b::configuration_run& c) { return c.run.name; }
 
 // Seq 1 is committed by the checkpoint the first kill restored and again by
 // the next one: the restore replayed it. Attributed as the driver does.
@@ -43,17 +40,29 @@ std::vector<rule_case<e1b::definition>> rule_cases<e1b::definition>() {
     const auto c = e1b::configurations();
     std::vector<rule_case<e1b::definition>> out;
     out.push_back({"e1b.at-least-once-duplicates", "no kill of the paced at-least-once job duplicates (30 clean kills)",
-                   [n = c[0].name](S& s, P&) { replay_nothing(configuration_named(s, n)); }, verdict_kind::refuted});
+                   [n = c[0].name](S& s, P&) {
+                       replay_nothing(named(s.configurations, n, run_name));
+                   },
+                   verdict_kind::refuted});
     for (const auto& x : {c[1], c[2]})
         out.push_back({"e1b.no-duplicates:" + x.name, "the first kill's restore replays seq 1 into a later checkpoint",
-                       [n = x.name](S& s, P&) { replay_one_seq(configuration_named(s, n)); }, verdict_kind::refuted});
+                       [n = x.name](S& s, P&) {
+                           replay_one_seq(named(s.configurations, n, run_name));
+                       },
+                       verdict_kind::refuted});
     out.push_back({"e1b.saturated-at-least-once-duplicates", "no kill of the saturated at-least-once job duplicates",
-                   [n = c[3].name](S& s, P&) { replay_nothing(configuration_named(s, n)); }, verdict_kind::refuted});
+                   [n = c[3].name](S& s, P&) {
+                       replay_nothing(named(s.configurations, n, run_name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1b.saturated-exactly-once-clean", "the first kill's restore replays seq 1 into a later checkpoint",
-                   [n = c[4].name](S& s, P&) { replay_one_seq(configuration_named(s, n)); }, verdict_kind::refuted});
+                   [n = c[4].name](S& s, P&) {
+                       replay_one_seq(named(s.configurations, n, run_name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1b.nothing-missing", "the aligned exactly-once table lacks seq 500,000",
                    [n = c[1].name](S& s, P&) {
-                       auto& r = configuration_named(s, n).run;
+                       auto& r = named(s.configurations, n, run_name).run;
                        r.missing_runs.push_back({500'000, 500'000});
                        --r.distinct_seq, --r.rows;
                    },

@@ -15,7 +15,6 @@ std::vector<e1c::cell_run*> runs_named(e1c::samples& s, const std::string& name)
     if (out.empty()) throw std::logic_error("e1c rule cases: no run of " + name);
     return out;
 }
-e1c::cell_run& first_run(e1c::samples& s, const std::string& name) { return *runs_named(s, name).front(); }
 
 // An append run misses seqs 20,001..30,000: one data file left in the store, never committed.
 void lose_a_file(e1c::cell_run& r) {
@@ -67,9 +66,15 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    verdict_kind::refuted});
     for (const auto& x : {c[1], c[2], c[3]})
         out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 misses seqs 20,001..30,000 (a data file never committed)",
-                       [n = x.name](S& s, P&) { lose_a_file(first_run(s, n)); }, verdict_kind::refuted});
+                       [n = x.name](S& s, P&) {
+                           lose_a_file(named(s.runs, n, &e1c::cell_run::name));
+                       },
+                       verdict_kind::refuted});
     out.push_back({"e1c.control-loses-nothing", "the generous-timeout control's repeat 1 misses seqs 20,001..30,000",
-                   [n = c[4].name](S& s, P&) { lose_a_file(first_run(s, n)); }, verdict_kind::refuted});
+                   [n = c[4].name](S& s, P&) {
+                       lose_a_file(named(s.runs, n, &e1c::cell_run::name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1c.loses:" + c[5].name, "every NPI of every repeat of the unaligned FlinkSink upsert cell keeps its last record",
                    [n = c[5].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) {
@@ -81,7 +86,10 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    },
                    verdict_kind::refuted});
     out.push_back({"e1c.no-key-on-two-rows:" + c[5].name, "repeat 1 leaves one NPI on two rows",
-                   [n = c[5].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+                   [n = c[5].name](S& s, P&) {
+                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1c.key-on-two-rows:" + c[6].name, "no repeat of the unaligned SinkV2 upsert cell leaves an NPI on two rows",
                    [n = c[6].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) no_npi_on_two_rows(*r);
@@ -89,7 +97,10 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    verdict_kind::refuted});
     for (const auto& x : {c[6], c[7], c[8]})
         out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 leaves one NPI only on an older row than its last record",
-                       [n = x.name](S& s, P&) { leave_an_npi_stale(first_run(s, n)); }, verdict_kind::refuted});
+                       [n = x.name](S& s, P&) {
+                           leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name));
+                       },
+                       verdict_kind::refuted});
     // The shipped run refutes it (the aligned SinkV2 cell doubles NPIs): this one shows it can hold.
     out.push_back({"e1c.no-key-on-two-rows:" + c[7].name, "no repeat of the aligned SinkV2 upsert cell leaves an NPI on two rows",
                    [n = c[7].name](S& s, P&) {
@@ -97,20 +108,32 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    },
                    verdict_kind::held});
     out.push_back({"e1c.no-key-on-two-rows:" + c[8].name, "repeat 1 leaves one NPI on two rows",
-                   [n = c[8].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+                   [n = c[8].name](S& s, P&) {
+                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI on two rows",
-                   [n = c[9].name](S& s, P&) { put_an_npi_on_two_rows(first_run(s, n)); }, verdict_kind::refuted});
+                   [n = c[9].name](S& s, P&) {
+                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI only on an older row",
-                   [n = c[9].name](S& s, P&) { leave_an_npi_stale(first_run(s, n)); }, verdict_kind::refuted});
+                   [n = c[9].name](S& s, P&) {
+                       leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name));
+                   },
+                   verdict_kind::refuted});
     out.push_back({"e1c.no-duplicates", "the aligned FlinkSink cell's repeat 1 holds one seq twice",
                    [n = c[1].name](S& s, P&) {
-                       auto& r = first_run(s, n);
+                       auto& r = named(s.runs, n, &e1c::cell_run::name);
                        ++r.rows, ++r.duplicate_rows;
                    },
                    verdict_kind::refuted});
     // The shipped run refutes it (upsert runs with fewer than 30 timeouts); a restart refutes it whatever the counts.
     out.push_back({"e1c.timeouts-applied", "the aligned SinkV2 cell's repeat 1 restarted once",
-                   [n = c[3].name](S& s, P&) { first_run(s, n).restarts_reported = 1; }, verdict_kind::refuted});
+                   [n = c[3].name](S& s, P&) {
+                       named(s.runs, n, &e1c::cell_run::name).restarts_reported = 1;
+                   },
+                   verdict_kind::refuted});
     return out;
 }
 

@@ -3,16 +3,9 @@
 #include <rosterrig/experiments/e3_file_size.hpp>
 
 #include <map>
-#include <stdexcept>
 
 namespace rosterrig::claims_test {
 namespace {
-
-e3::cell_run& cell_named(e3::samples& s, const std::string& name) {
-    for (auto& c : s.cells)
-        if (c.cell == name) return c;
-    throw std::logic_error("e3 rule cases: no cell " + name);
-}
 
 void scale_data_bytes(e3::cell_run& c, double factor) {
     for (auto& f : c.files)
@@ -35,14 +28,14 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
     return {
         {"e3.every-cell-lands-once", "cell 30s-p4's table holds one seq twice",
          [](S& s, P&) {
-             auto& c = cell_named(s, "30s-p4");
+             auto& c = named(s.cells, "30s-p4", &e3::cell_run::cell);
              c.rows = c.events + 1;
              c.duplicate_rows = 1;
          },
          verdict_kind::refuted},
         {"e3.files-per-commit-equal-subtasks", "one subtask of cell 5s-p4 rolled its file inside a checkpoint: that commit added 5 data files",
          [](S& s, P&) {
-             auto& c = cell_named(s, "5s-p4");
+             auto& c = named(s.cells, "5s-p4", &e3::cell_run::cell);
              for (std::size_t i = 0; i < c.files.size(); ++i) {
                  auto& f = c.files[i];
                  if (f.content != 0) continue;
@@ -58,19 +51,19 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
          },
          verdict_kind::refuted},
         {"e3.interval-moves-file-size", "cell 120s-p1's data files are a quarter of their size (under 3 times those at 5 s)",
-         [](S& s, P&) { scale_data_bytes(cell_named(s, "120s-p1"), 0.25); }, verdict_kind::refuted},
+         [](S& s, P&) { scale_data_bytes(named(s.cells, "120s-p1", &e3::cell_run::cell), 0.25); }, verdict_kind::refuted},
         {"e3.interval-moves-file-size",
          "the baseline's third run (5s-p2 #3) wrote every data file 25,000 B bigger: a repeat spread 10 times of which exceeds the gap at parallelism 4",
          [](S& s, P&) {
-             for (auto& f : cell_named(s, "5s-p2 #3").files)
+             for (auto& f : named(s.cells, "5s-p2 #3", &e3::cell_run::cell).files)
                  if (f.content == 0) f.bytes += 25000;
          },
          verdict_kind::refuted},
         {"e3.target-does-not-move-file-size", "the 1 GB cell's data files are 10 % bigger (past the repeats' range plus 3 %)",
-         [](S& s, P&) { scale_data_bytes(cell_named(s, "5s-p2-1GB"), 1.10); }, verdict_kind::refuted},
+         [](S& s, P&) { scale_data_bytes(named(s.cells, "5s-p2-1GB", &e3::cell_run::cell), 1.10); }, verdict_kind::refuted},
         {"e3.control-rolls-files", "the control's writers ignored the 1 KiB target: each commit added one data file per subtask",
          [](S& s, P&) {
-             auto& c = cell_named(s, "30s-p2-control");
+             auto& c = named(s.cells, "30s-p2-control", &e3::cell_run::cell);
              const auto writers = c.in_force.writer_parallelism;
              std::map<std::int64_t, e3::file_entry> per_snapshot;  // the snapshot's data files, summed
              std::vector<e3::file_entry> kept;
@@ -92,7 +85,7 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
          verdict_kind::refuted},
         {"e3.freshness-p50-tracks-half-interval", "every record of cell 5s-p2 became visible 2 s later (its commits lagged their checkpoints)",
          [](S& s, P&) {
-             auto& h = cell_named(s, "5s-p2").freshness;
+             auto& h = named(s.cells, "5s-p2", &e3::cell_run::cell).freshness;
              for (auto& b : h.buckets) b.from_ms += 2000;
              h.min_ms += 2000, h.max_ms += 2000;
          },

@@ -8,12 +8,6 @@
 namespace rosterrig::claims_test {
 namespace {
 
-e6::consumer_run& run_named(e6::samples& s, const std::string& run) {
-    for (auto& r : s.runs)
-        if (r.run == run) return r;
-    throw std::logic_error("e6 rule cases: no run " + run);
-}
-
 // The last record a member processed is processed once more, right after.
 void process_last_record_again(e6::consumer_run& r) {
     const auto it = std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "record"; });
@@ -49,13 +43,19 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
     using P = e6::parameters;
     return {
         {"e6.healthy-progresses-once", "the healthy C++ group processes its last record twice",
-         [](S& s, P&) { process_last_record_again(run_named(s, "cpp/classic/healthy")); }, verdict_kind::refuted},
+         [](S& s, P&) {
+             process_last_record_again(named(s.runs, "cpp/classic/healthy", &e6::consumer_run::run));
+         },
+         verdict_kind::refuted},
         {"e6.healthy-progresses-once", "the healthy Java classic group's committed offsets stop 50 short of the topic's end",
-         [](S& s, P&) { committed_at_most(run_named(s, "java/classic/healthy"), 2950); }, verdict_kind::refuted},
+         [](S& s, P&) {
+             committed_at_most(named(s.runs, "java/classic/healthy", &e6::consumer_run::run), 2950);
+         },
+         verdict_kind::refuted},
         {"e6.degraded-livelocks",
          "the degraded Java classic group's first commit succeeds, and the broker shows its 50 records committed from then on",
          [](S& s, P&) {
-             auto& r = run_named(s, "java/classic/degraded");
+             auto& r = named(s.runs, "java/classic/degraded", &e6::consumer_run::run);
              auto& c = first_commit(r, false);
              c.ok = true;
              c.error.clear();
@@ -66,13 +66,13 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
          verdict_kind::refuted},
         {"e6.cpp-poll-reports-the-interval", "librdkafka's consume() hands the degraded C++ member no error; only its log names the interval",
          [](S& s, P&) {
-             auto& log = run_named(s, "cpp/classic/degraded").log;
+             auto& log = named(s.runs, "cpp/classic/degraded", &e6::consumer_run::run).log;
              std::erase_if(log, [](const auto& e) { return e.kind == "error" && e.where == "poll"; });
          },
          verdict_kind::refuted},
         {"e6.java-poll-stays-quiet", "the degraded Java member's poll() throws once, at its first failed commit",
          [](S& s, P&) {
-             auto& r = run_named(s, "java/consumer/degraded");
+             auto& r = named(s.runs, "java/consumer/degraded", &e6::consumer_run::run);
              const auto& c = first_commit(r, false);
              experiment::consumer_event e;
              e.t_ms = c.t_ms, e.member = c.member, e.kind = "error", e.where = "poll";
@@ -82,14 +82,14 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
          verdict_kind::refuted},
         {"e6.java-poll-stays-quiet", "the degraded Java classic client's log says nothing about the poll interval",
          [](S& s, P&) {
-             auto& r = run_named(s, "java/classic/degraded");
+             auto& r = named(s.runs, "java/classic/degraded", &e6::consumer_run::run);
              r.client_poll_warnings = 0;
              r.client_warning_examples.clear();
          },
          verdict_kind::refuted},
         {"e6.fix-interval-progresses", "the Java consumer-protocol group's last commit under the 60 s interval fails; its 50 records stay uncommitted",
          [](S& s, P&) {
-             auto& r = run_named(s, "java/consumer/fix-interval");
+             auto& r = named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run);
              const auto it = std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "commit"; });
              it->ok = false;
              it->error = "CommitFailedException: OffsetCommit failed with unknown member ID. The coordinator is not aware of this member.";
@@ -97,11 +97,20 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
          },
          verdict_kind::refuted},
         {"e6.fix-batch-progresses", "the C++ group at 5 records a poll processes its last record twice",
-         [](S& s, P&) { process_last_record_again(run_named(s, "cpp/classic/fix-batch")); }, verdict_kind::refuted},
+         [](S& s, P&) {
+             process_last_record_again(named(s.runs, "cpp/classic/fix-batch", &e6::consumer_run::run));
+         },
+         verdict_kind::refuted},
         {"e6.fix-pause-progresses", "the pausing Java classic group processes its last record twice",
-         [](S& s, P&) { process_last_record_again(run_named(s, "java/classic/fix-pause")); }, verdict_kind::refuted},
+         [](S& s, P&) {
+             process_last_record_again(named(s.runs, "java/classic/fix-pause", &e6::consumer_run::run));
+         },
+         verdict_kind::refuted},
         {"e6.fixes-keep-throughput", "the Java consumer-protocol group under the 60 s interval commits only 150 records by the end",
-         [](S& s, P&) { committed_at_most(run_named(s, "java/consumer/fix-interval"), 150); }, verdict_kind::refuted},
+         [](S& s, P&) {
+             committed_at_most(named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run), 150);
+         },
+         verdict_kind::refuted},
     };
 }
 

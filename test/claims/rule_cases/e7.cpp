@@ -8,11 +8,6 @@
 
 namespace rosterrig::claims_test {
 namespace {
-e7::offsets_step& step_named(e7::samples& s, const std::string& name) {
-    for (auto& x : s.offsets.steps)
-        if (x.step == name) return x;
-    throw std::out_of_range("no offsets step " + name);
-}
 experiment::cell_run& cell_at(e7::samples& s, std::int64_t interval_ms) {
     for (auto& c : s.dial)
         if (c.interval_ms == interval_ms) return c;
@@ -53,7 +48,7 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
         {"e7.rewind-refused-while-running", "the broker applied the rewind behind the running connector (offsets 0 after it)",
          [](S& s, P&) {
              s.offsets.rewind_while_running_refused.reset();
-             auto& x = step_named(s, e7::step_rewind_running);
+             auto& x = named(s.offsets.steps, e7::step_rewind_running, &e7::offsets_step::step);
              x.committed_after_action = 0;
              x.note = "the broker applied the rewind";
          },
@@ -64,7 +59,7 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
          [](S& s, P&) { replay_from(s, e7::step_recreated, 500); }, verdict_kind::refuted},
         {"e7.rewound-group-replays-everything", "the recreated connector ignored its rewound group: each seq is in the table once",
          [](S& s, P&) {
-             auto& x = step_named(s, e7::step_rewound_recreated);
+             auto& x = named(s.offsets.steps, e7::step_rewound_recreated, &e7::offsets_step::step);
              x.rows = s.offsets.events;
              x.duplicate_rows = 0;
          },

@@ -11,12 +11,6 @@
 namespace rosterrig::claims_test {
 namespace {
 
-e8::writer_run& run_named(e8::samples& s, const std::string& writer) {
-    for (auto& r : s.runs)
-        if (r.writer == writer) return r;
-    throw std::logic_error("e8 rule cases: no run of " + writer);
-}
-
 // The first valid trial of a cell in a writer's run.
 e8::trial& first_valid(e8::writer_run& r, e8::cell c) {
     for (auto& t : r.trials)
@@ -27,7 +21,7 @@ e8::trial& first_valid(e8::writer_run& r, e8::cell c) {
 // The catalog lists a second snapshot carrying the first valid trial's
 // checkpoint (a copy of the first, right after it); Trino reads its records twice.
 void commit_hit_twice(e8::samples& s, const std::string& writer, e8::cell c) {
-    auto& r = run_named(s, writer);
+    auto& r = named(s.runs, writer, &e8::writer_run::writer);
     const auto checkpoint = e8::hit_checkpoint(first_valid(r, c));
     std::int64_t next_id = 0;
     for (const auto& x : r.snapshots) next_id = std::max(next_id, x.snapshot_id + 1);
@@ -44,7 +38,7 @@ void commit_hit_twice(e8::samples& s, const std::string& writer, e8::cell c) {
 // The first valid zombie trial's checkpoint is committed once: its second
 // snapshot is gone, and so are the duplicate rows it added.
 void commit_hit_once(e8::samples& s, const std::string& writer, e8::cell c) {
-    auto& r = run_named(s, writer);
+    auto& r = named(s.runs, writer, &e8::writer_run::writer);
     const auto checkpoint = e8::hit_checkpoint(first_valid(r, c));
     for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
         if (it->watermark == checkpoint && check::adds_data(*it)) {
@@ -57,7 +51,7 @@ void commit_hit_once(e8::samples& s, const std::string& writer, e8::cell c) {
 
 // The first valid trial of a cell failed the Flink job twice, not once.
 void fail_twice(e8::samples& s, const std::string& writer, e8::cell c) {
-    auto& t = first_valid(run_named(s, writer), c);
+    auto& t = first_valid(named(s.runs, writer, &e8::writer_run::writer), c);
     t.exceptions_after += 1;
     t.new_exceptions.push_back("org.apache.iceberg.exceptions.CommitStateUnknownException: Service failed: 504");
 }
@@ -78,7 +72,7 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
          [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::status_unforwarded); }, verdict_kind::refuted},
         {"e8.status-unforwarded:flinksink", "FlinkSink's table lacks seqs 1000 to 1099 (nothing doubled)",
          [](S& s, P&) {
-             auto& r = run_named(s, "flinksink");
+             auto& r = named(s.runs, "flinksink", &e8::writer_run::writer);
              r.missing_seq = 100;
              r.missing_runs = {{1000, 1099}};
              r.rows -= 100;
@@ -105,7 +99,7 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
          "every FlinkSink forwarded-then-504 trial was answered 200, not 504 (void), and its checkpoint is committed twice",
          [](S& s, P&) {
              commit_hit_twice(s, "flinksink", cell::forward_then_504);
-             for (auto& t : run_named(s, "flinksink").trials)
+             for (auto& t : named(s.runs, "flinksink", &e8::writer_run::writer).trials)
                  if (t.kind == cell::forward_then_504)
                      for (auto& q : t.requests)
                          if (q.rule == t.hit_rule) q.answered_status = 200;
