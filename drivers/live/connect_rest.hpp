@@ -1,7 +1,7 @@
 // Kafka Connect's worker REST API (a distributed worker): create, read back,
 // pause and delete a connector, and ask the worker what it runs. A connector
 // config the worker refuses throws connect_rejected with the worker's own
-// message, so a driver can report it and exit 2.
+// message: bad input, which a driver reports and exits 2 for.
 #ifndef ROSTERRIG_LIVE_CONNECT_REST_HPP
 #define ROSTERRIG_LIVE_CONNECT_REST_HPP
 #include <chrono>
@@ -10,14 +10,16 @@
 #include <string>
 #include <vector>
 
+#include <rosterrig/experiment/bad_input.hpp>
+
 #include "live_error.hpp"
 
 namespace rosterrig::live {
 
 // The worker answered a connector request with an error of its own (a bad config).
-class connect_rejected : public live_error {
+class connect_rejected : public experiment::bad_input {
 public:
-    connect_rejected(const component_address& c, const std::string& what) : live_error(c, what) {}
+    connect_rejected(const component_address& c, const std::string& what) : bad_input(component_message(c, what)) {}
 };
 
 struct connector_status {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <rosterrig/experiment/bad_input.hpp>
 #include <rosterrig/experiment/job_template.hpp>
 
 #include "pipeline.hpp"
@@ -14,9 +15,9 @@
 namespace rosterrig::live {
 
 // A template that cannot run as the writer under test: bad input, exit 2.
-class template_refused : public std::runtime_error {
+class template_refused : public experiment::bad_input {
 public:
-    using std::runtime_error::runtime_error;
+    explicit template_refused(const std::string& what) : bad_input(what) {}
 };
 
 // Reads FILE; throws template_refused when it cannot be read or its text

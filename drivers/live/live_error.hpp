@@ -19,11 +19,14 @@ struct component_address {
     std::string where() const { return address.empty() ? host + ":" + std::to_string(port) : address; }
 };
 
+// What went wrong, with the component, its address and its log.
+inline std::string component_message(const component_address& c, const std::string& what) {
+    return c.name + " at " + c.where() + ": " + what + (c.log_file.empty() ? "" : " (read " + c.log_file + ")");
+}
+
 class live_error : public std::runtime_error {
 public:
-    live_error(const component_address& c, const std::string& what)
-        : std::runtime_error(c.name + " at " + c.where() + ": " + what +
-                             (c.log_file.empty() ? "" : " (read " + c.log_file + ")")) {}
+    live_error(const component_address& c, const std::string& what) : std::runtime_error(component_message(c, what)) {}
     explicit live_error(const std::string& what) : std::runtime_error(what) {}
 };
 

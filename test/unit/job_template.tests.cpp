@@ -136,7 +136,7 @@ TEST_CASE("e1 with a user's job runs one configuration of the planned kind, and 
     CHECK(cs[0].table == table_kind::upsert);
     CHECK(e1::short_name_of(cs[0]) == "job_upsert");
     CHECK(e1::fault_plan(p).steps.size() == p.kills_per_configuration);
-    CHECK(e1::definition::job_config(p).table == table_kind::upsert);
+    CHECK(e1::definition::hooks.job_config(p).table == table_kind::upsert);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
@@ -557,10 +558,12 @@ struct definition {
     static constexpr const char* tag = "e1";
     static constexpr const char* predictions_file = "predictions/e1_restart_replay.json";
     static constexpr const char* results_file = "results/e1_restart_replay.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .warehouse = &parameters::warehouse,
+        // The session a user's job template is planned and run in (--job FILE).
+        .job_config = [](const parameters& p) { return pipeline_of(p, configurations_of(p).front()); }};
     static std::vector<rule> rules() { return e1::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1::fault_plan(p); }
-    /// The session a user's job template is planned and run in (--job FILE).
-    static experiment::pipeline_config job_config(const parameters& p) { return pipeline_of(p, configurations_of(p).front()); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e1::report_section(env, s, p);
     }

@@ -19,6 +19,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/checkpoint_stats.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
@@ -477,9 +478,11 @@ struct definition {
     using samples = e1b::samples;
     static constexpr const char* id = "e1b_multi_input";
     static constexpr const char* tag = "e1b";
-    static constexpr const char* command = "rosterrig-e1 --multi-input";
     static constexpr const char* predictions_file = "predictions/e1b_multi_input.json";
     static constexpr const char* results_file = "results/e1b_multi_input.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .command = "rosterrig-e1 --multi-input",
+        .warehouse = &parameters::warehouse};
     static std::vector<rule> rules() { return e1b::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1b::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {

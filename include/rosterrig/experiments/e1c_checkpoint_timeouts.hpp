@@ -43,6 +43,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
 #include "rosterrig/experiment/checkpoint_outcome.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
@@ -662,9 +663,12 @@ struct definition {
     using samples = e1c::samples;
     static constexpr const char* id = "e1c_checkpoint_timeouts";
     static constexpr const char* tag = "e1c";
-    static constexpr const char* command = "rosterrig-e1c";
     static constexpr const char* predictions_file = "predictions/e1c_checkpoint_timeouts.json";
     static constexpr const char* results_file = "results/e1c_checkpoint_timeouts.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .warehouse = &parameters::warehouse,
+        .repro_run = &parameters::repro_run,
+        .repro_names = &parameters::repro_names};
     static std::vector<rule> rules() { return e1c::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1c::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {

@@ -27,6 +27,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/commit_cell.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
@@ -747,12 +748,14 @@ struct definition {
     static constexpr const char* tag = "e3";
     static constexpr const char* predictions_file = "predictions/e3_file_size.json";
     static constexpr const char* results_file = "results/e3_file_size.json";
-    static constexpr bool resumable = true;  // cells and the reader part are independent: a stopped run continues
+    static constexpr experiment::hooks<parameters> hooks{
+        // Cells and the reader part are independent: a stopped run continues.
+        .resumable = true,
+        .warehouse = &parameters::warehouse,
+        .problems = &experiment::slot_problems<parameters, &e3::usage_problem>,
+        .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e3::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e3::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
-        return e3::usage_problem(p, slots);
-    }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e3::report_section(env, s, p);
     }

@@ -25,6 +25,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/append_check.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/kill_record.hpp"
@@ -803,10 +804,12 @@ struct definition {
     static constexpr const char* tag = "e4";
     static constexpr const char* predictions_file = "predictions/e4_maintenance.json";
     static constexpr const char* results_file = "results/e4_maintenance.json";
-    static constexpr bool resumable = true;
+    static constexpr experiment::hooks<parameters> hooks{
+        .resumable = true,
+        .problems = &experiment::slot_problems<parameters, &e4::usage_problem>,
+        .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e4::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e4::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) { return e4::usage_problem(p, slots); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e4::report_section(env, s, p);
     }

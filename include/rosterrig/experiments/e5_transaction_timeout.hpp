@@ -28,6 +28,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/append_check.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -1039,14 +1040,15 @@ struct definition {
     static constexpr const char* tag = "e5";
     static constexpr const char* predictions_file = "predictions/e5_transaction_timeout.json";
     static constexpr const char* results_file = "results/e5_transaction_timeout.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .problems = [](const parameters& p, const experiment::preflight_facts& f) {
+            const auto broker_max = f.broker_transaction_max_timeout_ms;
+            return experiment::problems_found({e5::usage_problem(p, f.slots_or_unlimited()),
+                                               broker_max ? e5::transaction_timeout_problem(p, *broker_max) : std::nullopt});
+        },
+        .reads = {.task_slots = true, .broker_transaction_max_timeout_ms = true}};
     static std::vector<rule> rules() { return e5::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e5::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
-        return e5::usage_problem(p, slots);
-    }
-    static std::optional<std::string> transaction_timeout_problem(const parameters& p, std::int64_t broker_max_ms) {
-        return e5::transaction_timeout_problem(p, broker_max_ms);
-    }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e5::report_section(env, s, p);
     }

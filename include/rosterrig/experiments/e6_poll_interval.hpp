@@ -27,6 +27,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/consumer_log.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -470,9 +471,11 @@ struct definition {
     static constexpr const char* tag = "e6";
     static constexpr const char* predictions_file = "predictions/e6_poll_interval.json";
     static constexpr const char* results_file = "results/e6_poll_interval.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .problems = &experiment::slot_problems<parameters, &e6::usage_problem>,
+        .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e6::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e6::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) { return e6::usage_problem(p, slots); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e6::report_section(env, s, p);
     }

@@ -25,6 +25,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/commit_cell.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
@@ -487,6 +488,7 @@ struct definition {
     static constexpr const char* tag = "e7";
     static constexpr const char* predictions_file = "predictions/e7_connect_writer.json";
     static constexpr const char* results_file = "results/e7_connect_writer.json";
+    static constexpr experiment::hooks<parameters> hooks{};  // none: every default
     static std::vector<rule> rules() { return e7::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e7::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p,

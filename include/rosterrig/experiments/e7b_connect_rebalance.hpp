@@ -31,6 +31,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -559,9 +560,13 @@ struct definition {
     static constexpr const char* tag = "e7b";
     static constexpr const char* predictions_file = "predictions/e7b_connect_rebalance.json";
     static constexpr const char* results_file = "results/e7b_connect_rebalance.json";
+    static constexpr experiment::hooks<parameters> hooks{
+        .repro_run = &parameters::repro_run,
+        .repro_names = &parameters::repro_names,
+        .problems = &experiment::slot_problems<parameters, &e7b::usage_problem>,
+        .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e7b::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e7b::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) { return e7b::usage_problem(p, slots); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e7b::report_section(env, s, p);
     }

@@ -21,6 +21,7 @@
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 
+#include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
 #include "rosterrig/check/missing_ranges.hpp"
 #include "rosterrig/experiment/catalog_request.hpp"
@@ -566,13 +567,18 @@ struct definition {
     static constexpr const char* tag = "e8";
     static constexpr const char* predictions_file = "predictions/e8_catalog_commit_faults.json";
     static constexpr const char* results_file = "results/e8_catalog_commit_faults.json";
-    /// Why a described cluster is refused (exit 2, before anything is created).
-    static constexpr const char* local_stack_only =
-        "experiment 8 runs only on the local stack: its fault proxy listens on this machine's 127.0.0.1, which a described "
-        "cluster's Flink cannot reach";
+    static constexpr experiment::hooks<parameters> hooks{
+        .warehouse = &parameters::warehouse,
+        .repro_run = &parameters::repro_run,
+        .repro_names = &parameters::repro_names,
+        // Why a described cluster is refused (exit 2, before anything is created).
+        .local_stack_only =
+            "experiment 8 runs only on the local stack: its fault proxy listens on this machine's 127.0.0.1, which a described "
+            "cluster's Flink cannot reach",
+        .problems = &experiment::slot_problems<parameters, &e8::usage_problem>,
+        .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e8::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e8::fault_plan(p); }
-    static std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) { return e8::usage_problem(p, slots); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e8::report_section(env, s, p);
     }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rosterrig/experiment/definition.hpp"
 #include "rosterrig/experiment/history.hpp"
 #include "rosterrig/experiments/e1_restart_replay.hpp"
 #include "rosterrig/experiments/e1b_multi_input.hpp"
@@ -47,7 +48,7 @@ struct entry {
 template <class E>
 using beside_rows = std::function<std::string(const typename E::samples&, const typename E::parameters&, const std::string& file)>;
 
-template <class E>
+template <experiment::experiment_definition E>
 entry entry_for(std::string driver, beside_rows<E> beside = {}) {
     return {E::id, E::tag, E::results_file, E::predictions_file, std::move(driver),
             [beside](const std::string& file) {

@@ -9,12 +9,6 @@
 namespace rosterrig::claims_test {
 namespace {
 
-e5::txn_run& run_named(e5::samples& s, const std::string& name) {
-    for (auto& r : s.runs)
-        if (r.name == name) return r;
-    throw std::logic_error("e5 rule cases: no run " + name);
-}
-
 // The first run of the reference pair with this timeout (named with a repeat number when the pair repeats).
 e5::txn_run& pair_run(e5::samples& s, std::int64_t timeout_ms) {
     for (auto& r : s.runs)
@@ -103,19 +97,19 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
          [](S& s, P&) { seed_condition_run(s).feed_done_ms = 8500; }, verdict_kind::inconclusive},
         {"e5.above-interval-delivers-once", "a read_committed reader of the 3x run #1 gets seq 1 twice",
          [](S& s, P&) {
-             auto& c = run_named(s, "boundary x3.0 #1").committed;
+             auto& c = named(s.runs, "boundary x3.0 #1", &e5::txn_run::name).committed;
              c.records += 1;
              c.duplicate_rows = 1;
          },
          verdict_kind::refuted},
         {"e5.just-above-interval-suffices", "a read_committed reader of the 1.1x run #1 misses seqs 7901-8000",
-         [](S& s, P&) { lose_seqs(run_named(s, "boundary x1.1 #1").committed, 7901, 8000); }, verdict_kind::refuted},
+         [](S& s, P&) { lose_seqs(named(s.runs, "boundary x1.1 #1", &e5::txn_run::name).committed, 7901, 8000); }, verdict_kind::refuted},
         {"e5.broker-registers-the-request", "the broker registered its 60 s default for the 1.1x run #2, which asked for 22 s",
-         [](S& s, P&) { run_named(s, "boundary x1.1 #2").registered_timeout_ms = 60000; }, verdict_kind::refuted},
+         [](S& s, P&) { named(s.runs, "boundary x1.1 #2", &e5::txn_run::name).registered_timeout_ms = 60000; }, verdict_kind::refuted},
         {"e5.above-broker-max-fails-loudly",
          "the job asking for more than the broker's maximum runs quietly and delivers every record to read_committed",
          [](S& s, P&) {
-             auto& r = run_named(s, "above the broker's maximum");
+             auto& r = named(s.runs, "above the broker's maximum", &e5::txn_run::name);
              r.signals.state = "RUNNING";
              r.signals.exceptions = 0;
              r.signals.exception_names.clear();
