@@ -1,6 +1,6 @@
 // rosterrig-engine-check-cost: what the table checks cost the rig, streamed
 // (every row read back through Trino to this process, as observe_table does)
-// against run by Trino itself (drivers/live/engine_checks.hpp: only counts
+// against run by Trino itself (drivers/live/roles/engine_checks.hpp: only counts
 // and anomalies come back), on the running stack, side by side in one run.
 // For each size it builds a table through Trino (CTAS from generated
 // sequences: seq 1..N, NPIs cycling over --providers, roster-like strings in
@@ -26,9 +26,9 @@
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/stats/quantile.hpp>
 
-#include "engine_checks.hpp"
-#include "observe_table.hpp"
-#include "stack_config.hpp"
+#include "roles/engine_checks.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/stack_config.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -25,11 +25,11 @@
 #include <rosterrig/generate/generator.hpp>
 #include <rosterrig/stats/summary.hpp>
 
-#include "child_process.hpp"
-#include "feeder.hpp"
-#include "kafka_admin.hpp"
-#include "kafka_producer.hpp"
-#include "stack_config.hpp"
+#include "adapters/child_process.hpp"
+#include "roles/feeder.hpp"
+#include "adapters/kafka_admin.hpp"
+#include "adapters/kafka_producer.hpp"
+#include "adapters/stack_config.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

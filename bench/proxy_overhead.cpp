@@ -19,11 +19,11 @@
 
 #include <boost/json.hpp>
 
-#include "http_client.hpp"
-#include "iceberg_catalog.hpp"
+#include "adapters/http_client.hpp"
+#include "adapters/iceberg_catalog.hpp"
 #include "proxy/fault_proxy.hpp"
-#include "s3_client.hpp"
-#include "stack_config.hpp"
+#include "adapters/s3_client.hpp"
+#include "adapters/stack_config.hpp"
 #include "rosterrig/stats/quantile.hpp"
 
 using namespace rosterrig::live;

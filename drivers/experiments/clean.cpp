@@ -11,9 +11,9 @@
 
 #include <rosterrig/cli/arg_parser.hpp>
 
-#include "leftover_cleanup.hpp"
-#include "process_pause.hpp"
-#include "runner.hpp"
+#include "roles/leftover_cleanup.hpp"
+#include "adapters/process_pause.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 

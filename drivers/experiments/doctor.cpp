@@ -20,17 +20,17 @@
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/engine/flink_sql_text.hpp>
 
-#include "fault_commands.hpp"
-#include "flink_rest.hpp"
-#include "iceberg_catalog.hpp"
-#include "job_template_plan.hpp"
-#include "kafka_admin.hpp"
-#include "pipeline.hpp"
-#include "process_fault.hpp"
-#include "s3_client.hpp"
-#include "sql_gateway.hpp"
-#include "stack_config.hpp"
-#include "trino_client.hpp"
+#include "roles/fault_commands.hpp"
+#include "adapters/flink_rest.hpp"
+#include "adapters/iceberg_catalog.hpp"
+#include "roles/job_template_plan.hpp"
+#include "adapters/kafka_admin.hpp"
+#include "roles/pipeline.hpp"
+#include "adapters/process_fault.hpp"
+#include "adapters/s3_client.hpp"
+#include "adapters/sql_gateway.hpp"
+#include "adapters/stack_config.hpp"
+#include "adapters/trino_client.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

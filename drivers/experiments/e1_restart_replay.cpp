@@ -8,14 +8,14 @@
 #include <rosterrig/experiments/e1_restart_replay.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "faults.hpp"
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "job_waits.hpp"
-#include "kill_run.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
-#include "runner.hpp"
+#include "roles/faults.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/job_waits.hpp"
+#include "roles/kill_run.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

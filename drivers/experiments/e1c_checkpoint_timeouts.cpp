@@ -14,13 +14,13 @@
 #include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "job_waits.hpp"
-#include "observe_table.hpp"
-#include "periodic.hpp"
-#include "runner.hpp"
-#include "table_store.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/job_waits.hpp"
+#include "roles/observe_table.hpp"
+#include "roles/periodic.hpp"
+#include "runner/runner.hpp"
+#include "adapters/table_store.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

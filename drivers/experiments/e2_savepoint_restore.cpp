@@ -12,13 +12,13 @@
 #include <rosterrig/experiments/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "job_waits.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/job_waits.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
 #include "jobs/restore_watch.hpp"
-#include "runner.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -16,12 +16,12 @@
 #include <rosterrig/experiments/e3_file_size.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "commit_cell_run.hpp"
-#include "flink_sql_writer.hpp"
-#include "job_waits.hpp"
-#include "observe_table.hpp"
-#include "reader_cost.hpp"
-#include "runner.hpp"
+#include "roles/commit_cell_run.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/job_waits.hpp"
+#include "roles/observe_table.hpp"
+#include "jobs/reader_cost.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

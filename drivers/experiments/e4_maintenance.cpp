@@ -11,12 +11,12 @@
 #include <rosterrig/experiments/e4_maintenance.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "faults.hpp"
-#include "feeder.hpp"
-#include "observe_table.hpp"
-#include "runner.hpp"
-#include "table_maintenance.hpp"
-#include "table_store.hpp"
+#include "roles/faults.hpp"
+#include "roles/feeder.hpp"
+#include "roles/observe_table.hpp"
+#include "runner/runner.hpp"
+#include "jobs/table_maintenance.hpp"
+#include "adapters/table_store.hpp"
 
 #include <thread>
 

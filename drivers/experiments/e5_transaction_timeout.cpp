@@ -9,18 +9,18 @@
 // runs restore a job from a savepoint promptly or after the timeout; the
 // stuck-transaction runs cancel a job with a transaction open and watch a
 // read_committed reader wait. The job and what an operator sees of it are in
-// drivers/live/kafka_txn_job.hpp, the stuck-transaction run in
+// drivers/live/jobs/kafka_txn_job.hpp, the stuck-transaction run in
 // drivers/live/jobs/stuck_transaction.hpp; the rest is in
 // include/rosterrig/experiments/e5_transaction_timeout.hpp.
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "feeder.hpp"
-#include "job_waits.hpp"
-#include "kafka_transactions.hpp"
-#include "kafka_txn_job.hpp"
-#include "process_fault.hpp"
-#include "runner.hpp"
+#include "roles/feeder.hpp"
+#include "roles/job_waits.hpp"
+#include "adapters/kafka_transactions.hpp"
+#include "jobs/kafka_txn_job.hpp"
+#include "adapters/process_fault.hpp"
+#include "runner/runner.hpp"
 #include "jobs/stuck_transaction.hpp"
 
 using namespace rosterrig;

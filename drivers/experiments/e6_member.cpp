@@ -16,8 +16,8 @@
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/experiment/consumer_log.hpp>
 
-#include "group_member.hpp"
-#include "process_fault.hpp"
+#include "jobs/group_member.hpp"
+#include "adapters/process_fault.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

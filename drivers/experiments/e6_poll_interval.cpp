@@ -10,9 +10,9 @@
 #include <rosterrig/experiments/e6_poll_interval.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "consumer_group.hpp"
-#include "feeder.hpp"
-#include "runner.hpp"
+#include "jobs/consumer_group.hpp"
+#include "roles/feeder.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -8,11 +8,11 @@
 #include <rosterrig/experiments/e7_connect_writer.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "commit_cell_run.hpp"
-#include "connect_writer.hpp"
+#include "roles/commit_cell_run.hpp"
+#include "roles/connect_writer.hpp"
 #include "jobs/connect_offsets.hpp"
 #include "jobs/connect_restart.hpp"
-#include "runner.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -14,14 +14,14 @@
 #include <rosterrig/experiments/e7b_connect_rebalance.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "connect_workers.hpp"
-#include "connect_writer.hpp"
+#include "jobs/connect_workers.hpp"
+#include "roles/connect_writer.hpp"
 #include "jobs/coordinator_logs.hpp"
-#include "feeder.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
-#include "process_fault_healed.hpp"
-#include "runner.hpp"
+#include "roles/feeder.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
+#include "roles/process_fault_healed.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -9,12 +9,12 @@
 #include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "kill_run.hpp"
-#include "observe_table.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/kill_run.hpp"
+#include "roles/observe_table.hpp"
 #include "jobs/proxied_commit_trial.hpp"
-#include "runner.hpp"
+#include "runner/runner.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -1,4 +1,4 @@
-// rosterrig-engine-check: holds Trino's own checks (drivers/live/engine_checks.hpp)
+// rosterrig-engine-check: holds Trino's own checks (drivers/live/roles/engine_checks.hpp)
 // to the streaming ones on two tables damaged on purpose, on the running
 // stack. It writes, through Trino, a feed's rows into an append table with
 // one seq duplicated, one run of seqs missing and one seq out of range, and
@@ -19,10 +19,10 @@
 #include <rosterrig/cli/arg_parser.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "engine_checks.hpp"
-#include "observe_table.hpp"
-#include "progress.hpp"
-#include "stack_config.hpp"
+#include "roles/engine_checks.hpp"
+#include "roles/observe_table.hpp"
+#include "runner/progress.hpp"
+#include "adapters/stack_config.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

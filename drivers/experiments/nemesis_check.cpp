@@ -14,17 +14,17 @@
 #include <rosterrig/generate/generator.hpp>
 #include <rosterrig/result/json_file.hpp>
 
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "job_waits.hpp"
-#include "kill_run.hpp"
-#include "observe_table.hpp"
-#include "process_fault.hpp"
-#include "process_pause.hpp"
-#include "progress.hpp"
-#include "proxied_commits.hpp"
-#include "run_lock.hpp"
-#include "session.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/job_waits.hpp"
+#include "roles/kill_run.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/process_fault.hpp"
+#include "adapters/process_pause.hpp"
+#include "runner/progress.hpp"
+#include "roles/proxied_commits.hpp"
+#include "runner/run_lock.hpp"
+#include "roles/session.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -11,17 +11,17 @@
 #include <rosterrig/generate/generator.hpp>
 #include <rosterrig/result/json_file.hpp>
 
-#include "connect_writer.hpp"
-#include "feeder.hpp"
-#include "flink_sql_writer.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
-#include "process_fault.hpp"
-#include "progress.hpp"
-#include "run_lock.hpp"
-#include "session.hpp"
-#include "stack_versions.hpp"
-#include "table_store.hpp"
+#include "roles/connect_writer.hpp"
+#include "roles/feeder.hpp"
+#include "roles/flink_sql_writer.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
+#include "adapters/process_fault.hpp"
+#include "runner/progress.hpp"
+#include "runner/run_lock.hpp"
+#include "roles/session.hpp"
+#include "adapters/stack_versions.hpp"
+#include "adapters/table_store.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::live;

@@ -1,6 +1,6 @@
 // Claims about what the experiments ask the engine for, held offline against
 // the shipped files: the SQL templates the drivers submit (sql/*.sql, spliced
-// as drivers/live/pipeline.cpp splices them) and the Flink config the stack
+// as drivers/live/roles/pipeline.cpp splices them) and the Flink config the stack
 // writes (compose/flink/component.sh). Each test names the one-line change to
 // a shipped file that makes it fail; each was applied and seen to fail.
 #include <catch2/catch.hpp>

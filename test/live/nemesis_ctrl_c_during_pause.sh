@@ -4,7 +4,7 @@
 # removes its job, table and topic.
 #   nemesis_ctrl_c_during_pause.sh <rosterrig-nemesis-check> <stack script> <work dir>
 # Mutation: drop resume_all_paused() from the interrupt handler in
-# drivers/live/progress.hpp and the heal_paused_on_exit guard in the check:
+# drivers/live/runner/progress.hpp and the heal_paused_on_exit guard in the check:
 # the catalog stays in state T and this fails.
 set -uo pipefail
 check="$1"; stack="$2"; work="$3"

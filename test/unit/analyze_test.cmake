@@ -61,7 +61,7 @@ expect_exit(2 ${E1} --no-such-flag)
 
 # Parameters that cannot run exit 2 before anything is created (no stack is
 # needed to refuse them), and the message names the flag.
-# Mutation: drop the first usage check in drivers/live/runner.hpp and these
+# Mutation: drop the first usage check in drivers/live/runner/runner.hpp and these
 # wait for a stack instead (exit 1 without one).
 function(expect_refused_by exe flag)
   execute_process(COMMAND ${exe} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -1,4 +1,4 @@
-// Claims about drivers/live/process_pause.hpp, on a child process of the test
+// Claims about drivers/live/adapters/process_pause.hpp, on a child process of the test
 // (no stack): a pause stops the process, a resume or the heal-all resumes it,
 // and nothing stays stopped. "Mutation:" names the change that makes a case
 // fail (each made, seen failing, reverted).
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "process_pause.hpp"
+#include "adapters/process_pause.hpp"
 
 using namespace rosterrig::live;
 

@@ -4,7 +4,7 @@
 # stack's own names a stack file that does not exist, so a refusal that came
 # after reading it would name --stack instead. Offline: no stack is asked.
 # Usage: runner_bad_input.sh RUNNER_E1 RUNNER_E3 WORK_DIR
-# Mutation: in run_experiment (drivers/live/runner.hpp) return 1 for
+# Mutation: in run_experiment (drivers/live/runner/runner.hpp) return 1 for
 # experiment::bad_input: every case below fails on its exit code.
 e1=$1 e3=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" || exit 1

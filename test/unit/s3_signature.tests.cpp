@@ -1,9 +1,9 @@
-// The SigV4 signer the S3 listing uses (drivers/live/s3_signature.hpp), held
+// The SigV4 signer the S3 listing uses (drivers/live/adapters/s3_signature.hpp), held
 // to the two worked examples AWS publishes for S3 (GET Object, ListObjects)
 // with their documented signatures.
 #include <catch2/catch.hpp>
 
-#include "s3_signature.hpp"
+#include "adapters/s3_signature.hpp"
 
 using namespace rosterrig::live;
 

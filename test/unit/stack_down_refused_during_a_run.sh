@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `compose/stack down` is refused while a driver holds the stack's run lock
-# (shared, as drivers/live/run_lock.hpp takes it), and goes ahead once the run
+# (shared, as drivers/live/runner/run_lock.hpp takes it), and goes ahead once the run
 # has ended or with --force. Runs against a scratch state directory, so no
 # component of a real stack is touched.
 # Mutation: drop the lock check from compose/stack's down and the first

@@ -4,7 +4,7 @@
 # control, the pause table), and nothing else; what a test needs beyond them
 # is in the library.
 # Usage: tests_include_from_drivers_only_what_they_test.sh SOURCE_DIR
-# Mutation: add `#include "session.hpp"` to a test under test/unit/: this fails.
+# Mutation: add `#include "roles/session.hpp"` to a test under test/unit/: this fails.
 set -eu
 src="$1"
 allowed=" s3_signature.hpp process_pause.hpp fault_proxy.hpp loopback.hpp proxy_control.hpp proxy_faults.hpp "

@@ -4,10 +4,10 @@
 
 #include <rosterrig/generate/generator.hpp>
 
-#include "connect_writer.hpp"
-#include "feeder.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
+#include "roles/connect_writer.hpp"
+#include "roles/feeder.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
 
 namespace rosterrig::live {
 

@@ -7,7 +7,7 @@
 #define ROSTERRIG_LIVE_JOBS_CONNECT_OFFSETS_HPP
 #include <rosterrig/experiments/e7_connect_writer.hpp>
 
-#include "runner.hpp"
+#include "runner/runner.hpp"
 
 namespace rosterrig::live {
 

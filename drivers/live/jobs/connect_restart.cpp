@@ -4,9 +4,9 @@
 
 #include <rosterrig/generate/generator.hpp>
 
-#include "connect_writer.hpp"
-#include "feeder.hpp"
-#include "observe_table.hpp"
+#include "roles/connect_writer.hpp"
+#include "roles/feeder.hpp"
+#include "roles/observe_table.hpp"
 
 namespace rosterrig::live {
 

@@ -7,7 +7,7 @@
 #include <rosterrig/experiment/fault_plan.hpp>
 #include <rosterrig/experiments/e7_connect_writer.hpp>
 
-#include "runner.hpp"
+#include "runner/runner.hpp"
 
 namespace rosterrig::live {
 

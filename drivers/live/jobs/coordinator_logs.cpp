@@ -3,7 +3,7 @@
 #include <chrono>
 #include <string>
 
-#include "poll.hpp"
+#include "adapters/poll.hpp"
 
 namespace rosterrig::live {
 

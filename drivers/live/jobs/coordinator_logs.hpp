@@ -8,7 +8,7 @@
 
 #include <rosterrig/experiments/e7b_connect_rebalance.hpp>
 
-#include "connect_workers.hpp"
+#include "jobs/connect_workers.hpp"
 
 namespace rosterrig::live {
 

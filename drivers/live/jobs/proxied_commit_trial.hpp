@@ -16,12 +16,12 @@
 
 #include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
 
-#include "faults.hpp"
-#include "job_waits.hpp"
-#include "poll.hpp"
-#include "progress.hpp"
-#include "proxied_commits.hpp"
-#include "session.hpp"
+#include "roles/faults.hpp"
+#include "roles/job_waits.hpp"
+#include "adapters/poll.hpp"
+#include "runner/progress.hpp"
+#include "roles/proxied_commits.hpp"
+#include "roles/session.hpp"
 
 namespace rosterrig::live {
 

@@ -4,10 +4,10 @@
 
 #include <rosterrig/experiment/snapshot_chain.hpp>
 
-#include "kafka_admin.hpp"
-#include "observe_table.hpp"
-#include "poll.hpp"
-#include "trino_client.hpp"
+#include "adapters/kafka_admin.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
+#include "adapters/trino_client.hpp"
 
 namespace rosterrig::live {
 

@@ -14,9 +14,9 @@
 
 #include <rosterrig/experiments/e2_savepoint_restore.hpp>
 
-#include "iceberg_catalog.hpp"
-#include "periodic.hpp"
-#include "session.hpp"
+#include "adapters/iceberg_catalog.hpp"
+#include "roles/periodic.hpp"
+#include "roles/session.hpp"
 
 namespace rosterrig::live {
 

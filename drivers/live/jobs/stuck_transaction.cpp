@@ -5,11 +5,11 @@
 #include <map>
 #include <utility>
 
-#include "feeder.hpp"
-#include "job_waits.hpp"
-#include "kafka_txn_job.hpp"
-#include "process_fault.hpp"
-#include "progress.hpp"
+#include "roles/feeder.hpp"
+#include "roles/job_waits.hpp"
+#include "jobs/kafka_txn_job.hpp"
+#include "adapters/process_fault.hpp"
+#include "runner/progress.hpp"
 
 namespace rosterrig::live {
 

@@ -11,8 +11,8 @@
 
 #include <rosterrig/experiments/e5_transaction_timeout.hpp>
 
-#include "kafka_producer.hpp"
-#include "session.hpp"
+#include "adapters/kafka_producer.hpp"
+#include "roles/session.hpp"
 
 namespace rosterrig::live {
 

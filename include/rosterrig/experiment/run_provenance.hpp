@@ -17,7 +17,7 @@ namespace rosterrig::experiment {
 
 /// The folders (and files) of the checkout whose changes make a run's code
 /// uncommitted: the build script (cmake/build_commit.cmake) and the driver
-/// (drivers/live/provenance.cpp) both ask git about exactly these. results/,
+/// (drivers/live/runner/provenance.cpp) both ask git about exactly these. results/,
 /// README.md and runs/ are left out: a full run writes them, and the next
 /// run of scripts/run-all must not be refused for it.
 inline constexpr const char* code_paths = "include drivers sql compose cmake CMakeLists.txt";

@@ -4,7 +4,7 @@
 // handed to the producer, each followed by '\n': exactly the bytes
 // `rosterrig generate` writes for the same spec (append_json_line), so
 // `rosterrig generate --seed S ... | sha256sum` gives the digest a run records.
-// The producer hashes as it produces (drivers/live/kafka_producer.cpp) and a
+// The producer hashes as it produces (drivers/live/adapters/kafka_producer.cpp) and a
 // claim test regenerates the feed from the recorded parameters with
 // feed_sha256; both go through feed_hasher, so they frame lines alike.
 // Needs OpenSSL::Crypto (rosterrig::experiments links it).
