@@ -236,9 +236,8 @@ TEST_CASE("the checkpointing mode changed nothing: each table kind ended the sam
         [](e1::samples& x) { x.configurations.at(0).duplicate_rows += 1, x.configurations.at(0).rows += 1; });
 }
 
-// The next four read fields the e1 results record since the run of
-// 2026-11-30 (feed_sha256, restart_strategy, table_settings,
-// recovery_settings). Without the fields they fail: absent is never taken as
+// The next four read fields that older e1 results lack (feed_sha256,
+// restart_strategy, table_settings, recovery_settings). Without the fields they fail: absent is never taken as
 // agreement.
 
 // Mutation: one configuration's recorded digest with a changed digit.

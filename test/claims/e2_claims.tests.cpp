@@ -260,8 +260,8 @@ TEST_CASE("data written after the freeze landed once in every run", "[claims][e2
         [](e2::samples& x) { x.runs.at(0).third_batch->missing_seqs = 1; });
 }
 
-// The next three read fields the e2 results record since the run of
-// 2026-11-30 (feeds, restart_strategy, table_settings). Without the fields
+// The next three read fields that older e2 results lack (feeds,
+// restart_strategy, table_settings). Without the fields
 // they fail: absent is never taken as agreement.
 
 // Mutation: one batch recorded as ending a seq early (the digest no longer

@@ -108,7 +108,7 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
 
 /// The paced feed: a killed worker runs its tasks again within about 5 s, but
 /// the sink's first commit round after a restart waits out its 30 s commit
-/// timeout (trial run, 2026-12-01: the first commit 46 s after the kill); a
+/// timeout (in trial runs the first commit came about 46 s after the kill); a
 /// quick run keeps 5 s of feed after the last kill.
 inline experiment::feed_pacing pacing_of(const parameters& p) {
     experiment::feed_pacing f;
