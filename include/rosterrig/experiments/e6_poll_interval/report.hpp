@@ -1,0 +1,107 @@
+// rosterrig/experiments/e6_poll_interval/report.hpp: the report section and the per-client timeline figures
+
+#ifndef ROSTERRIG_EXPERIMENTS_E6_POLL_INTERVAL_REPORT_HPP
+#define ROSTERRIG_EXPERIMENTS_E6_POLL_INTERVAL_REPORT_HPP
+
+#include "rosterrig/experiments/e6_poll_interval/rules.hpp"
+
+namespace rosterrig::e6 {
+
+// ---- report ---------------------------------------------------------------------
+
+inline std::map<std::string, std::string> timelines(const samples& s);
+
+inline std::string errors_text(const experiment::consumer_accounting& a) {
+    std::string out;
+    for (const auto& [kind, n] : a.errors_seen) out += (out.empty() ? "" : "; ") + std::to_string(n) + "× " + kind;
+    return out.empty() ? std::string("none") : out;
+}
+
+inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
+    using report::fixed;
+    std::string o =
+        "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " + std::to_string(p.partitions) +
+        " partitions) read by a consumer group of " + std::to_string(p.members) + " members that take up to " + std::to_string(p.batch) +
+        " records per poll, \"process\" each with a dependency of fixed latency (a sleep) and commit the batch synchronously; "
+        "`max.poll.interval.ms` = " + fixed(static_cast<double>(p.max_poll_interval_ms) / 1000, 0) + " s. Healthy: " +
+        std::to_string(p.healthy_latency_ms) + " ms per record (" + fixed(static_cast<double>(p.batch * p.healthy_latency_ms) / 1000, 1) +
+        " s per batch); degraded: " + std::to_string(p.degraded_latency_ms) + " ms (" +
+        fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0) + " s per batch). The fixes run at the degraded "
+        "latency: an interval of " + fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0) + " s; " + std::to_string(p.fix_batch) +
+        " records per poll; or the partitions paused while a worker thread processes and the loop keeps polling. Each run lasts " +
+        fixed(static_cast<double>(p.run_ms) / 1000, 0) + " s (a member finishes the batch in hand). Counts are exact, from every "
+        "line the members logged (each record processed, each commit and its answer, each error the application was handed, each "
+        "assignment); committed offsets and lag are the broker's, sampled every " +
+        fixed(static_cast<double>(p.sample_every_ms) / 1000, 0) + " s" + (p.quick ? ", **quick run**" : "") + ".\n\n";
+    report::markdown_table t{{"Client / protocol", "Run", "Processed (distinct)", "Processed more than once (most times)",
+                              "Commits ok / failed", "Committed at end (of events)", "Lag at end", "Assignments / revocations",
+                              "What the application was handed", "Client log lines about the interval"}};
+    for (const auto& r : s.runs) {
+        const auto a = accounting(r);
+        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario,
+               report::with_thousands(a.processed) + " (" + report::with_thousands(a.distinct_records) + ")",
+               report::with_thousands(a.processed_more_than_once) + " (" + std::to_string(a.most_times_processed) + ")",
+               std::to_string(a.commits_ok) + " / " + std::to_string(a.commits_failed),
+               report::with_thousands(committed_at_end(r)) + " (" + report::with_thousands(r.events) + ")",
+               report::with_thousands(lag_at_end(r)), std::to_string(a.assignments) + " / " + std::to_string(a.revocations),
+               errors_text(a), std::to_string(r.client_poll_warnings)});
+    }
+    o += t.render();
+    std::string versions;
+    for (const auto& r : s.runs)
+        for (const auto& c : r.clients)
+            if (versions.find(c) == std::string::npos) versions += (versions.empty() ? "" : "; ") + c;
+    if (!versions.empty()) o += "\nThe members reported: " + versions + ".\n";
+    std::string examples;
+    for (const auto& r : s.runs)
+        for (const auto& x : r.client_warning_examples)
+            if (examples.find(x) == std::string::npos) examples += "\n- `" + x + "`";
+    if (!examples.empty()) o += "\nWhat the clients logged about the interval (one line of each kind):\n" + examples + "\n";
+    for (const auto& [file, svg] : timelines(s)) o += "\n![committed offsets and lag against time](" + file + ")\n";
+    return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+}
+
+/// The figure of one client: docs/e6_timeline_java_classic.svg.
+inline std::string timeline_file(const std::string& client) {
+    std::string f = client;
+    std::replace(f.begin(), f.end(), '/', '_');
+    return "docs/e6_timeline_" + f + ".svg";
+}
+
+/// One client's committed position (solid) and lag (dashed) against time,
+/// for the degraded run and each fix.
+inline std::string timeline_svg(const samples& s, const std::string& client) {
+    report::line_plot plot;
+    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag";
+    plot.x_label = "seconds since the members started";
+    plot.y_label = "records committed (broker, summed over partitions)";
+    plot.y2_label = "lag (dashed)";
+    for (const auto& r : s.runs) {
+        if (r.settings.scenario == "healthy" || r.settings.client + "/" + r.settings.protocol != client) continue;
+        report::series committed{r.settings.scenario, {}}, lag{r.settings.scenario + ": lag", {}, report::axis::right, true};
+        for (const auto& o : r.offsets) {
+            committed.points.push_back({static_cast<double>(o.t_ms) / 1000, static_cast<double>(o.committed)});
+            lag.points.push_back({static_cast<double>(o.t_ms) / 1000, static_cast<double>(o.lag)});
+        }
+        plot.add_series(std::move(committed));
+        plot.add_series(std::move(lag));
+    }
+    if (!s.runs.empty() && s.runs.front().run_ms > 0)
+        plot.add_reference({report::orientation::vertical, report::axis::left, static_cast<double>(s.runs.front().run_ms) / 1000,
+                            "members take no new batch"});
+    return plot.render();
+}
+
+/// A figure for each client with runs.
+inline std::map<std::string, std::string> timelines(const samples& s) {
+    std::map<std::string, std::string> out;
+    for (const auto& r : s.runs) {
+        const auto client = r.settings.client + "/" + r.settings.protocol;
+        if (!out.count(timeline_file(client))) out[timeline_file(client)] = timeline_svg(s, client);
+    }
+    return out;
+}
+
+}  // namespace rosterrig::e6
+
+#endif

@@ -1,0 +1,191 @@
+// rosterrig/experiments/e6_poll_interval/rules.hpp: the measures (accounting, livelock, progress) and the verdict rules, rules()
+
+#ifndef ROSTERRIG_EXPERIMENTS_E6_POLL_INTERVAL_RULES_HPP
+#define ROSTERRIG_EXPERIMENTS_E6_POLL_INTERVAL_RULES_HPP
+
+#include "rosterrig/experiments/e6_poll_interval/samples.hpp"
+
+namespace rosterrig::e6 {
+
+// ---- measures -------------------------------------------------------------------
+
+inline experiment::consumer_accounting accounting(const consumer_run& r) { return experiment::account(r.log); }
+
+/// The committed position at the end, as the broker last reported it.
+inline std::int64_t committed_at_end(const consumer_run& r) { return r.offsets.empty() ? 0 : r.offsets.back().committed; }
+inline std::int64_t lag_at_end(const consumer_run& r) { return r.offsets.empty() ? r.events : r.offsets.back().lag; }
+
+/// The committed position at the end of the members' run (the last sample
+/// before they began to wind down), as the broker reported it.
+inline std::int64_t committed_during_run(const consumer_run& r) {
+    std::int64_t c = 0;
+    for (const auto& o : r.offsets)
+        if (o.t_ms <= r.run_ms) c = std::max(c, o.committed);
+    return c;
+}
+
+/// The group made no progress while its members ran: records were
+/// processed, and the broker never showed a committed offset above zero.
+/// (What the last member commits once the other has left is the wind-down,
+/// not the group's progress: reported, not judged here.)
+inline bool livelocked(const consumer_run& r, const experiment::consumer_accounting& a) {
+    const bool any_sample = std::any_of(r.offsets.begin(), r.offsets.end(), [&](const offset_sample& o) { return o.t_ms <= r.run_ms; });
+    return any_sample && a.processed > 0 && committed_during_run(r) == 0;
+}
+inline bool livelocked(const consumer_run& r) { return livelocked(r, accounting(r)); }
+
+/// The application was handed an error: a failed commit or an error from poll.
+inline std::int64_t errors_handed_to_application(const experiment::consumer_accounting& a) { return a.commits_failed + a.poll_errors; }
+
+inline std::string run_text(const consumer_run& r) {
+    const auto a = accounting(r);
+    return r.run + ": " + std::to_string(a.processed) + " processed (" + std::to_string(a.distinct_records) + " distinct, " +
+           std::to_string(a.processed_more_than_once) + " more than once), commits " + std::to_string(a.commits_ok) + " ok / " +
+           std::to_string(a.commits_failed) + " failed, " + std::to_string(a.poll_errors) + " poll errors, " +
+           std::to_string(a.assignments) + " assignments, committed at end " + std::to_string(committed_at_end(r)) + " of " +
+           std::to_string(r.events) + ", " + std::to_string(r.client_poll_warnings) + " client warnings";
+}
+
+// ---- rules ----------------------------------------------------------------------
+
+using rule = experiment::rule<samples, parameters>;
+using experiment::held;
+using experiment::inconclusive;
+using experiment::refuted;
+using experiment::rule_verdict;
+
+inline std::vector<const consumer_run*> runs_of(const samples& s, const std::string& scenario, const std::string& client = "") {
+    std::vector<const consumer_run*> out;
+    for (const auto& r : s.runs)
+        if (r.settings.scenario == scenario && (client.empty() || r.settings.client == client)) out.push_back(&r);
+    return out;
+}
+
+template <class Decide>
+rule_verdict each_run(const samples& s, const std::string& scenario, Decide&& decide, const std::string& client = "") {
+    const auto rs = runs_of(s, scenario, client);
+    return experiment::for_each_of(rs, [](const consumer_run* r) { return r->run; },
+                                   [&](const consumer_run* r) { return decide(*r); },
+                                   "no " + scenario + " run" + (client.empty() ? "" : " of the " + client + " client") + " in the samples");
+}
+
+/// Every record processed exactly once and committed: the group kept up.
+inline rule_verdict progressed_once(const consumer_run& r, bool must_finish) {
+    const auto a = accounting(r);
+    const auto end = committed_at_end(r);
+    if (a.processed == 0) return inconclusive("nothing was processed");
+    if (a.processed_more_than_once > 0 || a.commits_failed > 0)
+        return refuted(std::to_string(a.processed_more_than_once) + " records processed more than once, " +
+                       std::to_string(a.commits_failed) + " failed commits");
+    if (end <= 0) return refuted("the broker never showed a committed offset");
+    if (must_finish && (end != r.events || a.distinct_records != r.events))
+        return refuted("committed " + std::to_string(end) + " of " + std::to_string(r.events) + ", processed " +
+                       std::to_string(a.distinct_records));
+    return held(std::to_string(a.processed) + " processed once each, committed " + std::to_string(end) + " of " +
+                std::to_string(r.events));
+}
+
+inline rule_verdict healthy_progresses_once(const samples& s) {
+    return each_run(s, "healthy", [](const consumer_run& r) { return progressed_once(r, true); });
+}
+
+inline rule_verdict degraded_livelocks(const samples& s) {
+    return each_run(s, "degraded", [](const consumer_run& r) {
+        const auto a = accounting(r);
+        const std::string facts = "committed while the members ran " + std::to_string(committed_during_run(r)) + " (at the end " +
+                                  std::to_string(committed_at_end(r)) + "), " +
+                                  std::to_string(a.processed_more_than_once) + " records processed more than once (up to " +
+                                  std::to_string(a.most_times_processed) + " times), " + std::to_string(a.commits_failed) +
+                                  " failed commits, " + std::to_string(a.commits_ok) + " ok";
+        if (a.processed == 0) return inconclusive("nothing was processed");
+        return livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts) : refuted(facts);
+    });
+}
+
+/// The seed's sentence whole: no progress, work done twice, commits that do
+/// not take (made, and the broker shows no offset), and no error reaches the
+/// application.
+inline rule_verdict seed_silent_livelock(const samples& s) {
+    return each_run(s, "degraded", [](const consumer_run& r) {
+        const auto a = accounting(r);
+        if (a.processed == 0) return inconclusive("nothing was processed");
+        // "Commits fail" as the broker shows it: commits were made and no offset moved.
+        const bool trap = livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_ok + a.commits_failed > 0;
+        const auto handed = errors_handed_to_application(a);
+        const std::string facts = std::string(trap ? "no progress, work repeated, commits failed" : "not the livelock") + "; the application was handed " +
+                                  std::to_string(handed) + " errors (" + std::to_string(a.commits_failed) + " failed commits, " +
+                                  std::to_string(a.poll_errors) + " from poll)";
+        return trap && handed == 0 ? held(facts) : refuted(facts);
+    });
+}
+
+/// librdkafka hands the application the exceeded interval as an error from
+/// its poll; the Java client's poll does not (only its log says so).
+inline rule_verdict cpp_poll_reports_the_interval(const samples& s) {
+    return each_run(s, "degraded", [](const consumer_run& r) {
+        const auto a = accounting(r);
+        std::int64_t about_interval = 0;
+        for (const auto& e : r.log)
+            if (e.kind == "error" && e.where == "poll" && is_poll_warning(e.error)) ++about_interval;
+        const std::string facts = std::to_string(about_interval) + " poll errors about the interval, " + std::to_string(a.revocations) +
+                                  " revocations";
+        return about_interval > 0 ? held(facts) : refuted(facts);
+    }, "cpp");
+}
+
+inline rule_verdict java_poll_stays_quiet(const samples& s) {
+    return each_run(s, "degraded", [](const consumer_run& r) {
+        const auto a = accounting(r);
+        const std::string facts = std::to_string(a.poll_errors) + " errors from poll, " + std::to_string(r.client_poll_warnings) +
+                                  " client log warnings about the poll interval, " + std::to_string(a.commits_failed) + " failed commits";
+        return a.poll_errors == 0 && r.client_poll_warnings > 0 ? held(facts) : refuted(facts);
+    }, "java");
+}
+
+inline rule_verdict fix_progresses(const samples& s, const std::string& scenario) {
+    return each_run(s, scenario, [](const consumer_run& r) { return progressed_once(r, false); });
+}
+
+/// Each fix moves the committed offset at least half as fast as the members
+/// could process at the degraded latency.
+inline rule_verdict fixes_keep_throughput(const samples& s, const parameters& p) {
+    rule_verdict out{rosterrig::verdict_kind::held, {}};
+    bool any = false;
+    for (const auto* scenario : {"fix-interval", "fix-batch", "fix-pause"})
+        for (const auto* r : runs_of(s, scenario)) {
+            any = true;
+            const double possible = static_cast<double>(p.members) * static_cast<double>(p.run_ms) / static_cast<double>(r->settings.latency_ms);
+            const double got = static_cast<double>(committed_at_end(*r));
+            const double reference = std::min(possible, static_cast<double>(r->events));
+            const bool ok = got >= 0.5 * reference;
+            out.verdict = rosterrig::merge(out.verdict, ok ? rosterrig::verdict_kind::held : rosterrig::verdict_kind::refuted);
+            // The reference is what the members could process at the degraded
+            // latency (or the whole topic), not a ceiling: a fix that shortens
+            // each record's work commits more than it.
+            out.reason += r->run + ": committed " + std::to_string(committed_at_end(*r)) + ", at least " +
+                          report::fixed(0.5 * reference, 0) + " needed (half of " + report::fixed(reference, 0) +
+                          (possible <= static_cast<double>(r->events)
+                               ? ", what " + std::to_string(p.members) + " members at " +
+                                     std::to_string(r->settings.latency_ms) + " ms a record process in the run)"
+                               : ", the whole topic)") +
+                          "; ";
+        }
+    if (!any) return inconclusive("no fix run in the samples");
+    return out;
+}
+
+inline std::vector<rule> rules() {
+    return {{"e6.healthy-progresses-once", [](const samples& s, const parameters&) { return healthy_progresses_once(s); }},
+            {"e6.degraded-livelocks", [](const samples& s, const parameters&) { return degraded_livelocks(s); }},
+            {"e6.seed-silent-livelock", [](const samples& s, const parameters&) { return seed_silent_livelock(s); }},
+            {"e6.cpp-poll-reports-the-interval", [](const samples& s, const parameters&) { return cpp_poll_reports_the_interval(s); }},
+            {"e6.java-poll-stays-quiet", [](const samples& s, const parameters&) { return java_poll_stays_quiet(s); }},
+            {"e6.fix-interval-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-interval"); }},
+            {"e6.fix-batch-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-batch"); }},
+            {"e6.fix-pause-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-pause"); }},
+            {"e6.fixes-keep-throughput", [](const samples& s, const parameters& p) { return fixes_keep_throughput(s, p); }}};
+}
+
+}  // namespace rosterrig::e6
+
+#endif
