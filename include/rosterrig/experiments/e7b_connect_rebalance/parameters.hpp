@@ -1,0 +1,165 @@
+// rosterrig/experiments/e7b_connect_rebalance/parameters.hpp: experiment 7b's cells, parameters, usage_problem, fault plan and pipeline.
+#ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_PARAMETERS_HPP
+#define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_PARAMETERS_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/describe.hpp>
+
+#include "rosterrig/experiment/hooks.hpp"
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/pipeline_config.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/experiment/table_observation.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
+
+namespace rosterrig::e7b {
+
+using experiment::prediction_outcome;
+
+/// The cells, in the order a full run takes them.
+inline constexpr const char* coordinator_kill = "coordinator-kill";  ///< two workers; SIGKILL the coordinator's, timed from the feed's start
+/// Two workers; SIGKILL the coordinator's, timed from the table's first
+/// snapshot: the same kill once the coordinators' group has committed a
+/// position on the control topic (experiment 7's kills all came after one).
+inline constexpr const char* coordinator_kill_after_commit = "coordinator-kill-after-commit";
+/// Two workers; the first cell's kill on a connector whose sink clients read
+/// the control topic from its start when their group has no position
+/// (iceberg.kafka.auto.offset.reset=earliest; the sink's default is latest):
+/// the remedy apache/iceberg PR #18006 proposes, tried as a user can today.
+inline constexpr const char* coordinator_kill_earliest = "coordinator-kill-earliest";
+inline constexpr const char* zombie_pause = "zombie-pause";          ///< two workers; SIGSTOP the other one, then SIGCONT
+inline constexpr const char* one_worker_kill = "one-worker-kill";    ///< the control: one worker, SIGKILLed
+inline const std::vector<std::string>& known_cells() {
+    static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest,
+                                            zombie_pause, one_worker_kill};
+    return c;
+}
+/// The cells whose fault waits for the table's first snapshot before its delay starts.
+inline bool after_first_commit(const std::string& cell) { return cell == coordinator_kill_after_commit; }
+/// The connector settings a cell adds to experiment 7's.
+inline std::map<std::string, std::string> connector_properties_of(const std::string& cell) {
+    if (cell == coordinator_kill_earliest) return {{"iceberg.kafka.auto.offset.reset", "earliest"}};
+    return {};
+}
+inline int workers_of(const std::string& cell) { return cell == one_worker_kill ? 1 : 2; }
+
+struct parameters {
+    std::uint64_t seed = 77;
+    std::uint64_t events = 20000;
+    std::uint64_t providers = 2000;
+    std::uint32_t partitions = 4;
+    std::int64_t tasks = 2;                  // tasks.max: one task per worker when there are two
+    std::int64_t commit_interval_ms = 2000;  // iceberg.control.commit.interval-ms, experiment 7's
+    std::int64_t feed_ms = 10000;            // the feed is paced over this long
+    std::int64_t fault_delay_min_ms = 1000;  // after the feed started: inside the feed, so commit cycles are in flight
+    std::int64_t fault_delay_max_ms = 5000;
+    // A pause longer than the sink consumer's session (6 s, the writer's
+    // consumer.override) and the worker group's (10 s, Connect's default),
+    // so the paused worker's task is given to the other worker before it runs again.
+    std::int64_t pause_ms = 20000;
+    // How long every acknowledged record may take to be committed after the
+    // heal: a healthy recovery in experiment 7 committed again within about
+    // 46 s of a kill (the coordinator's first round waits out its 30 s commit
+    // timeout), so 120 s is well past a slow recovery.
+    std::int64_t settle_ms = 120000;
+    // The second window, after a REST restart of a connector short at the
+    // first one's end; 0: no restart (the quick run). 60 s is past a
+    // recovery's first commit round (its 30 s commit timeout).
+    std::int64_t restart_settle_ms = 60000;
+    // How long the after-commit cell waits for the table's first snapshot
+    // after the feed started, before it gives up on the trial's fault.
+    std::int64_t first_commit_wait_ms = 60000;
+    std::uint64_t trials = 5;  // per cell
+    std::vector<std::string> cells = known_cells();
+    bool quick = false;
+
+    static parameters full() { return {}; }
+    /// For CI (under 3 minutes): one coordinator kill, no restart.
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.events = 4000;
+        p.providers = 500;
+        p.feed_ms = 4000;
+        p.fault_delay_min_ms = 1000;
+        p.fault_delay_max_ms = 2000;
+        p.settle_ms = 80000;  // past a slow recovery's 46 s; no restart window, to stay under 3 minutes
+        p.restart_settle_ms = 0;
+        p.trials = 1;
+        p.cells = {coordinator_kill};
+        return p;
+    }
+    /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
+    /// REST restart: the kill before the first commit (records lost for
+    /// good) and, beside it, the same kill after the first commit.
+    static std::vector<std::string> repro_names() { return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest}; }
+    static std::optional<parameters> repro_run(const std::string& name) {
+        const auto names = repro_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
+        auto p = quick_run();
+        p.cells = {name};
+        p.restart_settle_ms = 60000;
+        return p;
+    }
+    roster_spec feed(std::uint64_t trial) const { return roster_feed(seed + trial, events, providers, partitions); }
+};
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, events, providers, partitions, tasks, commit_interval_ms, feed_ms, fault_delay_min_ms,
+                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells, quick))
+
+inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
+    for (const auto& c : p.cells)
+        if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end())
+            return "no cell '" + c + "' (coordinator-kill, coordinator-kill-after-commit, coordinator-kill-earliest, zombie-pause, one-worker-kill)";
+    if (p.cells.empty()) return "no cell to run";
+    if (p.trials == 0) return "--trials: at least 1";
+    if (p.events == 0 || p.feed_ms <= 0) return "the feed needs events and a positive duration";
+    if (p.fault_delay_max_ms < p.fault_delay_min_ms) return "the fault delay's maximum is below its minimum";
+    return std::nullopt;
+}
+
+inline experiment::fault_kind kind_of(const std::string& cell) {
+    return cell == zombie_pause ? experiment::fault_kind::pause : experiment::fault_kind::kill;
+}
+
+/// One fault per trial, at a seeded delay after the feed started.
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    experiment::fault_plan out;
+    out.seed = p.seed ^ 0x653762u;
+    for (std::size_t i = 0; i < p.cells.size(); ++i) {
+        experiment::schedule_spec spec;
+        spec.variants = {p.cells[i]};
+        spec.count = p.trials;
+        spec.kinds = {kind_of(p.cells[i])};
+        spec.targets = {experiment::fault_target::connect_worker};
+        if (spec.kinds.front() == experiment::fault_kind::pause) spec.parameters.duration_ms = p.pause_ms;
+        spec.min_delay_ms = p.fault_delay_min_ms;
+        spec.max_delay_ms = p.fault_delay_max_ms;
+        spec.trigger = after_first_commit(p.cells[i]) ? "the table's first snapshot" : "the feed's start";
+        for (const auto& step : experiment::plan_faults(out.seed + i, spec).plan().steps) out.steps.push_back(step);
+    }
+    return out;
+}
+
+/// The Connect pipeline: experiment 7's append table, commit interval and tasks.
+inline experiment::pipeline_config pipeline_of(const parameters& p) {
+    return {experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, experiment::iceberg_sink::flink_sink,
+            experiment::warehouse::s3, experiment::startup_mode::earliest_offset, p.commit_interval_ms, p.tasks};
+}
+
+}  // namespace rosterrig::e7b
+
+#endif

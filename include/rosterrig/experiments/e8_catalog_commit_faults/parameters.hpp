@@ -1,0 +1,217 @@
+// rosterrig/experiments/e8_catalog_commit_faults/parameters.hpp: experiment 8's cells, writers, parameters, fault plan, status_of and usage_problem.
+// The fault plan, status_of and usage_problem came after the rules in the old single
+// header; they need only the parameters, so they are here, unchanged.
+#ifndef ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_PARAMETERS_HPP
+#define ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_PARAMETERS_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/describe.hpp>
+#include <boost/json.hpp>
+
+#include "rosterrig/experiment/hooks.hpp"
+#include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/check/missing_ranges.hpp"
+#include "rosterrig/experiment/catalog_request.hpp"
+#include "rosterrig/experiment/enum_names.hpp"
+#include "rosterrig/experiment/fault_plan.hpp"
+#include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/kill_record.hpp"
+#include "rosterrig/experiment/pipeline_config.hpp"
+#include "rosterrig/experiment/prediction_outcome.hpp"
+#include "rosterrig/experiment/rule.hpp"
+#include "rosterrig/generate/roster_spec.hpp"
+#include "rosterrig/random/splitmix64.hpp"
+#include "rosterrig/random/uniform_int.hpp"
+#include "rosterrig/report/line_plot.hpp"
+#include "rosterrig/report/markdown_table.hpp"
+#include "rosterrig/report/number_format.hpp"
+#include "rosterrig/report/result_section.hpp"
+#include "rosterrig/result/envelope.hpp"
+#include "rosterrig/stats/binomial_bounds.hpp"
+
+namespace rosterrig::e8 {
+
+using experiment::prediction_outcome;
+
+/// What a trial does to the k-th commit POST after the table settled.
+enum class cell {
+    lose_reply,          ///< forwarded, applied, the client's connection dropped unanswered
+    status_unforwarded,  ///< answered 500/502/503/504 by the proxy; the catalog never sees it
+    forward_then_504,    ///< forwarded, applied, answered 504
+    zombie_409,          ///< A delayed, the committer's TaskManager killed, the replay B delayed so A lands first: B gets 409
+    zombie_refresh,      ///< A delayed, the kill, every table GET delayed: A lands between the restored load and the replay's refresh
+};
+BOOST_DESCRIBE_ENUM(cell, lose_reply, status_unforwarded, forward_then_504, zombie_409, zombie_refresh)
+
+/// The prediction-id stem of a cell (e8.<stem>:<writer>).
+inline std::string stem_of(cell c) {
+    switch (c) {
+    case cell::lose_reply: return "lose-reply";
+    case cell::status_unforwarded: return "status-unforwarded";
+    case cell::forward_then_504: return "forward-then-504";
+    case cell::zombie_409: return "zombie-409";
+    case cell::zombie_refresh: return "zombie-refresh";
+    }
+    return "?";
+}
+inline bool has_kill(cell c) { return c == cell::zombie_409 || c == cell::zombie_refresh; }
+/// A cell whose fault, by the 1.10.1 code, doubles the checkpoint it hits (docs/E8_DESIGN.md §3).
+inline bool predicted_to_double(cell c) { return has_kill(c); }
+
+/// One writer under test: the prediction-id suffix and the sink it selects.
+struct writer_kind {
+    std::string name;  ///< sinkv2, flinksink
+    experiment::iceberg_sink sink = experiment::iceberg_sink::sink_v2;
+};
+inline std::vector<writer_kind> known_writers() {
+    return {{"sinkv2", experiment::iceberg_sink::sink_v2}, {"flinksink", experiment::iceberg_sink::flink_sink}};
+}
+inline std::optional<writer_kind> writer_named(const std::string& name) {
+    for (const auto& w : known_writers())
+        if (w.name == name) return w;
+    return std::nullopt;
+}
+
+/// How many trials of a cell a writer runs.
+struct cell_count {
+    cell kind = cell::lose_reply;
+    std::uint64_t trials = 0;
+    friend bool operator==(const cell_count&, const cell_count&) = default;
+};
+BOOST_DESCRIBE_STRUCT(cell_count, (), (kind, trials))
+
+/// The delays a zombie trial uses (fast recovery profile, docs/E8_DESIGN.md §5).
+struct zombie_timing {
+    std::int64_t a_ms = 0;      ///< rule A: the hit commit POST waits this long before it is forwarded
+    std::int64_t b_ms = 0;      ///< zombie_409: the replay's POST waits this long
+    std::int64_t get_ms = 0;    ///< zombie_refresh: every table GET waits this long until the heal
+    friend bool operator==(const zombie_timing&, const zombie_timing&) = default;
+};
+BOOST_DESCRIBE_STRUCT(zombie_timing, (), (a_ms, b_ms, get_ms))
+
+struct parameters {
+    std::uint64_t seed = 8;
+    std::uint64_t providers = 500;
+    std::uint32_t partitions = 2;
+    double rate = 50;                          ///< events per second, so every checkpoint carries data
+    std::int64_t checkpoint_interval_ms = 2000;
+    std::int64_t socket_timeout_ms = 600000;   ///< rest.client.socket-timeout-ms: longer than every delay
+    std::vector<std::string> writers = {"sinkv2", "flinksink"};
+    std::vector<cell_count> cells;             ///< per writer, in this order
+    zombie_timing zombie_409_timing{20000, 20000, 0};
+    zombie_timing zombie_refresh_timing{35000, 0, 20000};
+    std::vector<unsigned> statuses = {500, 502, 503, 504};  ///< status_unforwarded draws one per trial
+    std::string repro;                         ///< a --repro run: its name
+    bool quick = false;
+    experiment::warehouse warehouse = experiment::warehouse::s3;
+
+    static parameters full() {
+        parameters p;
+        // About 30 min on this machine (2 vCPUs): the deterministic zombie cells
+        // at the predictions' n on the append table, the null cells at a third of it.
+        p.cells = {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}, {cell::lose_reply, 10},
+                   {cell::status_unforwarded, 8}, {cell::forward_then_504, 5}};
+        return p;
+    }
+    static parameters quick_run() {
+        parameters p;
+        p.quick = true;
+        p.writers = {"sinkv2"};
+        p.cells = {{cell::lose_reply, 1}, {cell::status_unforwarded, 1}, {cell::zombie_409, 1}};
+        p.statuses = {503};
+        return p;
+    }
+    /// The minimal reproductions (docs/E8_DESIGN.md §6): one writer, one zombie
+    /// cell, three trials; short, so quick (never promoted to results/).
+    static std::vector<std::string> repro_names() {
+        return {"sinkv2-zombie-409", "flinksink-zombie-409", "sinkv2-zombie-refresh", "flinksink-zombie-refresh"};
+    }
+    static std::optional<parameters> repro_run(const std::string& name) {
+        const auto names = repro_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
+        parameters p;
+        p.quick = true;
+        p.repro = name;
+        p.writers = {name.substr(0, name.find('-'))};
+        p.cells = {{name.ends_with("409") ? cell::zombie_409 : cell::zombie_refresh, 3}};
+        return p;
+    }
+    /// How long the trials take, roughly (s), for the feed's length.
+    std::uint64_t expected_seconds() const {
+        std::uint64_t per_writer = 60;  // the job's start, the settle and the drain
+        for (const auto& c : cells)
+            per_writer += c.trials * (c.kind == cell::zombie_refresh ? 110 : c.kind == cell::zombie_409 ? 80 : 35);
+        return per_writer;
+    }
+    /// Half as long again as expected: a trial never waits for commits that cannot come (the rest goes at full speed at the end).
+    std::uint64_t events() const { return static_cast<std::uint64_t>(rate * 1.5 * static_cast<double>(expected_seconds())); }
+    roster_spec feed() const { return roster_feed(seed, events(), providers, partitions); }
+};
+
+BOOST_DESCRIBE_STRUCT(parameters, (),
+                      (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells,
+                       zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse))
+
+// ---- plan, bad input ------------------------------------------------------
+
+/// Each trial's k (the k-th commit after the settle is hit) and, for
+/// status_unforwarded, its status: drawn from the seed, so the same seed gives
+/// the same plan. One step per trial, in the order the driver runs them.
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    experiment::fault_plan plan;
+    plan.seed = p.seed;
+    rosterrig::splitmix64 rng(p.seed ^ 0xe8e8e8e8ull);
+    for (const auto& w : p.writers) {
+        std::uint64_t index = 0;
+        for (const auto& c : p.cells)
+            for (std::uint64_t i = 0; i < c.trials; ++i) {
+                const auto k = 2 + rosterrig::uniform_below(rng, 4);
+                std::string what = "the " + std::to_string(k) + "th commit POST after the table settled";
+                if (c.kind == cell::status_unforwarded && !p.statuses.empty())
+                    what += ", answered " + std::to_string(p.statuses[rosterrig::uniform_below(rng, p.statuses.size())]);
+                const auto kind = has_kill(c.kind) ? experiment::fault_kind::http_delay
+                                : c.kind == cell::lose_reply ? experiment::fault_kind::http_lose_reply
+                                : c.kind == cell::forward_then_504 ? experiment::fault_kind::http_forward_then_504
+                                                                   : experiment::fault_kind::http_status;
+                plan.steps.push_back({++index, w + "/" + experiment::name_of(c.kind), kind, what, static_cast<std::int64_t>(k),
+                                      experiment::heal_of(kind, experiment::fault_target::iceberg_catalog) +
+                                          (has_kill(c.kind) ? "; " + experiment::heal_of(experiment::fault_kind::kill_taskmanager,
+                                                                                            experiment::fault_target::flink_taskmanager)
+                                                            : std::string())});
+            }
+    }
+    return plan;
+}
+
+/// The k and status a plan step drew (the step's delay_ms is k; its trigger names the status).
+inline unsigned status_of(const experiment::fault_step& step) {
+    const auto at = step.trigger.rfind("answered ");
+    return at == std::string::npos ? 0u : static_cast<unsigned>(std::stoul(step.trigger.substr(at + 9)));
+}
+
+inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
+    if (p.writers.empty()) return "no writer to run (--writers)";
+    for (const auto& w : p.writers)
+        if (!writer_named(w)) return "unknown writer '" + w + "' (known: sinkv2, flinksink)";
+    std::uint64_t trials = 0;
+    for (const auto& c : p.cells) trials += c.trials;
+    if (trials == 0) return "no trial to run: every cell has 0 trials";
+    for (const auto s : p.statuses)
+        if (s < 500 || s > 504 || s == 501) return "status " + std::to_string(s) + " is not one of 500, 502, 503, 504";
+    for (const auto* t : {&p.zombie_409_timing, &p.zombie_refresh_timing})
+        if (t->a_ms <= 0 || t->a_ms >= p.socket_timeout_ms || t->b_ms >= p.socket_timeout_ms || t->get_ms >= p.socket_timeout_ms)
+            return "a zombie delay must be above 0 and under the client's socket timeout (" + std::to_string(p.socket_timeout_ms) + " ms)";
+    // A zombie trial kills the committer's TaskManager: another must take the job.
+    if (slots < 2) return "a zombie trial needs a second free task slot for the restored job; Flink offers " + std::to_string(slots);
+    return std::nullopt;
+}
+
+}  // namespace rosterrig::e8
+
+#endif
