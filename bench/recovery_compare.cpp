@@ -5,7 +5,7 @@
 // ratio of the medians to the first file's. Used for docs/BENCHMARKS.md,
 // "Recovery after a TaskManager kill".
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 
 #include <algorithm>
 #include <iostream>

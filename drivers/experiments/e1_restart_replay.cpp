@@ -4,8 +4,8 @@
 // on npi}), one job each, fed at a steady rate while the TaskManager is
 // SIGKILLed at the moments the fault plan drew. Part 2: are committed offsets
 // the truth or monitoring? Rewind them behind a job, kill, then start a fresh
-// job that trusts them. Everything else is in include/rosterrig/experiments/e1_restart_replay.hpp.
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+// job that trusts them. Everything else is in include/rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp.
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/faults.hpp"

@@ -8,8 +8,8 @@
 // (the plan is read back, and a chained writer stops the run). The TaskManager
 // is SIGKILLed at the planned moments while the table lacks part of the
 // 1.2 M-event feed; Flink's checkpoint statistics give the writer's alignment
-// window. Everything else is in include/rosterrig/experiments/e1b_multi_input.hpp.
-#include <rosterrig/experiments/e1b_multi_input.hpp>
+// window. Everything else is in include/rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp.
+#include <rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/faults.hpp"

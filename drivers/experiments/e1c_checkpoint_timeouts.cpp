@@ -8,10 +8,10 @@
 // checkpoint history polled every second while the job drains; then the table
 // read back through Trino, the writer's snapshots from the catalog, and the
 // store's data files matched against the ones the table references.
-// Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts.hpp.
+// Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp.
 #include <mutex>
 
-#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/feeder.hpp"

@@ -8,8 +8,8 @@
 // (job state, checkpoints, failed checkpoints, Kafka lag) and what the table
 // is (snapshot and summary, from the catalog), and every 3 s the rows Trino
 // sees (drivers/live/jobs/restore_watch). Everything else is in
-// include/rosterrig/experiments/e2_savepoint_restore.hpp.
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+// include/rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp.
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/feeder.hpp"

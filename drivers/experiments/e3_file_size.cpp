@@ -8,12 +8,12 @@
 // files, bytes, and for every row the snapshot that made it visible.
 // Part B: one topic, two upsert jobs (a short and a long interval), an append
 // copy of the short one's content, all checked, timed, optimized, timed again.
-// Everything else is in include/rosterrig/experiments/e3_file_size.hpp.
+// Everything else is in include/rosterrig/experiments/e3_file_size/e3_file_size.hpp.
 #include <chrono>
 #include <tuple>
 
 #include <rosterrig/check/expected_state.hpp>
-#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/commit_cell_run.hpp"

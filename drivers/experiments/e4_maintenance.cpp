@@ -7,8 +7,8 @@
 // store listed around it; optimize calls while the feed arrives); then the
 // job's report and the whole table checked against the seed. The job on its
 // table, the calls and the listings are in drivers/live/table_maintenance and
-// table_store; the rest is in include/rosterrig/experiments/e4_maintenance.hpp.
-#include <rosterrig/experiments/e4_maintenance.hpp>
+// table_store; the rest is in include/rosterrig/experiments/e4_maintenance/e4_maintenance.hpp.
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/faults.hpp"

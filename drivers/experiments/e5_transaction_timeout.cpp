@@ -11,8 +11,8 @@
 // read_committed reader wait. The job and what an operator sees of it are in
 // drivers/live/jobs/kafka_txn_job.hpp, the stuck-transaction run in
 // drivers/live/jobs/stuck_transaction.hpp; the rest is in
-// include/rosterrig/experiments/e5_transaction_timeout.hpp.
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+// include/rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp.
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/feeder.hpp"

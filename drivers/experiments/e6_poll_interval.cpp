@@ -6,8 +6,8 @@
 // lag sampled from the broker while they run; every line the members logged
 // read back and counted. The members and the sampling are in
 // drivers/live/consumer_group; the rest is in
-// include/rosterrig/experiments/e6_poll_interval.hpp.
-#include <rosterrig/experiments/e6_poll_interval.hpp>
+// include/rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp.
+#include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "jobs/consumer_group.hpp"

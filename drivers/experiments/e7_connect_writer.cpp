@@ -4,8 +4,8 @@
 // recreate the connector, with and without the group rewound. Part 3: the
 // commit interval's dial. Parts 1 and 2 are in drivers/live/jobs/
 // (connect_restart, connect_offsets); everything else is in
-// include/rosterrig/experiments/e7_connect_writer.hpp.
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+// include/rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp.
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/commit_cell_run.hpp"

@@ -8,10 +8,10 @@
 // before each trial and once more at the end. The workers, the fault and its
 // heal, and what the workers' logs say of the coordinators are in drivers/live/
 // (connect_workers, process_fault_healed, jobs/coordinator_logs); the rest is in
-// include/rosterrig/experiments/e7b_connect_rebalance.hpp.
+// include/rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp.
 #include <thread>
 
-#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "jobs/connect_workers.hpp"

@@ -5,8 +5,8 @@
 // the committer's TaskManager while that POST waits, so it lands beside the
 // restored job's replay (docs/E8_DESIGN.md). The trial's steps are in
 // drivers/live/jobs/proxied_commit_trial.hpp; everything judged is in
-// include/rosterrig/experiments/e8_catalog_commit_faults.hpp.
-#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+// include/rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp.
+#include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 #include "roles/feeder.hpp"

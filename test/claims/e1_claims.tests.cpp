@@ -10,7 +10,7 @@
 
 #include "shipped_result.hpp"
 
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 #include <rosterrig/generate/feed_digest.hpp>
 
 using namespace rosterrig;

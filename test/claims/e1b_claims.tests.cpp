@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e1b_multi_input.hpp>
+#include <rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp>
 #include <rosterrig/generate/feed_digest.hpp>
 
 #include "shipped_result.hpp"

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/feed_digest.hpp>
 
 #include "shipped_result.hpp"

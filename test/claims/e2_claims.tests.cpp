@@ -9,7 +9,7 @@
 
 #include "shipped_result.hpp"
 
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/feed_digest.hpp>
 
 using namespace rosterrig;

@@ -9,7 +9,7 @@
 #include <rosterrig/experiment/history.hpp>
 
 #include "shipped_result.hpp"
-#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 
 using namespace rosterrig;
 

@@ -8,7 +8,7 @@
 #include <rosterrig/experiment/history.hpp>
 
 #include "shipped_result.hpp"
-#include <rosterrig/experiments/e4_maintenance.hpp>
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 
 using namespace rosterrig;
 

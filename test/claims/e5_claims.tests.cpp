@@ -8,7 +8,7 @@
 #include <rosterrig/experiment/history.hpp>
 
 #include "shipped_result.hpp"
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 
 using namespace rosterrig;
 

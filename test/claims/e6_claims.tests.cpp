@@ -8,7 +8,7 @@
 #include <rosterrig/experiment/history.hpp>
 
 #include "shipped_result.hpp"
-#include <rosterrig/experiments/e6_poll_interval.hpp>
+#include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 
 using namespace rosterrig;
 

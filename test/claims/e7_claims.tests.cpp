@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 #include <rosterrig/generate/feed_digest.hpp>
 
 #include "shipped_result.hpp"

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
 #include "shipped_result.hpp"
 

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/experiment/history.hpp>
-#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+#include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 #include "shipped_result.hpp"
 

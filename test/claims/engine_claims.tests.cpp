@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 #include "rosterrig/engine/flink_config_text.hpp"
 #include "rosterrig/engine/flink_sql_text.hpp"
 

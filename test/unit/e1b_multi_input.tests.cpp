@@ -2,7 +2,7 @@
 // duplicate copies are attributed to kills, and the rules' edges.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e1b_multi_input.hpp>
+#include <rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp>
 
 using namespace rosterrig;
 

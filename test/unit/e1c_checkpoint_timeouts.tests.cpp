@@ -2,7 +2,7 @@
 // undecided on the data it judges.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 
 using namespace rosterrig;
 

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <rosterrig/cli/arg_parser.hpp>
-#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 
 using namespace rosterrig;
 

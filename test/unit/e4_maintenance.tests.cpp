@@ -3,7 +3,7 @@
 // runs each rule judges, and that each rule bites on the one fact it is about.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e4_maintenance.hpp>
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 
 using namespace rosterrig;
 

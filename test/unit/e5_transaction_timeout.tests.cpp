@@ -2,7 +2,7 @@
 // judges, and that a rule bites on the one fact it is about.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 
 #include <map>
 

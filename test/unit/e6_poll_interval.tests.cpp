@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include <rosterrig/experiments/e6_poll_interval.hpp>
+#include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 
 using namespace rosterrig;
 

@@ -2,7 +2,7 @@
 // at their edges.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 
 using namespace rosterrig;
 

@@ -2,7 +2,7 @@
 // able to hold, fail and stay undecided), the worker-log counts and the plan.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
 using namespace rosterrig;
 

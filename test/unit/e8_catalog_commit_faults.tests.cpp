@@ -2,7 +2,7 @@
 // cell needs, and rules that can decide both ways on hand-built samples.
 #include <catch2/catch.hpp>
 
-#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+#include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 using namespace rosterrig;
 using namespace rosterrig::e8;

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include <rosterrig/experiment/rule.hpp>
-#include <rosterrig/experiments/e1_restart_replay.hpp>
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 
 using namespace rosterrig;
 

@@ -12,8 +12,8 @@
 #include <rosterrig/experiment/run_provenance.hpp>
 #include <rosterrig/experiment/snapshot_chain.hpp>
 #include <rosterrig/experiment/table_observation.hpp>
-#include <rosterrig/experiments/e1_restart_replay.hpp>
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 #include <rosterrig/generate/generator.hpp>
 
 namespace fs = std::filesystem;

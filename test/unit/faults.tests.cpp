@@ -12,11 +12,11 @@
 #include <rosterrig/result/envelope.hpp>
 #include <rosterrig/result/strict_reader.hpp>
 
-#include <rosterrig/experiments/e1_restart_replay.hpp>
-#include <rosterrig/experiments/e1b_multi_input.hpp>
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
-#include <rosterrig/experiments/e4_maintenance.hpp>
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 
 using namespace rosterrig;
 using namespace rosterrig::experiment;

@@ -5,7 +5,7 @@
 
 #include "rosterrig/engine/flink_execution_plan.hpp"
 #include "rosterrig/experiment/job_template.hpp"
-#include "rosterrig/experiments/e1_restart_replay.hpp"
+#include "rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp"
 
 using namespace rosterrig;
 using namespace rosterrig::experiment;

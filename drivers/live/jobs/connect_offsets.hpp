@@ -5,7 +5,7 @@
 // watched, then every row read back.
 #ifndef ROSTERRIG_LIVE_JOBS_CONNECT_OFFSETS_HPP
 #define ROSTERRIG_LIVE_JOBS_CONNECT_OFFSETS_HPP
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 
 #include "runner/runner.hpp"
 

@@ -5,7 +5,7 @@
 #ifndef ROSTERRIG_LIVE_JOBS_CONNECT_RESTART_HPP
 #define ROSTERRIG_LIVE_JOBS_CONNECT_RESTART_HPP
 #include <rosterrig/experiment/fault_plan.hpp>
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 
 #include "runner/runner.hpp"
 

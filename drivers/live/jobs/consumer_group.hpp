@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include <rosterrig/experiments/e6_poll_interval.hpp>
+#include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 
 #include "roles/session.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
 #include "jobs/connect_workers.hpp"
 

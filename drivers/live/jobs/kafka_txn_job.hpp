@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 
 #include "roles/job_waits.hpp"
 #include "adapters/kafka_producer.hpp"

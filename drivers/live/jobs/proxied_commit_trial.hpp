@@ -14,7 +14,7 @@
 #include <functional>
 #include <string>
 
-#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+#include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 #include "roles/faults.hpp"
 #include "roles/job_waits.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include <rosterrig/experiment/table_check.hpp>
-#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 
 #include "adapters/trino_client.hpp"
 

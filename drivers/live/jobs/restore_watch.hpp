@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 
 #include "adapters/iceberg_catalog.hpp"
 #include "roles/periodic.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 
 #include "adapters/kafka_producer.hpp"
 #include "roles/session.hpp"

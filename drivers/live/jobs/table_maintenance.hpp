@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include <rosterrig/experiments/e4_maintenance.hpp>
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 
 #include "roles/flink_sql_writer.hpp"
 #include "roles/job_waits.hpp"

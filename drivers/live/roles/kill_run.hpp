@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 
 #include "roles/feeder.hpp"
 #include "roles/session.hpp"

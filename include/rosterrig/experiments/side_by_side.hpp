@@ -10,9 +10,9 @@
 #include <string>
 
 #include "rosterrig/experiment/history.hpp"
-#include "rosterrig/experiments/e1_restart_replay.hpp"
-#include "rosterrig/experiments/e3_file_size.hpp"
-#include "rosterrig/experiments/e7_connect_writer.hpp"
+#include "rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp"
+#include "rosterrig/experiments/e3_file_size/e3_file_size.hpp"
+#include "rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp"
 
 namespace rosterrig::experiments {
 

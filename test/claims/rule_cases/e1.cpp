@@ -2,7 +2,7 @@
 // change to its shipped run (the four configurations and the offsets part).
 #include "../rule_cases.hpp"
 
-#include <rosterrig/experiments/e1_restart_replay.hpp>
+#include <rosterrig/experiments/e1_restart_replay/e1_restart_replay.hpp>
 
 namespace rosterrig::claims_test {
 namespace {

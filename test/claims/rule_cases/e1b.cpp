@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e1b.cpp: the shipped run with a kill's restore replaying one seq, at-least-once replaying none, or a seq lost.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e1b_multi_input.hpp>
+#include <rosterrig/experiments/e1b_multi_input/e1b_multi_input.hpp>
 
 #include <stdexcept>
 

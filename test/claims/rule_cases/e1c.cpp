@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e1c.cpp: the shipped run with a cell that loses seqs or NPIs, an NPI on two rows, a duplicate seq or a restart.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e1c_checkpoint_timeouts.hpp>
+#include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e2.cpp: the shipped run with a restore's first new snapshot stamped at another checkpoint, a seq lost or doubled, or an NPI on two rows.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e2_savepoint_restore.hpp>
+#include <rosterrig/experiments/e2_savepoint_restore/e2_savepoint_restore.hpp>
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e3.cpp: the shipped cells and reader part with one cell's rows, files or freshness, or one table's timings, changed.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e3_file_size.hpp>
+#include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 
 #include <map>
 

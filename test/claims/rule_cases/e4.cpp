@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e4.cpp: the shipped maintenance runs with one run's expire, orphan listing, optimize call, job or table changed.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e4_maintenance.hpp>
+#include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 
 
 namespace rosterrig::claims_test {

@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e5.cpp: the shipped run with one run's read, job signals, registered timeout or visibility changed.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e5_transaction_timeout.hpp>
+#include <rosterrig/experiments/e5_transaction_timeout/e5_transaction_timeout.hpp>
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e6.cpp: the shipped run with a record processed twice, a commit failing or taking, a poll error added or gone, or the broker's committed offsets held back.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e6_poll_interval.hpp>
+#include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 
 #include <algorithm>
 #include <stdexcept>

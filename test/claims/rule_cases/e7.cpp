@@ -2,7 +2,7 @@
 // change to its shipped run (the worker kills, the offsets steps, the dial).
 #include "../rule_cases.hpp"
 
-#include <rosterrig/experiments/e7_connect_writer.hpp>
+#include <rosterrig/experiments/e7_connect_writer/e7_connect_writer.hpp>
 
 #include <stdexcept>
 

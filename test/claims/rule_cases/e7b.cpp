@@ -2,7 +2,7 @@
 // change to the trials of its shipped run (and two held by a recovery it did not see).
 #include "../rule_cases.hpp"
 
-#include <rosterrig/experiments/e7b_connect_rebalance.hpp>
+#include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
 #include <algorithm>
 #include <stdexcept>

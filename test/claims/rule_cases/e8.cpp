@@ -3,7 +3,7 @@
 // outside-window, store listings, operator signals) have no case: their rule
 // returns "not run" whatever the samples hold, so no sample can refute them.
 #include "../rule_cases.hpp"
-#include <rosterrig/experiments/e8_catalog_commit_faults.hpp>
+#include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 #include <algorithm>
 #include <stdexcept>
