@@ -20,13 +20,14 @@ using history = history_writer<e6::definition>;
 
 namespace {
 
-void run_once(session& s, const e6::parameters& params, const std::string& which, const std::vector<kafka_record>& records,
-              history& h) {
+void run_once(session& s, const e6::parameters& params, const std::string& which, std::optional<std::uint64_t> repeat,
+              const std::vector<kafka_record>& records, history& h) {
     e6::consumer_run run;
     run.run = which;
+    run.repeat = repeat;
     run.settings = e6::settings_of(params, which);
     run.run_ms = params.run_ms;
-    std::string label = which;
+    std::string label = which + (repeat ? "_r" + std::to_string(*repeat) : "");
     std::replace(label.begin(), label.end(), '/', '_');
     const auto names = s.pipeline(label, {});
     created_resources created(s.stack, s.on_created);
@@ -37,7 +38,7 @@ void run_once(session& s, const e6::parameters& params, const std::string& which
     created.group(g.group);
     const auto fed = feeder(s.stack.kafka(), g.topic, records, 0).finish();
     run.events = fed.acknowledged;
-    progress("e6[" + which + "]: " + std::to_string(fed.acknowledged) + " records in " + g.topic + "; starting " +
+    progress("e6[" + e6::run_label(run) + "]: " + std::to_string(fed.acknowledged) + " records in " + g.topic + "; starting " +
              std::to_string(params.members) + " members, " + std::to_string(run.settings.batch) + " records per poll, " +
              std::to_string(run.settings.latency_ms) + " ms each, poll interval " + std::to_string(run.settings.max_poll_interval_ms) +
              " ms, " + run.settings.mode);
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
          {"--latency", "MS", "the degraded dependency's latency per record (default 400, quick 600)", &e6::parameters::degraded_latency_ms}},
         [](session& s, const e6::parameters& params, const experiment::fault_plan&, history& h) {
             const auto records = kafka_records(generate(params.feed()));
-            for (const auto& which : params.runs) run_once(s, params, which, records, h);
+            for (std::uint64_t k = 1; k <= params.repeat_count(); ++k)
+                for (const auto& which : params.runs)
+                    run_once(s, params, which, params.repeats ? std::optional<std::uint64_t>(k) : std::nullopt, records, h);
         });
 }

@@ -155,3 +155,44 @@ TEST_CASE("a run the parameters cannot mean is refused before anything is create
     CHECK(e6::settings_of(e6::parameters::full(), "java/classic/fix-pause").mode == "pause");
     CHECK(e6::settings_of(e6::parameters::full(), "cpp/classic/fix-interval").max_poll_interval_ms == 60000);
 }
+
+TEST_CASE("the full run repeats every configuration three times and the quick run once, and 0 repeats is refused", "[e6]") {
+    CHECK(e6::parameters::full().repeat_count() == 3);
+    CHECK(e6::parameters::quick_run().repeat_count() == 1);
+    CHECK_FALSE(e6::parameters::quick_run().repeats.has_value());  // a quick run's samples carry no repeat number
+    auto p = e6::parameters::full();
+    p.repeats = 0;
+    CHECK(e6::usage_problem(p, 0));
+}
+
+TEST_CASE("the repeats table gives each configuration's clean count and the least and most of each count", "[e6][report]") {
+    e6::samples s;
+    for (std::uint64_t k = 1; k <= 3; ++k) {
+        auto r = healthy_run();
+        r.repeat = k;
+        if (k == 2) r.log.push_back(r.log.front());  // repeat 2 processes its first record twice
+        s.runs.push_back(r);
+    }
+    const auto table = e6::spread_table(s);
+    // Mutation: spread_text giving only the least (or clean counting every
+    // repeat) turns "0–1" into "0" (or "2 of 3" into "3 of 3").
+    CHECK_THAT(table, Catch::Contains("| java / consumer | healthy | 3 | 2 of 3 | 0–1 | 0 | 4 (4) |"));
+    CHECK(e6::run_label(s.runs[1]) == "java/consumer/healthy #2");
+    s.runs[1].repeat.reset();
+    CHECK(e6::run_label(s.runs[1]) == "java/consumer/healthy");
+}
+
+TEST_CASE("the repeat rule judges only repeated configurations and says inconclusive when none repeated", "[e6][verdict]") {
+    e6::samples s;
+    s.runs = {healthy_run()};
+    s.runs[0].run = e6::predicted_to_vary;
+    CHECK(e6::only_the_predicted_configuration_varies(s).verdict == verdict_kind::inconclusive);
+    auto again = s.runs[0];
+    s.runs[0].repeat = 1, again.repeat = 2;
+    s.runs.push_back(again);
+    // Two clean repeats of the configuration predicted to vary: refuted.
+    CHECK(e6::only_the_predicted_configuration_varies(s).verdict == verdict_kind::refuted);
+    // Mutation: the second repeat processes a record twice; now it varied, as predicted.
+    s.runs[1].log.push_back(s.runs[1].log.front());
+    CHECK(e6::only_the_predicted_configuration_varies(s).verdict == verdict_kind::held);
+}

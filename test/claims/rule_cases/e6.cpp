@@ -3,6 +3,7 @@
 #include <rosterrig/experiments/e6_poll_interval/e6_poll_interval.hpp>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace rosterrig::claims_test {
@@ -33,6 +34,42 @@ experiment::consumer_event& first_commit(e6::consumer_run& r, bool ok) {
     for (auto& e : r.log)
         if (e.kind == "commit" && e.ok == ok) return e;
     throw std::logic_error("e6 rule cases: no such commit in " + r.run);
+}
+
+// Every configuration three times (the shipped run's repeats, or its single
+// runs copied), each configuration's repeats copies of its first.
+void three_alike_repeats(e6::samples& s) {
+    std::vector<e6::consumer_run> firsts;
+    for (const auto& r : s.runs)
+        if (r.repeat.value_or(1) == 1) firsts.push_back(r);
+    s.runs.clear();
+    for (std::uint64_t k = 1; k <= 3; ++k)
+        for (auto r : firsts) {
+            r.repeat = k;
+            s.runs.push_back(std::move(r));
+        }
+}
+
+// The run as if clean: each record's first processing kept, every commit answered ok.
+void make_clean(e6::consumer_run& r) {
+    std::set<std::pair<std::int64_t, std::int64_t>> seen;
+    std::erase_if(r.log, [&](const auto& e) { return e.kind == "record" && !seen.insert({e.partition, e.offset}).second; });
+    for (auto& e : r.log)
+        if (e.kind == "commit") e.ok = true, e.error.clear();
+}
+
+e6::consumer_run& repeat_of(e6::samples& s, const std::string& run, std::uint64_t k) {
+    for (auto& r : s.runs)
+        if (r.run == run && r.repeat == k) return r;
+    throw std::logic_error("e6 rule cases: no repeat " + std::to_string(k) + " of " + run);
+}
+
+// Three alike repeats, but the interval fix under Java's consumer protocol is
+// clean in its first two and processes a record twice in its third.
+void only_the_predicted_one_varies(e6::samples& s) {
+    three_alike_repeats(s);
+    for (std::uint64_t k = 1; k <= 3; ++k) make_clean(repeat_of(s, e6::predicted_to_vary, k));
+    process_last_record_again(repeat_of(s, e6::predicted_to_vary, 3));
 }
 
 }  // namespace
@@ -109,6 +146,24 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
         {"e6.fixes-keep-throughput", "the Java consumer-protocol group under the 60 s interval commits only 150 records by the end",
          [](S& s, P&) {
              committed_at_most(named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run), 150);
+         },
+         verdict_kind::refuted},
+        {"e6.only-java-consumer-interval-fix-varies",
+         "three repeats: the Java consumer-protocol interval fix clean twice and a record processed twice once, every other configuration alike",
+         [](S& s, P&) { only_the_predicted_one_varies(s); }, verdict_kind::held},
+        {"e6.only-java-consumer-interval-fix-varies", "three repeats, the Java consumer-protocol interval fix clean in all three",
+         [](S& s, P&) {
+             three_alike_repeats(s);
+             for (std::uint64_t k = 1; k <= 3; ++k) make_clean(repeat_of(s, e6::predicted_to_vary, k));
+         },
+         verdict_kind::refuted},
+        {"e6.only-java-consumer-interval-fix-varies",
+         "as in the held case, and the C++ batch fix also processes a record twice in its second repeat",
+         [](S& s, P&) {
+             only_the_predicted_one_varies(s);
+             make_clean(repeat_of(s, "cpp/classic/fix-batch", 1));
+             make_clean(repeat_of(s, "cpp/classic/fix-batch", 3));
+             process_last_record_again(repeat_of(s, "cpp/classic/fix-batch", 2));
          },
          verdict_kind::refuted},
     };

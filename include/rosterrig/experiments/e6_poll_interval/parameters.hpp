@@ -52,8 +52,12 @@ struct parameters {
     std::uint64_t fix_batch = 5;             // fix 2: 2 s per batch
     std::int64_t run_ms = 75000;             // how long the members run (they finish the batch in hand)
     std::int64_t sample_every_ms = 1000;     // the broker's committed offsets and lag
-    // client/protocol/scenario, each run once, in this order.
+    // client/protocol/scenario, in this order.
     std::vector<std::string> runs = all_runs();
+    // Every run of `runs`, then every run again, this many times (absent: once).
+    // The outcome of one configuration varied between full runs (a late
+    // hand-over under Java's consumer protocol), so the full run repeats.
+    std::optional<std::uint64_t> repeats;
     bool quick = false;
 
     static std::vector<std::string> all_runs() {
@@ -62,7 +66,12 @@ struct parameters {
             for (const auto& s : known_scenarios()) out.push_back(c + "/" + s);
         return out;
     }
-    static parameters full() { return {}; }
+    static parameters full() {
+        parameters p;
+        p.repeats = 3;
+        return p;
+    }
+    std::uint64_t repeat_count() const { return repeats.value_or(1); }
     static parameters quick_run() {
         parameters p;
         p.quick = true;
@@ -79,7 +88,7 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, members, max_poll_interval_ms, session_timeout_ms, batch,
-                       healthy_latency_ms, degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms, runs, quick))
+                       healthy_latency_ms, degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms, runs, repeats, quick))
 
 /// What one run's members are told.
 struct member_settings {
@@ -123,6 +132,7 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
         return "a poll interval below the session timeout (" + std::to_string(p.session_timeout_ms) + " ms) is refused by librdkafka";
     if (p.run_ms <= 0 || p.members == 0 || p.events == 0) return std::string("a run of 0 ms, members or events cannot run");
     if (p.runs.empty()) return std::string("no runs");
+    if (p.repeats && *p.repeats == 0) return std::string("repeats: 0 repeats run nothing");
     for (const auto& r : p.runs) {
         try {
             (void)settings_of(p, r);

@@ -17,6 +17,42 @@ inline std::string errors_text(const experiment::consumer_accounting& a) {
     return out.empty() ? std::string("none") : out;
 }
 
+/// "12" or "0–50": the least and the most of a count over the repeats.
+inline std::string spread_text(std::vector<std::int64_t> v) {
+    if (v.empty()) return "–";
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return *lo == *hi ? report::with_thousands(*lo) : report::with_thousands(*lo) + "–" + report::with_thousands(*hi);
+}
+
+/// The repeats of each configuration side by side: how many were clean, and
+/// the least and the most of each count.
+inline std::string spread_table(const samples& s) {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const consumer_run*>> by_run;
+    for (const auto& r : s.runs) {
+        if (!by_run.count(r.run)) order.push_back(r.run);
+        by_run[r.run].push_back(&r);
+    }
+    report::markdown_table t{{"Client / protocol", "Run", "Repeats", "Clean (no record twice, no failed commit)",
+                              "Processed more than once, least–most", "Failed commits, least–most",
+                              "Committed at end, least–most (of events)"}};
+    for (const auto& run : order) {
+        const auto& rs = by_run.at(run);
+        std::vector<std::int64_t> twice, failed, committed;
+        std::int64_t clean_runs = 0;
+        for (const auto* r : rs) {
+            const auto a = accounting(*r);
+            twice.push_back(a.processed_more_than_once), failed.push_back(a.commits_failed), committed.push_back(committed_at_end(*r));
+            clean_runs += clean(*r) ? 1 : 0;
+        }
+        const auto& first = *rs.front();
+        t.row({first.settings.client + " / " + first.settings.protocol, first.settings.scenario, std::to_string(rs.size()),
+               std::to_string(clean_runs) + " of " + std::to_string(rs.size()), spread_text(twice), spread_text(failed),
+               spread_text(committed) + " (" + report::with_thousands(first.events) + ")"});
+    }
+    return "The repeats side by side:\n\n" + t.render();
+}
+
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::fixed;
     std::string o =
@@ -29,16 +65,21 @@ inline std::string report_section(const result::result_envelope& env, const samp
         fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0) + " s per batch). The fixes run at the degraded "
         "latency: an interval of " + fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0) + " s; " + std::to_string(p.fix_batch) +
         " records per poll; or the partitions paused while a worker thread processes and the loop keeps polling. Each run lasts " +
-        fixed(static_cast<double>(p.run_ms) / 1000, 0) + " s (a member finishes the batch in hand). Counts are exact, from every "
+        fixed(static_cast<double>(p.run_ms) / 1000, 0) + " s (a member finishes the batch in hand)" +
+        (p.repeat_count() > 1 ? "; every configuration ran " + std::to_string(p.repeat_count()) +
+                                    " times, the whole list once before it began again"
+                              : std::string()) +
+        ". Counts are exact, from every "
         "line the members logged (each record processed, each commit and its answer, each error the application was handed, each "
         "assignment); committed offsets and lag are the broker's, sampled every " +
         fixed(static_cast<double>(p.sample_every_ms) / 1000, 0) + " s" + (p.quick ? ", **quick run**" : "") + ".\n\n";
-    report::markdown_table t{{"Client / protocol", "Run", "Processed (distinct)", "Processed more than once (most times)",
+    const bool repeated = std::any_of(s.runs.begin(), s.runs.end(), [](const consumer_run& r) { return r.repeat.has_value(); });
+    report::markdown_table t{{"Client / protocol", "Run", "Repeat", "Processed (distinct)", "Processed more than once (most times)",
                               "Commits ok / failed", "Committed at end (of events)", "Lag at end", "Assignments / revocations",
                               "What the application was handed", "Client log lines about the interval"}};
     for (const auto& r : s.runs) {
         const auto a = accounting(r);
-        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario,
+        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario, r.repeat ? std::to_string(*r.repeat) : "only",
                report::with_thousands(a.processed) + " (" + report::with_thousands(a.distinct_records) + ")",
                report::with_thousands(a.processed_more_than_once) + " (" + std::to_string(a.most_times_processed) + ")",
                std::to_string(a.commits_ok) + " / " + std::to_string(a.commits_failed),
@@ -47,6 +88,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                errors_text(a), std::to_string(r.client_poll_warnings)});
     }
     o += t.render();
+    if (repeated) o += "\n" + spread_table(s);
     std::string versions;
     for (const auto& r : s.runs)
         for (const auto& c : r.clients)
@@ -72,12 +114,14 @@ inline std::string timeline_file(const std::string& client) {
 /// for the degraded run and each fix.
 inline std::string timeline_svg(const samples& s, const std::string& client) {
     report::line_plot plot;
-    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag";
+    const bool repeated = std::any_of(s.runs.begin(), s.runs.end(), [](const consumer_run& r) { return r.repeat.has_value(); });
+    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag" + (repeated ? " (first repeat)" : "");
     plot.x_label = "seconds since the members started";
     plot.y_label = "records committed (broker, summed over partitions)";
     plot.y2_label = "lag (dashed)";
     for (const auto& r : s.runs) {
-        if (r.settings.scenario == "healthy" || r.settings.client + "/" + r.settings.protocol != client) continue;
+        // The first repeat only: the table above gives every repeat.
+        if (r.settings.scenario == "healthy" || r.settings.client + "/" + r.settings.protocol != client || r.repeat.value_or(1) != 1) continue;
         report::series committed{r.settings.scenario, {}}, lag{r.settings.scenario + ": lag", {}, report::axis::right, true};
         for (const auto& o : r.offsets) {
             committed.points.push_back({static_cast<double>(o.t_ms) / 1000, static_cast<double>(o.committed)});

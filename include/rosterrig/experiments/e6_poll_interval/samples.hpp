@@ -17,6 +17,7 @@ BOOST_DESCRIBE_STRUCT(offset_sample, (), (t_ms, committed, lag))
 
 struct consumer_run {
     std::string run;  // client/protocol/scenario
+    std::optional<std::uint64_t> repeat;  // 1, 2, ... (absent: the configuration ran once)
     member_settings settings;
     std::int64_t events = 0;          // records in the topic (every one acknowledged before the members start)
     std::int64_t run_ms = 0;          // the members' run; then each finishes the batch in hand and leaves
@@ -29,7 +30,7 @@ struct consumer_run {
     std::vector<std::string> client_warning_examples;  // the distinct kinds of those lines
 };
 BOOST_DESCRIBE_STRUCT(consumer_run, (),
-                      (run, settings, events, run_ms, started_at_ms, clients, exit_codes, log, offsets, client_poll_warnings,
+                      (run, repeat, settings, events, run_ms, started_at_ms, clients, exit_codes, log, offsets, client_poll_warnings,
                        client_warning_examples))
 
 struct samples {
@@ -37,6 +38,9 @@ struct samples {
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
+
+/// "java/consumer/fix-interval #2": the configuration and, when it repeats, which repeat.
+inline std::string run_label(const consumer_run& r) { return r.run + (r.repeat ? " #" + std::to_string(*r.repeat) : ""); }
 
 /// A client log line that is about the poll interval being exceeded.
 inline bool is_poll_warning(const std::string& line) {
