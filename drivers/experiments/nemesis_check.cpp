@@ -119,12 +119,8 @@ int main(int argc, char** argv) {
         // Then until a request of the committer's waits on the stopped catalog,
         // at most 30 s more: under load a 2 s checkpoint can take longer than
         // the pause, and a pause no commit met tests nothing.
-        // The committer's requests: the table's path, and the metrics report
-        // it sends synchronously after each commit (a pause that lands just
-        // after a commit POST holds the committer on that report).
-        const std::regex committer_paths("^/v1/(?:[^/]+/)?namespaces/" + p.ns + "/tables/" + p.table + "(?:/metrics)?$");
         const auto waiting = [&] {
-            for (const auto& r : table_requests(px, committer_paths, 1))
+            for (const auto& r : table_requests(px, cp.committer_path, 1))
                 if (r.answered_at_ms == 0 && r.dropped_at_ms == 0) return true;
             return false;
         };
@@ -139,7 +135,7 @@ int main(int argc, char** argv) {
         // request that arrived just before the stop: a POST answered just
         // before it leaves the committer waiting on its report through the pause.
         std::size_t held_by_pause = 0;
-        for (const auto& r : table_requests(px, committer_paths, 1))
+        for (const auto& r : table_requests(px, cp.committer_path, 1))
             if (r.received_at_ms < paused.resumed_at_ms &&
                 (r.answered_at_ms >= paused.resumed_at_ms || r.dropped_at_ms >= paused.resumed_at_ms))
                 ++held_by_pause;

@@ -46,12 +46,19 @@ inline std::vector<experiment::table_request> table_requests(const proxy::fault_
 // match it whole: create (`.../tables`), metrics reports and other tables are not it.
 struct proxied_commit_path {
     proxied_commit_path(const proxy::fault_proxy& proxy, const std::string& ns, const std::string& table)
-        : px(proxy), pattern("^/v1/(?:[^/]+/)?namespaces/" + ns + "/tables/" + table + "$"), path(pattern) {
+        : px(proxy),
+          pattern("^/v1/(?:[^/]+/)?namespaces/" + ns + "/tables/" + table + "$"),
+          path(pattern),
+          committer_path("^/v1/(?:[^/]+/)?namespaces/" + ns + "/tables/" + table + "(?:/metrics)?$") {
         where.name = "fault proxy (in front of the catalog)", where.host = "127.0.0.1", where.port = px.port();
     }
     const proxy::fault_proxy& px;
     std::string pattern;
     std::regex path;
+    // Every request the committer makes for the table: its path, and the
+    // metrics report it sends synchronously after each commit (a pause that
+    // lands just after a commit POST holds the committer on that report).
+    std::regex committer_path;
     component_address where;  // the proxy, for the wait's error
     // The commit POSTs answered 200 since `from`, received after `after_ms`.
     std::size_t answered_since(std::uint64_t from, std::int64_t after_ms = 0) const {
