@@ -10,7 +10,6 @@
 // copy of the short one's content, all checked, timed, optimized, timed again.
 // Everything else is in include/rosterrig/experiments/e3_file_size/e3_file_size.hpp.
 #include <chrono>
-#include <tuple>
 
 #include <rosterrig/check/expected_state.hpp>
 #include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
@@ -49,52 +48,6 @@ void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const
     h.record([&](e3::samples& x) { x.cells.push_back(std::move(run)); });
 }
 
-void run_reader(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
-                const std::vector<roster_event>& events, const roster_spec& spec, history& h) {
-    pipeline_scope scope(s);
-    const int parts = static_cast<int>(params.partitions);
-    const auto short_name = e3::upsert_name(params.reader_short_interval_ms);
-    const auto long_name = e3::upsert_name(params.reader_long_interval_ms);
-    auto ps = s.pipeline("reader_" + short_name, e3::reader_pipeline(params, params.reader_short_interval_ms));
-    auto pl = s.pipeline("reader_" + long_name, e3::reader_pipeline(params, params.reader_long_interval_ms));
-    pl.topic = ps.topic;  // one feed, read by both jobs under their own groups
-    const auto job_short = scope.launch(ps, parts);
-    const auto job_long = scope.writer.start(pl, true);
-    wait_all_running(s.flink, job_long, std::chrono::seconds(120));
-    scope.writer.in_force(job_short, ps), scope.writer.in_force(job_long, pl);
-    progress("e3[reader]: jobs " + job_short + " (" + short_name + ") and " + job_long + " (" + long_name + ") running");
-    feed_watching_table(s, "e3[reader]", ps, records, params.feed_rate());
-    wait_until_drained(s.flink, s.admin, job_short, ps.group, ps.topic, parts,
-                       std::chrono::seconds(params.reader_short_interval_ms * 3 / 1000 + 120));
-    wait_until_drained(s.flink, s.admin, job_long, pl.group, pl.topic, parts,
-                       std::chrono::seconds(params.reader_long_interval_ms * 3 / 1000 + 120));
-    scope.writer.stop(job_short);
-    scope.writer.stop(job_long);
-
-    e3::reader_cost rc;
-    e3::choose_lookup(rc, events);
-
-    const auto append_table = s.pipeline("reader_append", e3::reader_pipeline(params, 0)).table;
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, ps.table, short_name, "before",
-                                          experiment::table_kind::upsert, params.reader_short_interval_ms, spec));
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, pl.ns, pl.table, long_name, "before",
-                                          experiment::table_kind::upsert, params.reader_long_interval_ms, spec));
-    scope.created.table(ps.ns, append_table);
-    copy_as_append(s.trino, ps.ns, ps.table, append_table);
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
-
-    const std::vector<std::pair<std::string, std::string>> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
-    time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "before", rc);
-    for (const auto& [name, table, interval] : {std::tuple{long_name, pl.table, params.reader_long_interval_ms},
-                                                std::tuple{short_name, ps.table, params.reader_short_interval_ms}}) {
-        optimize(s.trino, ps.ns, table, name, rc);
-        rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, table, name, "after", experiment::table_kind::upsert, interval, spec));
-    }
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
-    time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "after", rc);
-    h.record([&](e3::samples& x) { x.reader = std::move(rc); });
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +67,10 @@ int main(int argc, char** argv) {
                     run_cell(s, params, c, records, spec, h);
                 else
                     progress(e3::label_of(c) + ": recorded before the resume; kept");
-            if (!h.read([](const e3::samples& x) { return x.reader.has_value(); })) run_reader(s, params, records, events, spec, h);
+            const auto recorded = h.read([](const e3::samples& x) { return e3::reader_runs(x).size(); });
+            for (auto k = recorded + 1; k <= params.reader_repeats.value_or(1); ++k) {
+                auto rc = run_reader_part(s, params, records, events, spec, k);
+                h.record([&](e3::samples& x) { e3::record_reader_run(x, std::move(rc)); });
+            }
         });
 }

@@ -64,7 +64,8 @@ TEST_CASE("a row whose snapshot or acknowledgement is unknown is counted as unma
 TEST_CASE("the baseline cell's repeats are spread over the run, the last one at the end", "[e3]") {
     const auto p = e3::parameters::full();
     const auto cs = e3::cells(p);
-    CHECK(cs.size() == 9 + 2 + 2);  // the grid, the 1 GB cell and the control, two more baseline runs
+    // The grid, the 1 GB cell and the control, two more baseline runs, two more of each 120 s cell.
+    CHECK(cs.size() == 9 + 2 + 2 + 3 * 2);
     std::vector<std::size_t> at;
     for (std::size_t i = 0; i < cs.size(); ++i)
         if (cs[i].interval_ms == p.baseline_interval_ms && cs[i].parallelism == p.baseline_parallelism &&
@@ -73,6 +74,28 @@ TEST_CASE("the baseline cell's repeats are spread over the run, the last one at 
     REQUIRE(at.size() == 3);
     CHECK(at.back() == cs.size() - 1);
     CHECK(at[1] > at[0] + 2);
+}
+
+TEST_CASE("every cell at the longest interval runs three times in the full run and once in the quick run, under its own name", "[e3]") {
+    const auto cs = e3::cells(e3::parameters::full());
+    std::vector<std::string> longest;
+    for (const auto& c : cs)
+        if (c.interval_ms == 120000) longest.push_back(c.name + "/" + std::to_string(c.repeat));
+    std::sort(longest.begin(), longest.end());
+    CHECK(longest == std::vector<std::string>{"120s-p1 #2/2", "120s-p1 #3/3", "120s-p1/1", "120s-p2 #2/2", "120s-p2 #3/3",
+                                              "120s-p2/1", "120s-p4 #2/2", "120s-p4 #3/3", "120s-p4/1"});
+    std::vector<std::string> names;
+    for (const auto& c : cs) names.push_back(c.name);
+    std::sort(names.begin(), names.end());
+    CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());  // no two cells share a table name
+    const auto quick = e3::cells(e3::parameters::quick_run());
+    CHECK(std::none_of(quick.begin(), quick.end(), [](const e3::cell& c) { return c.repeat > 1; }));
+    // A longest interval that is the baseline's is repeated by the baseline alone.
+    auto p = e3::parameters::full();
+    p.intervals_ms = {5000};
+    const auto only_baseline = e3::cells(p);
+    CHECK(std::count_if(only_baseline.begin(), only_baseline.end(), [](const e3::cell& c) { return c.name.rfind("5s-p2", 0) == 0; }) ==
+          3 + 1);  // three runs and the 1 GB cell
 }
 
 TEST_CASE("an interval or parallelism that cannot run is refused, naming the flag", "[e3][usage]") {
@@ -164,6 +187,52 @@ TEST_CASE("reader timings count only on tables checked exact with right answers"
     s.reader->tables[0].exact = true;
     s.reader->timings[0].answer_right = false;
     CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::inconclusive);
+}
+
+TEST_CASE("a reader rule judges every run of the reader part: a repeat that fails refutes it", "[e3][verdict]") {
+    const auto p = e3::parameters::full();
+    e3::reader_cost rc;
+    for (const std::string phase : {"before", "after"})
+        for (const std::string t : {"upsert-5s", "append"}) {
+            e3::reader_table tb;
+            tb.name = t, tb.phase = phase, tb.exact = true;
+            rc.tables.push_back(tb);
+            for (std::uint64_t r = 1; r <= 3; ++r)
+                for (const std::string q : {"count", "lookup"})
+                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
+        }
+    e3::samples s;
+    for (int k = 0; k < 3; ++k) e3::record_reader_run(s, rc);
+    REQUIRE(e3::reader_runs(s).size() == 3);
+    CHECK(s.reader_repeats->size() == 2);
+    CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::held);
+    // Mutation: judge the first run only, and the third's gap left after optimize goes unseen.
+    for (auto& t : s.reader_repeats->back().timings)
+        if (t.phase == "after" && t.table == "upsert-5s") t.ms = 35.0;
+    CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::refuted);
+    CHECK_THAT(e3::optimize_removes_most_of_the_gap(s, p).reason, Catch::Contains("reader run 3"));
+    const auto table = e3::part_b_repeats_table(s);
+    CHECK_THAT(table, Catch::Contains("| after optimize | upsert-5s | count(*) | 12.0 / 12.0 / 35.0 | ×1.20 / ×1.20 / ×3.50 |"));
+}
+
+TEST_CASE("the interval rule judges every run at the longest interval", "[e3][verdict]") {
+    auto p = e3::parameters::full();
+    p.intervals_ms = {5000, 120000};
+    p.parallelisms = {2};
+    e3::samples s;
+    s.cells.push_back(cell_with("5s-p2", 2, 40, 2, 13000));
+    auto again = cell_with("5s-p2 #2", 2, 40, 2, 13100);
+    again.repeat = 2;
+    s.cells.push_back(again);
+    for (std::uint64_t r = 1; r <= 3; ++r) {
+        auto longer = cell_with(r == 1 ? "120s-p2" : "120s-p2 #" + std::to_string(r), 2, 2, 2, 75000);
+        longer.interval_ms = 120000, longer.repeat = r;
+        s.cells.push_back(longer);
+    }
+    CHECK(e3::interval_moves_file_size(s, p).verdict == verdict_kind::held);
+    // Mutation: judge the first run at 120 s only, and a third run whose files are no larger goes unseen.
+    for (auto& f : s.cells.back().files) f.bytes = 14000;
+    CHECK(e3::interval_moves_file_size(s, p).verdict == verdict_kind::refuted);
 }
 
 TEST_CASE("the feed duration runs from the first to the last acknowledgement", "[e3]") {

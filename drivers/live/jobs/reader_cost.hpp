@@ -11,7 +11,9 @@
 #include <rosterrig/experiment/table_check.hpp>
 #include <rosterrig/experiments/e3_file_size/e3_file_size.hpp>
 
+#include "adapters/kafka_producer.hpp"
 #include "adapters/trino_client.hpp"
+#include "roles/session.hpp"
 
 namespace rosterrig::live {
 
@@ -31,6 +33,12 @@ void copy_as_append(trino_client& trino, const std::string& ns, const std::strin
 void time_query_rounds(trino_client& trino, const std::string& ns,
                        const std::vector<std::pair<std::string, std::string>>& physical,
                        std::uint64_t rounds, const std::string& phase, e3::reader_cost& rc);
+
+// One run of the reader part (`run` from 1): two upsert jobs on one feed (the
+// short and the long interval), an append copy of the first, each table
+// checked, the queries timed, both upsert tables optimized, all timed again.
+e3::reader_cost run_reader_part(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
+                                const std::vector<roster_event>& events, const roster_spec& spec, std::uint64_t run);
 
 // ALTER TABLE ... EXECUTE optimize; an error is recorded, not thrown.
 void optimize(trino_client& trino, const std::string& ns, const std::string& table, const std::string& name,

@@ -79,9 +79,19 @@ struct parameters {
     std::uint64_t query_rounds = 9;            // timed rounds per phase, after one untimed warm-up
     std::int64_t freshness_bucket_ms = 100;
     experiment::warehouse warehouse = experiment::warehouse::s3;
+    // Repeats where one run cannot say: at the longest interval a 200 s feed
+    // holds two or three checkpoints, and where the first falls decides the
+    // commit count; the reader part's timings drift between phases. Absent: once.
+    std::optional<std::uint64_t> longest_interval_repeats;  // every grid cell at the longest interval
+    std::optional<std::uint64_t> reader_repeats;            // the whole reader part
     bool quick = false;
 
-    static parameters full() { return {}; }
+    static parameters full() {
+        parameters p;
+        p.longest_interval_repeats = 3;
+        p.reader_repeats = 3;
+        return p;
+    }
     /// For CI: two grid cells and the control, a short reader part.
     static parameters quick_run() {
         parameters p;
@@ -110,7 +120,8 @@ BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, feed_ms, intervals_ms, parallelisms, baseline_interval_ms,
                        baseline_parallelism, baseline_repeats, large_target_bytes, control_interval_ms,
                        control_parallelism, control_target_bytes, reader_short_interval_ms, reader_long_interval_ms,
-                       reader_parallelism, query_rounds, freshness_bucket_ms, warehouse, quick))
+                       reader_parallelism, query_rounds, freshness_bucket_ms, warehouse, longest_interval_repeats,
+                       reader_repeats, quick))
 
 struct cell {
     std::string name;  // "5s-p2", "5s-p2-1GB", "30s-p2-control", "5s-p2 #2"
@@ -146,6 +157,18 @@ inline std::vector<cell> cells(const parameters& p) {
         const auto at = out.size() * (r - 1) / (p.baseline_repeats - 1);
         out.insert(out.begin() + static_cast<long>(at), c);
     }
+    // The longest interval's repeats, before the baseline's last run so that
+    // one still closes the run (a cell the baseline repeats already is not repeated twice).
+    if (!p.intervals_ms.empty()) {
+        const auto longest = *std::max_element(p.intervals_ms.begin(), p.intervals_ms.end());
+        std::vector<cell> again;
+        for (std::uint64_t r = 2; r <= p.longest_interval_repeats.value_or(1); ++r)
+            for (auto w : p.parallelisms)
+                if (cell_name(longest, w) != base)
+                    again.push_back({cell_name(longest, w) + " #" + std::to_string(r), cell_role::grid, longest, w, std::nullopt, r});
+        const auto at = p.baseline_repeats > 1 ? out.end() - 1 : out.end();
+        out.insert(at, again.begin(), again.end());
+    }
     return out;
 }
 
@@ -162,6 +185,7 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     }
     if (p.intervals_ms.empty()) return std::string("--intervals: no interval given");
     if (p.parallelisms.empty()) return std::string("--parallelisms: no parallelism given");
+    if (p.longest_interval_repeats == 0 || p.reader_repeats == 0) return std::string("repeats: 0 repeats run nothing");
     if (2 * p.reader_parallelism > slots)
         return "the reader part runs two jobs of parallelism " + std::to_string(p.reader_parallelism) + " side by side and the TaskManager has " +
                std::to_string(slots) + " slots";

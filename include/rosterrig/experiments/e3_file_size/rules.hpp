@@ -33,6 +33,14 @@ inline const cell_run* grid_cell(const samples& s, std::int64_t interval_ms, std
     return nullptr;
 }
 
+/// Every run of the grid cell (interval, parallelism), its repeats included, in run order.
+inline std::vector<const cell_run*> grid_runs(const samples& s, std::int64_t interval_ms, std::int64_t parallelism) {
+    std::vector<const cell_run*> out;
+    for (const auto& c : s.cells)
+        if (c.role == cell_role::grid && c.interval_ms == interval_ms && c.parallelism == parallelism) out.push_back(&c);
+    return out;
+}
+
 /// Median of the timed rounds of one query on one table in one phase (ms), or -1.
 inline double median_ms(const reader_cost& rc, const std::string& phase, const std::string& table, const std::string& query) {
     std::vector<double> xs;
@@ -104,15 +112,22 @@ inline rule_verdict interval_moves_file_size(const samples& s, const parameters&
     return experiment::for_each_of(
         p.parallelisms, [](std::int64_t w) { return "parallelism " + std::to_string(w); },
         [&](std::int64_t w) {
+            // Every run at the longest interval is judged against the first at the shortest.
             const auto* a = grid_cell(s, shortest, w);
-            const auto* b = grid_cell(s, longest, w);
-            if (!a || !b) return inconclusive("a cell did not run");
-            const double lo = analyze(*a).mean_file_bytes, hi = analyze(*b).mean_file_bytes;
-            const double ratio = lo > 0 ? hi / lo : 0;
-            const std::string why = "mean file " + report::fixed(lo, 0) + " B at " + seconds_text(shortest) + ", " +
-                                    report::fixed(hi, 0) + " B at " + seconds_text(longest) + " (x" +
-                                    report::fixed(ratio, 2) + "), repeat spread " + report::fixed(range, 0) + " B";
-            return ratio >= 3 && hi - lo > 10 * range ? held(why) : refuted(why);
+            const auto longest_runs = grid_runs(s, longest, w);
+            if (!a || longest_runs.empty()) return inconclusive("a cell did not run");
+            const double lo = analyze(*a).mean_file_bytes;
+            return experiment::for_each_of(
+                longest_runs, [](const cell_run* b) { return b->cell; },
+                [&](const cell_run* b) {
+                    const double hi = analyze(*b).mean_file_bytes;
+                    const double ratio = lo > 0 ? hi / lo : 0;
+                    const std::string why = "mean file " + report::fixed(lo, 0) + " B at " + seconds_text(shortest) + ", " +
+                                            report::fixed(hi, 0) + " B at " + seconds_text(longest) + " (x" +
+                                            report::fixed(ratio, 2) + "), repeat spread " + report::fixed(range, 0) + " B";
+                    return ratio >= 3 && hi - lo > 10 * range ? held(why) : refuted(why);
+                },
+                "no run at the longest interval");
         },
         "no parallelism");
 }
@@ -219,38 +234,52 @@ inline std::optional<std::string> reader_unusable(const reader_cost& rc) {
 
 inline const char* const queries[] = {"count", "lookup"};
 
-inline rule_verdict upsert_short_reads_slower(const samples& s, const parameters& p) {
-    if (!s.reader) return inconclusive("the reader part did not run");
-    if (auto why = reader_unusable(*s.reader)) return inconclusive(*why);
-    const auto upsert = upsert_name(p.reader_short_interval_ms);
+/// A reader rule judged on every run of the reader part ("reader run 2: ...").
+template <class Decide>
+rule_verdict each_reader_run(const samples& s, Decide&& decide) {
+    const auto runs = reader_runs(s);
+    std::size_t k = 0;
     return experiment::for_each_of(
-        std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
-        [&](const std::string& q) {
-            const double u = median_ms(*s.reader, "before", upsert, q), a = median_ms(*s.reader, "before", append_name, q);
-            if (u < 0 || a <= 0) return inconclusive("no timed rounds");
-            const std::string why = upsert + " " + report::fixed(u, 1) + " ms against append " + report::fixed(a, 1) +
-                                    " ms (x" + report::fixed(u / a, 2) + ")";
-            return u >= 1.5 * a ? held(why) : refuted(why);
+        runs, [&](const reader_cost*) { return "reader run " + std::to_string(++k); },
+        [&](const reader_cost* rc) {
+            if (auto why = reader_unusable(*rc)) return inconclusive(*why);
+            return decide(*rc);
         },
-        "no query");
+        "the reader part did not run");
+}
+
+inline rule_verdict upsert_short_reads_slower(const samples& s, const parameters& p) {
+    const auto upsert = upsert_name(p.reader_short_interval_ms);
+    return each_reader_run(s, [&](const reader_cost& rc) {
+        return experiment::for_each_of(
+            std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
+            [&](const std::string& q) {
+                const double u = median_ms(rc, "before", upsert, q), a = median_ms(rc, "before", append_name, q);
+                if (u < 0 || a <= 0) return inconclusive("no timed rounds");
+                const std::string why = upsert + " " + report::fixed(u, 1) + " ms against append " + report::fixed(a, 1) +
+                                        " ms (x" + report::fixed(u / a, 2) + ")";
+                return u >= 1.5 * a ? held(why) : refuted(why);
+            },
+            "no query");
+    });
 }
 
 inline rule_verdict optimize_removes_most_of_the_gap(const samples& s, const parameters& p) {
-    if (!s.reader) return inconclusive("the reader part did not run");
-    if (auto why = reader_unusable(*s.reader)) return inconclusive(*why);
-    if (!s.reader->optimize_errors.empty()) return inconclusive("optimize failed: " + s.reader->optimize_errors.front());
     const auto upsert = upsert_name(p.reader_short_interval_ms);
-    return experiment::for_each_of(
-        std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
-        [&](const std::string& q) {
-            const double before = median_ms(*s.reader, "before", upsert, q) - median_ms(*s.reader, "before", append_name, q);
-            const double after = median_ms(*s.reader, "after", upsert, q) - median_ms(*s.reader, "after", append_name, q);
-            const std::string why = "gap to append " + report::fixed(before, 1) + " ms before optimize, " +
-                                    report::fixed(after, 1) + " ms after";
-            if (before <= 0) return inconclusive(why + ": no gap to remove");
-            return after <= 0.5 * before ? held(why) : refuted(why);
-        },
-        "no query");
+    return each_reader_run(s, [&](const reader_cost& rc) {
+        if (!rc.optimize_errors.empty()) return inconclusive("optimize failed: " + rc.optimize_errors.front());
+        return experiment::for_each_of(
+            std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
+            [&](const std::string& q) {
+                const double before = median_ms(rc, "before", upsert, q) - median_ms(rc, "before", append_name, q);
+                const double after = median_ms(rc, "after", upsert, q) - median_ms(rc, "after", append_name, q);
+                const std::string why = "gap to append " + report::fixed(before, 1) + " ms before optimize, " +
+                                        report::fixed(after, 1) + " ms after";
+                if (before <= 0) return inconclusive(why + ": no gap to remove");
+                return after <= 0.5 * before ? held(why) : refuted(why);
+            },
+            "no query");
+    });
 }
 
 using rule = experiment::rule<samples, parameters>;

@@ -52,10 +52,29 @@ BOOST_DESCRIBE_STRUCT(reader_cost, (), (lookup_npi, lookup_expected_seq, expecte
 
 struct samples {
     std::vector<cell_run> cells;
-    std::optional<reader_cost> reader;
+    std::optional<reader_cost> reader;                       // the reader part's first run
+    std::optional<std::vector<reader_cost>> reader_repeats;  // its runs after the first (absent: it ran once)
     std::vector<prediction_outcome> predictions;
 };
-BOOST_DESCRIBE_STRUCT(samples, (), (cells, reader, predictions))
+BOOST_DESCRIBE_STRUCT(samples, (), (cells, reader, reader_repeats, predictions))
+
+/// Every run of the reader part, the first first.
+inline std::vector<const reader_cost*> reader_runs(const samples& s) {
+    std::vector<const reader_cost*> out;
+    if (s.reader) out.push_back(&*s.reader);
+    if (s.reader_repeats)
+        for (const auto& r : *s.reader_repeats) out.push_back(&r);
+    return out;
+}
+
+/// Records the reader part's next run: the first as `reader`, the rest as repeats.
+inline void record_reader_run(samples& s, reader_cost rc) {
+    if (!s.reader) s.reader = std::move(rc);
+    else {
+        if (!s.reader_repeats) s.reader_repeats.emplace();
+        s.reader_repeats->push_back(std::move(rc));
+    }
+}
 
 /// The reader part's table names.
 inline std::string upsert_name(std::int64_t interval_ms) { return "upsert-" + seconds_text(interval_ms); }
