@@ -22,8 +22,10 @@ using history = history_writer<e8::definition>;
 
 namespace {
 
-void run_writer(session& s, const e8::parameters& params, const e8::writer_kind& w, const experiment::fault_plan& plan, history& h) {
-    const std::string label = "e8[" + w.name + "]";
+void run_writer(session& s, const e8::parameters& params, const e8::writer_kind& w, e8::table_variant table,
+                const experiment::fault_plan& plan, history& h) {
+    const std::string name = e8::run_name(w.name, table);
+    const std::string label = "e8[" + name + "]";
     proxy::proxy_options o;
     o.upstream_host = s.stack.catalog().host, o.upstream_port = s.stack.catalog().port;
     o.keep_body_of_method = "POST";
@@ -31,9 +33,10 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     px.start();
     pipeline_scope scope(s);
     const auto spec = params.feed();
-    experiment::pipeline_config cfg{experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, w.sink, params.warehouse,
+    experiment::pipeline_config cfg{e8::kind_of(table), experiment::checkpoint_mode::exactly_once, w.sink, params.warehouse,
                                     experiment::startup_mode::earliest_offset, params.checkpoint_interval_ms, 1};
-    auto p = s.pipeline(w.name, cfg);
+    auto p = s.pipeline(name, cfg);
+    if (e8::retries_off(table)) p.table_properties["commit.retry.num-retries"] = "0";
     p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
     p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_ms)}};
     const proxied_commit_path cp(px, p.ns, p.table);
@@ -43,15 +46,18 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     const long long feed_start = now_ms();
     const std::size_t at = h.record([&](e8::samples& x) {
         e8::writer_run r;
-        r.writer = w.name, r.job = job, r.table = p.ns + "." + p.table, r.mode_in_force = in_force.mode, r.interval_in_force_ms = in_force.interval_ms, r.sink_in_force = in_force.sink;
+        r.writer = w.name;
+        if (table != e8::table_variant::append) r.on_table = table;
+        r.job = job, r.table = p.ns + "." + p.table, r.mode_in_force = in_force.mode, r.interval_in_force_ms = in_force.interval_ms, r.sink_in_force = in_force.sink;
         r.catalog_properties = p.catalog_properties, r.proxy_address = p.catalog_address, r.events = spec.events;
+        r.table_properties = s.catalog.load(p.ns, p.table).properties;  // directly, not through the proxy
         x.runs.push_back(std::move(r));
         return x.runs.size() - 1;
     });
     progress(label + ": job " + job + " (" + in_force.sink + "), catalog client through the proxy at " + p.catalog_address);
     for (const auto& step : plan.steps) {
-        if (step.variant.rfind(w.name + "/", 0) != 0) continue;
-        const auto kind = experiment::parse_name<e8::cell>(step.variant.substr(w.name.size() + 1));
+        if (step.variant.rfind(name + "/", 0) != 0) continue;
+        const auto kind = experiment::parse_name<e8::cell>(step.variant.substr(name.size() + 1));
         if (feed.sent() >= feed.total()) {
             progress(label + ": the feed ended before trial " + std::to_string(step.index) + "; stopping trials");
             break;
@@ -68,13 +74,17 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
         auto& r = x.runs[at];
         r.feed_sha256 = report.feed_sha256;
         r.observed = true;
-        r.rows = seen.by_seq.rows, r.duplicate_rows = seen.by_seq.duplicate_rows, r.missing_seq = seen.by_seq.missing_seq;
-        r.missing_runs = seen.by_seq.missing_runs;
+        if (e8::kind_of(table) == experiment::table_kind::upsert) {
+            r.rows = seen.by_npi.rows, r.rows_sharing_npi = seen.by_npi.rows_sharing_npi;
+            r.missing_npis = seen.by_npi.missing_npis.size(), r.stale_rows = seen.by_npi.stale_rows;
+        } else {
+            r.rows = seen.by_seq.rows, r.duplicate_rows = seen.by_seq.duplicate_rows, r.missing_seq = seen.by_seq.missing_seq;
+            r.missing_runs = seen.by_seq.missing_runs;
+        }
         for (const auto& sn : state.snapshots)
             r.snapshots.push_back(replay_entry_of(sn));
         const auto rr = e8::replay_report(r);
-        progress(label + ": " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicate seq rows, " +
-                 std::to_string(r.missing_seq) + " missing; snapshots added " + std::to_string(rr.excess_records()) +
+        progress(label + ": " + std::to_string(r.rows) + " rows, " + e8::table_text(r) + "; snapshots added " + std::to_string(rr.excess_records()) +
                  " records more than were sent; " + std::to_string(rr.replayed_watermarks.size()) + " watermark(s) committed twice");
     });
 }
@@ -86,6 +96,7 @@ int main(int argc, char** argv) {
         argc, argv, "Experiment 8: a table commit whose reply is lost, refused, or that lands late (a zombie), against SinkV2 "
                     "and FlinkSink, through a fault proxy in front of the Iceberg REST catalog.",
         {}, [](session& s, const e8::parameters& params, const experiment::fault_plan& plan, history& h) {
-            for (const auto& w : params.writers) run_writer(s, params, *e8::writer_named(w), plan, h);
+            for (const auto& w : params.writers)
+                for (const auto& t : params.tables()) run_writer(s, params, *e8::writer_named(w), t.table, plan, h);
         });
 }

@@ -2,6 +2,8 @@
 // cell needs, and rules that can decide both ways on hand-built samples.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 using namespace rosterrig;
@@ -160,6 +162,10 @@ TEST_CASE("e8: the same seed draws the same plan, every step with a heal, and ba
     CHECK(usage_problem(bad, 12));
     bad = p;
     for (auto& c : bad.cells) c.trials = 0;
+    bad.more_tables.reset();
+    CHECK(usage_problem(bad, 12));
+    bad = p;
+    bad.more_tables->push_back({table_variant::append, {{cell::lose_reply, 1}}});  // the append table runs `cells`
     CHECK(usage_problem(bad, 12));
     bad = p;
     bad.writers = {"connect"};
@@ -170,6 +176,22 @@ TEST_CASE("e8: the same seed draws the same plan, every step with a heal, and ba
     CHECK(usage_problem(p, 1));
     CHECK(parameters::repro_run("sinkv2-zombie-409"));
     CHECK_FALSE(parameters::repro_run("sinkv2-zombie"));
+}
+
+// Mutation: draw the more tables' steps before the append runs', and the append steps change with them.
+TEST_CASE("e8: more tables add their steps after the append runs', which stay as the same seed drew them without them", "[e8]") {
+    auto p = parameters::full();
+    REQUIRE(p.more_tables);
+    const auto with = fault_plan(p);
+    p.more_tables.reset();
+    const auto without = fault_plan(p);
+    REQUIRE(with.steps.size() > without.steps.size());
+    for (std::size_t i = 0; i < without.steps.size(); ++i) CHECK(with.steps[i] == without.steps[i]);
+    std::set<std::string> runs;
+    for (std::size_t i = without.steps.size(); i < with.steps.size(); ++i) runs.insert(with.steps[i].variant.substr(0, with.steps[i].variant.find('/')));
+    CHECK(runs == std::set<std::string>{"sinkv2-upsert", "sinkv2-append-no-retries", "sinkv2-upsert-no-retries", "flinksink-upsert",
+                                        "flinksink-append-no-retries", "flinksink-upsert-no-retries"});
+    CHECK(run_name("sinkv2", table_variant::append) == "sinkv2");
 }
 
 // Mutation: always push_back in keep_trial: the second save of trial 1 makes two records and this fails.

@@ -1,11 +1,12 @@
 // test/claims/rule_cases/e8.cpp: the shipped run with one hit checkpoint committed twice or once, a seq lost, or a fault failing Flink twice.
-// The 21 predictions e8::not_run() lists (Connect, held-reply, no-retries,
-// outside-window, store listings, operator signals) have no case: their rule
+// The predictions e8::not_run() lists (Connect, held-reply, outside-window,
+// store listings, operator signals) have no case: their rule
 // returns "not run" whatever the samples hold, so no sample can refute them.
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace rosterrig::claims_test {
@@ -54,6 +55,36 @@ void fail_twice(e8::samples& s, const std::string& writer, e8::cell c) {
     auto& t = first_valid(named(s.runs, writer, &e8::writer_run::writer), c);
     t.exceptions_after += 1;
     t.new_exceptions.push_back("org.apache.iceberg.exceptions.CommitStateUnknownException: Service failed: 504");
+}
+
+// A writer's append run copied as its run on `table` with the commit's retry
+// off (the catalog holding commit.retry.num-retries = 0 unless `retry_in_force`
+// is false), its zombie-409 trials kept.
+e8::writer_run& copy_with_retry_off(e8::samples& s, const std::string& writer, e8::table_variant table, bool retry_in_force = true) {
+    auto copy = named(s.runs, writer, &e8::writer_run::writer);
+    copy.on_table = table;
+    copy.table_properties = std::map<std::string, std::string>{};
+    if (retry_in_force) (*copy.table_properties)["commit.retry.num-retries"] = "0";
+    std::erase_if(copy.trials, [](const e8::trial& t) { return t.kind != e8::cell::zombie_409; });
+    if (e8::kind_of(table) == experiment::table_kind::upsert) copy.rows_sharing_npi = 0, copy.missing_npis = 0, copy.stale_rows = 0;
+    s.runs.push_back(std::move(copy));
+    return s.runs.back();
+}
+
+// The run as the no-retries prediction has it: every valid zombie-409
+// checkpoint committed once (A's), the job failed twice, no duplicate row.
+void as_predicted_without_retry(e8::writer_run& r) {
+    for (auto& t : r.trials) {
+        if (!e8::validity_of(t).valid) continue;
+        const auto checkpoint = e8::hit_checkpoint(t);
+        for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
+            if (it->watermark == checkpoint && check::adds_data(*it)) {
+                r.snapshots.erase(std::next(it).base());
+                break;
+            }
+        t.exceptions_after = t.exceptions_before + 2;
+    }
+    r.duplicate_rows = 0;
 }
 
 }  // namespace
@@ -105,6 +136,35 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
                          if (q.rule == t.hit_rule) q.answered_status = 200;
          },
          verdict_kind::inconclusive},
+        {"e8.zombie-409-no-retries:sinkv2", "SinkV2's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
+         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries); }, verdict_kind::refuted},
+        {"e8.zombie-409-no-retries:flinksink", "FlinkSink's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
+         [](S& s, P&) { copy_with_retry_off(s, "flinksink", e8::table_variant::append_no_retries); }, verdict_kind::refuted},
+        {"e8.zombie-409-no-retries:sinkv2", "as the refuted case, but the catalog never held commit.retry.num-retries = 0 for the table",
+         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries, false); }, verdict_kind::inconclusive},
+        {"e8.zombie-409-no-retries:flinksink",
+         "FlinkSink's append run repeated with the retry off on an append and an upsert table, each zombie-409 checkpoint committed once and the job failed twice",
+         [](S& s, P&) {
+             as_predicted_without_retry(copy_with_retry_off(s, "flinksink", e8::table_variant::append_no_retries));
+             as_predicted_without_retry(copy_with_retry_off(s, "flinksink", e8::table_variant::upsert_no_retries));
+         },
+         verdict_kind::held},
+        {"e8.zombie-409-no-retries:flinksink", "as the held case, but one NPI of the upsert table holds a stale row",
+         [](S& s, P&) {
+             as_predicted_without_retry(copy_with_retry_off(s, "flinksink", e8::table_variant::append_no_retries));
+             auto& upsert = copy_with_retry_off(s, "flinksink", e8::table_variant::upsert_no_retries);
+             as_predicted_without_retry(upsert);
+             upsert.stale_rows = 1;
+         },
+         verdict_kind::refuted},
+        {"e8.zombie-409:sinkv2", "SinkV2's append run repeated on an upsert table, every zombie-409 checkpoint doubled there too and the table exact",
+         [](S& s, P&) {
+             auto copy = named(s.runs, "sinkv2", &e8::writer_run::writer);
+             copy.on_table = e8::table_variant::upsert;
+             copy.rows_sharing_npi = 0, copy.missing_npis = 0, copy.stale_rows = 0;
+             s.runs.push_back(std::move(copy));
+         },
+         verdict_kind::held},
     };
 }
 

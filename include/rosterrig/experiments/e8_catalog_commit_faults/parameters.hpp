@@ -86,6 +86,34 @@ struct cell_count {
 };
 BOOST_DESCRIBE_STRUCT(cell_count, (), (kind, trials))
 
+/// The table a writer's run commits to: its kind, and whether its commits
+/// retry (the table property commit.retry.num-retries = 0 turns SnapshotProducer's
+/// retry off, the control for the zombie-409 recipe).
+enum class table_variant { append, upsert, append_no_retries, upsert_no_retries };
+BOOST_DESCRIBE_ENUM(table_variant, append, upsert, append_no_retries, upsert_no_retries)
+inline experiment::table_kind kind_of(table_variant v) {
+    return v == table_variant::upsert || v == table_variant::upsert_no_retries ? experiment::table_kind::upsert
+                                                                               : experiment::table_kind::append;
+}
+inline bool retries_off(table_variant v) { return v == table_variant::append_no_retries || v == table_variant::upsert_no_retries; }
+
+/// A writer run's name: the writer on the append table ("sinkv2", as before
+/// there were others), else the writer and the table ("sinkv2-upsert-no-retries").
+inline std::string run_name(const std::string& writer, table_variant v) {
+    if (v == table_variant::append) return writer;
+    std::string t = experiment::name_of(v);
+    std::replace(t.begin(), t.end(), '_', '-');
+    return writer + "-" + t;
+}
+
+/// The cells a writer runs on one more table after its append run.
+struct table_cells {
+    table_variant table = table_variant::upsert;
+    std::vector<cell_count> cells;
+    friend bool operator==(const table_cells&, const table_cells&) = default;
+};
+BOOST_DESCRIBE_STRUCT(table_cells, (), (table, cells))
+
 /// The delays a zombie trial uses (fast recovery profile, docs/E8_DESIGN.md §5).
 struct zombie_timing {
     std::int64_t a_ms = 0;      ///< rule A: the hit commit POST waits this long before it is forwarded
@@ -103,7 +131,9 @@ struct parameters {
     std::int64_t checkpoint_interval_ms = 2000;
     std::int64_t socket_timeout_ms = 600000;   ///< rest.client.socket-timeout-ms: longer than every delay
     std::vector<std::string> writers = {"sinkv2", "flinksink"};
-    std::vector<cell_count> cells;             ///< per writer, in this order
+    std::vector<cell_count> cells;             ///< per writer, on its append table, in this order
+    /// Per writer, after its append run: more tables and their cells (absent: the append table only).
+    std::optional<std::vector<table_cells>> more_tables;
     zombie_timing zombie_409_timing{20000, 20000, 0};
     zombie_timing zombie_refresh_timing{35000, 0, 20000};
     std::vector<unsigned> statuses = {500, 502, 503, 504};  ///< status_unforwarded draws one per trial
@@ -117,6 +147,11 @@ struct parameters {
         // at the predictions' n on the append table, the null cells at a third of it.
         p.cells = {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}, {cell::lose_reply, 10},
                    {cell::status_unforwarded, 8}, {cell::forward_then_504, 5}};
+        // The zombie cells on an upsert table (the predictions ask both kinds),
+        // and the zombie-409 recipe with the catalog commit's retry turned off on both.
+        p.more_tables = std::vector<table_cells>{{table_variant::upsert, {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}}},
+                                                 {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
+                                                 {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
         return p;
     }
     static parameters quick_run() {
@@ -124,6 +159,7 @@ struct parameters {
         p.quick = true;
         p.writers = {"sinkv2"};
         p.cells = {{cell::lose_reply, 1}, {cell::status_unforwarded, 1}, {cell::zombie_409, 1}};
+        p.more_tables = std::vector<table_cells>{{table_variant::upsert, {{cell::lose_reply, 1}}}};
         p.statuses = {503};
         return p;
     }
@@ -142,12 +178,22 @@ struct parameters {
         p.cells = {{name.ends_with("409") ? cell::zombie_409 : cell::zombie_refresh, 3}};
         return p;
     }
-    /// How long the trials take, roughly (s), for the feed's length.
+    /// Each run of one writer, in the order they run: the append table's, then more_tables'.
+    std::vector<table_cells> tables() const {
+        std::vector<table_cells> out{{table_variant::append, cells}};
+        if (more_tables) out.insert(out.end(), more_tables->begin(), more_tables->end());
+        return out;
+    }
+    /// How long the longest run's trials take, roughly (s), for the feed's length (every run reads the same feed).
     std::uint64_t expected_seconds() const {
-        std::uint64_t per_writer = 60;  // the job's start, the settle and the drain
-        for (const auto& c : cells)
-            per_writer += c.trials * (c.kind == cell::zombie_refresh ? 110 : c.kind == cell::zombie_409 ? 80 : 35);
-        return per_writer;
+        std::uint64_t longest = 0;
+        for (const auto& t : tables()) {
+            std::uint64_t run = 60;  // the job's start, the settle and the drain
+            for (const auto& c : t.cells)
+                run += c.trials * (c.kind == cell::zombie_refresh ? 110 : c.kind == cell::zombie_409 ? 80 : 35);
+            longest = std::max(longest, run);
+        }
+        return longest;
     }
     /// Half as long again as expected: a trial never waits for commits that cannot come (the rest goes at full speed at the end).
     std::uint64_t events() const { return static_cast<std::uint64_t>(rate * 1.5 * static_cast<double>(expected_seconds())); }
@@ -155,7 +201,7 @@ struct parameters {
 };
 
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells,
+                      (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells, more_tables,
                        zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse))
 
 // ---- plan, bad input ------------------------------------------------------
@@ -167,9 +213,16 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
     experiment::fault_plan plan;
     plan.seed = p.seed;
     rosterrig::splitmix64 rng(p.seed ^ 0xe8e8e8e8ull);
-    for (const auto& w : p.writers) {
+    // The append runs' steps first, as before there were more tables (the same
+    // seed draws them the same), then every writer's more tables.
+    std::vector<std::pair<std::string, const std::vector<cell_count>*>> runs;
+    for (const auto& w : p.writers) runs.emplace_back(w, &p.cells);
+    if (p.more_tables)
+        for (const auto& w : p.writers)
+            for (const auto& t : *p.more_tables) runs.emplace_back(run_name(w, t.table), &t.cells);
+    for (const auto& [w, cells] : runs) {
         std::uint64_t index = 0;
-        for (const auto& c : p.cells)
+        for (const auto& c : *cells)
             for (std::uint64_t i = 0; i < c.trials; ++i) {
                 const auto k = 2 + rosterrig::uniform_below(rng, 4);
                 std::string what = "the " + std::to_string(k) + "th commit POST after the table settled";
@@ -200,8 +253,12 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     for (const auto& w : p.writers)
         if (!writer_named(w)) return "unknown writer '" + w + "' (known: sinkv2, flinksink)";
     std::uint64_t trials = 0;
-    for (const auto& c : p.cells) trials += c.trials;
+    for (const auto& t : p.tables())
+        for (const auto& c : t.cells) trials += c.trials;
     if (trials == 0) return "no trial to run: every cell has 0 trials";
+    if (p.more_tables)
+        for (const auto& t : *p.more_tables)
+            if (t.table == table_variant::append) return std::string("more_tables: the append table runs 'cells'; name another table");
     for (const auto s : p.statuses)
         if (s < 500 || s > 504 || s == 501) return "status " + std::to_string(s) + " is not one of 500, 502, 503, 504";
     for (const auto* t : {&p.zombie_409_timing, &p.zombie_refresh_timing})

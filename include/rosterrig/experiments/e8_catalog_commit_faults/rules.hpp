@@ -2,6 +2,8 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_RULES_HPP
 #define ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_RULES_HPP
 
+#include <functional>
+
 #include "rosterrig/experiments/e8_catalog_commit_faults/samples.hpp"
 
 namespace rosterrig::e8 {
@@ -70,7 +72,7 @@ inline validity validity_of(const trial& t) {
                                (b->forwarded_at_ms < hit->upstream_replied_at_ms ? "after" : "before") + " it)"};
         if (!applied_after || applied_after->forwarded_at_ms < b->upstream_replied_at_ms)
             return {false, "no commit POST was applied after B's 409"};
-        return {true, "checkpoint " + c + ": A applied after the kill, the replay B got 409, a retry was applied"};
+        return {true, "checkpoint " + c + ": A applied after the kill, the replay B got 409, a later commit POST was applied"};
     }
     // zombie_refresh: A's 200 between a GET forwarded after the kill (the restored
     // load did not see A) and a GET forwarded before the replay's POST (its refresh did).
@@ -149,60 +151,94 @@ inline std::uint64_t asked_trials(cell c) {
     return 0;
 }
 
-inline const writer_run* run_of(const samples& s, const std::string& writer) {
-    for (const auto& r : s.runs)
-        if (r.writer == writer) return &r;
-    return nullptr;
+/// What in one valid trial contradicts a prediction, or nothing.
+using contradiction = std::function<std::optional<std::string>(const trial&, const trial_outcome&)>;
+
+/// Judges (writer, cell) over the writer's runs on the append and upsert
+/// tables, with the commit's retry on or off (`retries_off`). A valid trial
+/// that contradicts the prediction refutes it, and so does a table the feed
+/// does not match at the end (append: a missing seq, and with the retry off a
+/// duplicate too, since nothing there is predicted to double; upsert: any NPI
+/// not holding its latest row once). Holding needs `asked` valid trials on
+/// each table kind.
+inline rule_verdict judge_over_tables(const samples& s, const std::string& writer, cell c, bool retries_off_runs, std::uint64_t asked,
+                                      const contradiction& contradicts) {
+    std::map<experiment::table_kind, std::uint64_t> valid_per_kind;
+    std::uint64_t tried = 0, valid = 0, doubled = 0;
+    std::string detail, refutation;
+    bool all_observed = true;
+    for (const auto& r : s.runs) {
+        if (r.writer != writer || retries_off(variant_of(r)) != retries_off_runs) continue;
+        if (retries_off_runs && !retry_off_in_force(r))
+            return inconclusive(run_name(r) + ": the catalog does not hold commit.retry.num-retries = 0 for its table");
+        std::uint64_t valid_here = 0;
+        for (const auto& t : r.trials) {
+            if (t.kind != c) continue;
+            ++tried;
+            const auto o = outcome_of(r, t);
+            const std::string label = run_name(r) + " trial " + std::to_string(t.index);
+            if (!o.valid.valid) {
+                detail += label + " void (" + o.valid.why + "); ";
+                continue;
+            }
+            ++valid, ++valid_here, ++valid_per_kind[kind_of(variant_of(r))];
+            if (o.doubled()) ++doubled;
+            detail += label + ": checkpoint " + std::to_string(o.checkpoint) + " committed by " + std::to_string(o.commits_of_checkpoint) +
+                      " snapshot(s), " + std::to_string(t.exceptions_after - t.exceptions_before) + " failure(s) in Flink's exception history; ";
+            if (refutation.empty())
+                if (const auto why = contradicts(t, o)) refutation = label + ": " + *why;
+        }
+        if (valid_here == 0) continue;
+        if (!r.observed) all_observed = false;
+        else if (refutation.empty()) {
+            const bool upsert = kind_of(variant_of(r)) == experiment::table_kind::upsert;
+            if ((upsert && !table_undamaged(r)) || (!upsert && (r.missing_seq > 0 || (retries_off_runs && r.duplicate_rows > 0))))
+                refutation = run_name(r) + "'s table at the end: " + table_text(r);
+        }
+    }
+    const auto on = [&](experiment::table_kind k) { return valid_per_kind.count(k) ? valid_per_kind.at(k) : 0; };
+    if (tried == 0) return inconclusive("no " + stem_of(c) + " trial ran for " + writer + (retries_off_runs ? " with the retry off" : ""));
+    if (!all_observed) return inconclusive("a table was not read at the end; " + detail);
+    const std::string counts = std::to_string(valid) + " valid of " + std::to_string(tried) + " trials (" +
+                               std::to_string(on(experiment::table_kind::append)) + " append, " +
+                               std::to_string(on(experiment::table_kind::upsert)) + " upsert), " + std::to_string(doubled) +
+                               " doubled their checkpoint";
+    if (!refutation.empty()) return refuted(counts + "; " + refutation + "; " + detail);
+    if (valid == 0) return inconclusive(counts + "; " + detail);
+    std::string bound;
+    if (doubled == 0)
+        bound = "; one-sided 95% upper bound on doubling per fault " + report::fixed(stats::clopper_pearson_upper(0, valid), 3);
+    if (on(experiment::table_kind::append) >= asked && on(experiment::table_kind::upsert) >= asked)
+        return held(counts + bound + "; " + detail);
+    return inconclusive(counts + bound + "; as predicted so far, but the prediction asks " + std::to_string(asked) +
+                        " per table kind on append and upsert tables; " + detail);
 }
 
-/// Judges one (cell, writer) prediction on the append table this version runs.
-/// A double commit in a valid trial decides it against a "nothing doubles"
-/// prediction and for a "doubles" one; so does a valid trial that did not
-/// double, the other way round. Holding needs the trials the prediction asks
-/// for on every table kind it names, and only the append table runs here.
+/// One of the five cells with the commit's retry on.
 inline rule_verdict judge_cell(const samples& s, const std::string& writer, cell c) {
-    const auto* run = run_of(s, writer);
-    if (!run) return inconclusive(writer + " did not run");
-    std::uint64_t tried = 0, valid = 0, doubled = 0;
-    std::string detail;
-    for (const auto& t : run->trials) {
-        if (t.kind != c) continue;
-        ++tried;
-        const auto o = outcome_of(*run, t);
-        if (!o.valid.valid) {
-            detail += "trial " + std::to_string(t.index) + " void (" + o.valid.why + "); ";
-            continue;
+    return judge_over_tables(s, writer, c, false, asked_trials(c), [c](const trial& t, const trial_outcome& o) -> std::optional<std::string> {
+        if (predicted_to_double(c)) {
+            if (!o.doubled()) return "committed its checkpoint once";
+            return std::nullopt;
         }
-        ++valid;
-        if (o.doubled()) ++doubled;
-        detail += "trial " + std::to_string(t.index) + ": checkpoint " + std::to_string(o.checkpoint) + " committed by " +
-                  std::to_string(o.commits_of_checkpoint) + " snapshot(s)";
-        if (!has_kill(c)) {
-            const auto failures = t.exceptions_after - t.exceptions_before;
-            detail += ", " + std::to_string(failures) + " failure(s) in Flink's exception history";
-        }
-        detail += "; ";
-    }
-    if (tried == 0) return inconclusive("no " + stem_of(c) + " trial ran for " + writer);
-    if (!run->observed) return inconclusive("the table was not read at the end; " + detail);
-    const std::string counts = std::to_string(valid) + " valid of " + std::to_string(tried) + " trials, " +
-                               std::to_string(doubled) + " doubled their checkpoint";
-    if (valid == 0) return inconclusive(counts + "; " + detail);
-    if (predicted_to_double(c)) {
-        if (doubled < valid) return refuted(counts + ": a valid trial committed its checkpoint once; " + detail);
-    } else {
-        if (doubled > 0) return refuted(counts + ": predicted none; " + detail);
-        if (run->missing_seq > 0) return refuted(counts + ", but the table lacks " + std::to_string(run->missing_seq) + " seqs; " + detail);
-        for (const auto& t : run->trials)
-            if (t.kind == c && validity_of(t).valid && t.exceptions_after - t.exceptions_before != 1)
-                return refuted(counts + "; predicted exactly one failure per fault; " + detail);
-    }
-    std::string bound;
-    if (!predicted_to_double(c))
-        bound = "; one-sided 95% upper bound on doubling per fault " + report::fixed(stats::clopper_pearson_upper(0, valid), 3);
-    return inconclusive(counts + bound + "; as predicted so far, but the prediction asks " + std::to_string(asked_trials(c)) +
-                        " per table kind on append and upsert tables and this version runs " + std::to_string(valid) +
-                        " on append only; " + detail);
+        if (o.doubled()) return "committed its checkpoint " + std::to_string(o.commits_of_checkpoint) + " times; predicted once";
+        if (t.exceptions_after - t.exceptions_before != 1)
+            return std::to_string(t.exceptions_after - t.exceptions_before) + " failures; predicted exactly one per fault";
+        return std::nullopt;
+    });
+}
+
+/// The zombie-409 recipe with commit.retry.num-retries = 0: the replay's 409
+/// is not rebased, so the checkpoint is committed once, by A, and the job
+/// fails twice (the kill, then the 409).
+inline rule_verdict judge_no_retries(const samples& s, const std::string& writer) {
+    return judge_over_tables(s, writer, cell::zombie_409, true, 5, [](const trial& t, const trial_outcome& o) -> std::optional<std::string> {
+        if (o.commits_of_checkpoint != 1)
+            return "committed its checkpoint " + std::to_string(o.commits_of_checkpoint) + " times; predicted once (A's)";
+        if (t.exceptions_after - t.exceptions_before != 2)
+            return std::to_string(t.exceptions_after - t.exceptions_before) + " failures; predicted two (the kill, then the 409)";
+        return std::nullopt;
+    });
 }
 
 /// The predictions this version has no cell for, and why: judged inconclusive
@@ -216,7 +252,6 @@ inline std::vector<std::pair<std::string, std::string>> not_run() {
     for (const auto* w : {"flinksink", "sinkv2"}) {
         out.emplace_back(std::string("e8.held-past-timeout:") + w, "this version has no held-reply cell (http_hold_reply with a short client timeout)");
         out.emplace_back(std::string("e8.held-kill-late-release:") + w, "this version has no held-reply cell (hold, kill, release after recovery)");
-        out.emplace_back(std::string("e8.zombie-409-no-retries:") + w, "this version does not set commit.retry.num-retries = 0");
         out.emplace_back(std::string("e8.zombie-outside-window:") + w, "this version has no early or late zombie cell");
     }
     out.emplace_back("e8.held-no-timeout-stalls", "this version has no held-reply cell without a client timeout");
@@ -234,6 +269,9 @@ inline std::vector<rule> rules() {
         for (const auto& w : known_writers())
             out.push_back({"e8." + stem_of(c) + ":" + w.name,
                            [c, name = w.name](const samples& s, const parameters&) { return judge_cell(s, name, c); }});
+    for (const auto& w : known_writers())
+        out.push_back({"e8.zombie-409-no-retries:" + w.name,
+                       [name = w.name](const samples& s, const parameters&) { return judge_no_retries(s, name); }});
     return out;
 }
 

@@ -35,24 +35,51 @@ BOOST_DESCRIBE_STRUCT(trial, (),
 /// One writer's job, its trials and the table at the end.
 struct writer_run {
     std::string writer;  ///< sinkv2, flinksink
+    std::optional<table_variant> on_table;  ///< the table it committed to (absent: append, retries on)
     std::string job;
     std::string table;
     std::string mode_in_force;             ///< Flink's checkpointing mode (/jobs/<id>/checkpoints/config)
     std::int64_t interval_in_force_ms = 0;  ///< and interval
     std::string sink_in_force;             ///< the sink implementation the job plan shows
     std::map<std::string, std::string> catalog_properties;  ///< what the writer's CREATE CATALOG set beyond the stack's
+    std::optional<std::map<std::string, std::string>> table_properties;  ///< the table's, as the catalog holds them once the job ran
     std::string proxy_address;  ///< where the writer's catalog client went
     std::string feed_sha256;
     std::uint64_t events = 0;
     std::vector<trial> trials;
     bool observed = false;  ///< the end below was read
-    std::uint64_t rows = 0, duplicate_rows = 0, missing_seq = 0;
+    std::uint64_t rows = 0, duplicate_rows = 0, missing_seq = 0;  ///< append tables (an upsert table keeps the latest row per NPI: 0 there)
     std::vector<seq_range> missing_runs;
+    /// Upsert tables, against the latest row per NPI of the feed: NPIs with more than one row, NPIs missing, rows not the latest.
+    std::optional<std::uint64_t> rows_sharing_npi, missing_npis, stale_rows;
     std::vector<check::snapshot_entry> snapshots;  ///< the table's snapshots, oldest first, from the catalog
 };
 BOOST_DESCRIBE_STRUCT(writer_run, (),
-                      (writer, job, table, mode_in_force, interval_in_force_ms, sink_in_force, catalog_properties, proxy_address, feed_sha256, events, trials, observed,
-                       rows, duplicate_rows, missing_seq, missing_runs, snapshots))
+                      (writer, on_table, job, table, mode_in_force, interval_in_force_ms, sink_in_force, catalog_properties, table_properties, proxy_address, feed_sha256, events, trials, observed,
+                       rows, duplicate_rows, missing_seq, missing_runs, rows_sharing_npi, missing_npis, stale_rows, snapshots))
+
+inline table_variant variant_of(const writer_run& r) { return r.on_table.value_or(table_variant::append); }
+inline std::string run_name(const writer_run& r) { return run_name(r.writer, variant_of(r)); }
+
+/// Whether the catalog holds commit.retry.num-retries = 0 for the run's table, as asked of it.
+inline bool retry_off_in_force(const writer_run& r) {
+    return r.table_properties && r.table_properties->count("commit.retry.num-retries") &&
+           r.table_properties->at("commit.retry.num-retries") == "0";
+}
+
+/// The table at the end holds what the feed asks: append, no duplicate and no
+/// missing seq; upsert, the latest row of every NPI once.
+inline bool table_undamaged(const writer_run& r) {
+    if (kind_of(variant_of(r)) == experiment::table_kind::upsert)
+        return r.rows_sharing_npi.value_or(1) == 0 && r.missing_npis.value_or(1) == 0 && r.stale_rows.value_or(1) == 0;
+    return r.duplicate_rows == 0 && r.missing_seq == 0;
+}
+inline std::string table_text(const writer_run& r) {
+    if (kind_of(variant_of(r)) == experiment::table_kind::upsert)
+        return std::to_string(r.rows_sharing_npi.value_or(0)) + " NPIs with more than one row, " + std::to_string(r.missing_npis.value_or(0)) +
+               " missing, " + std::to_string(r.stale_rows.value_or(0)) + " stale rows";
+    return std::to_string(r.duplicate_rows) + " duplicate seq rows, " + std::to_string(r.missing_seq) + " missing seqs";
+}
 
 /// A trial saved as it stands: added the first time, replaced after.
 inline void keep_trial(writer_run& r, const trial& t) {
