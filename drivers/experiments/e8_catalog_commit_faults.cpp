@@ -33,9 +33,8 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     px.start();
     pipeline_scope scope(s);
     const auto spec = params.feed();
-    experiment::pipeline_config cfg{e8::kind_of(table), experiment::checkpoint_mode::exactly_once, w.sink, params.warehouse,
-                                    experiment::startup_mode::earliest_offset, params.checkpoint_interval_ms, 1};
-    auto p = s.pipeline(name, cfg);
+    auto p = s.pipeline(name, e8::pipeline_of(params, w.sink, table));
+    p.job = params.job;  // a user's template runs in place of the rig's
     if (e8::retries_off(table)) p.table_properties["commit.retry.num-retries"] = "0";
     p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
     p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_ms)}};
@@ -96,7 +95,9 @@ int main(int argc, char** argv) {
         argc, argv, "Experiment 8: a table commit whose reply is lost, refused, or that lands late (a zombie), against SinkV2 "
                     "and FlinkSink, through a fault proxy in front of the Iceberg REST catalog.",
         {}, [](session& s, const e8::parameters& params, const experiment::fault_plan& plan, history& h) {
-            for (const auto& w : params.writers)
-                for (const auto& t : params.tables()) run_writer(s, params, *e8::writer_named(w), t.table, plan, h);
+            for (const auto& w : params.writer_names())
+                for (const auto& t : params.tables())
+                    run_writer(s, params, params.job ? e8::writer_kind{w, experiment::iceberg_sink::sink_v2} : *e8::writer_named(w), t.table,
+                               plan, h);
         });
 }

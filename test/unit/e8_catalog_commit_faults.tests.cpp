@@ -209,3 +209,18 @@ TEST_CASE("e8: a trial saved twice is one record holding its last state, and the
     REQUIRE(r.trials.size() == 2);
     CHECK(r.trials.at(1).index == 2);
 }
+
+// Mutation: tables() ignoring the job (the rig's append run and more tables) fails the single run and its name.
+TEST_CASE("e8: a user's job runs the cells once, as the writer 'job', on the table kind its template was planned to make", "[e8]") {
+    auto p = parameters::full();
+    p.job = experiment::job_template{"mine.sql", "", "", experiment::template_plan{}};
+    p.job->plan->kind = experiment::table_kind::upsert;
+    CHECK(p.writer_names() == std::vector<std::string>{"job"});
+    REQUIRE(p.tables().size() == 1);
+    CHECK(p.tables().front().table == table_variant::upsert);
+    CHECK(p.tables().front().cells == p.cells);
+    std::set<std::string> runs;
+    for (const auto& step : fault_plan(p).steps) runs.insert(step.variant.substr(0, step.variant.find('/')));
+    CHECK(runs == std::set<std::string>{"job-upsert"});
+    CHECK_FALSE(usage_problem(p, 12));
+}

@@ -21,6 +21,7 @@
 #include "rosterrig/experiment/enum_names.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/job_template.hpp"
 #include "rosterrig/experiment/kill_record.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -140,6 +141,10 @@ struct parameters {
     std::string repro;                         ///< a --repro run: its name
     bool quick = false;
     experiment::warehouse warehouse = experiment::warehouse::s3;
+    /// The writer under test when it is a user's (--job FILE), planned before
+    /// the run: it runs `cells` on the table its template makes, in place of
+    /// the rig's writers and their more tables.
+    std::optional<experiment::job_template> job;
 
     static parameters full() {
         parameters p;
@@ -178,8 +183,13 @@ struct parameters {
         p.cells = {{name.ends_with("409") ? cell::zombie_409 : cell::zombie_refresh, 3}};
         return p;
     }
-    /// Each run of one writer, in the order they run: the append table's, then more_tables'.
+    /// The writers that run: the rig's, or "job" for a user's.
+    std::vector<std::string> writer_names() const { return job ? std::vector<std::string>{"job"} : writers; }
+    /// Each run of one writer, in the order they run: the append table's, then
+    /// more_tables'; a user's job, on the table kind its template was planned to make.
     std::vector<table_cells> tables() const {
+        if (job)
+            return {{job->plan && job->plan->kind == experiment::table_kind::upsert ? table_variant::upsert : table_variant::append, cells}};
         std::vector<table_cells> out{{table_variant::append, cells}};
         if (more_tables) out.insert(out.end(), more_tables->begin(), more_tables->end());
         return out;
@@ -202,7 +212,13 @@ struct parameters {
 
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells, more_tables,
-                       zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse))
+                       zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse, job))
+
+/// The pipeline of one writer's run on `table`: exactly-once, parallelism 1, checkpoints every checkpoint_interval_ms.
+inline experiment::pipeline_config pipeline_of(const parameters& p, experiment::iceberg_sink sink, table_variant table) {
+    return {kind_of(table), experiment::checkpoint_mode::exactly_once, sink, p.warehouse, experiment::startup_mode::earliest_offset,
+            p.checkpoint_interval_ms, 1};
+}
 
 // ---- plan, bad input ------------------------------------------------------
 
@@ -215,11 +231,11 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
     rosterrig::splitmix64 rng(p.seed ^ 0xe8e8e8e8ull);
     // The append runs' steps first, as before there were more tables (the same
     // seed draws them the same), then every writer's more tables.
+    const auto tables = p.tables();
     std::vector<std::pair<std::string, const std::vector<cell_count>*>> runs;
-    for (const auto& w : p.writers) runs.emplace_back(w, &p.cells);
-    if (p.more_tables)
-        for (const auto& w : p.writers)
-            for (const auto& t : *p.more_tables) runs.emplace_back(run_name(w, t.table), &t.cells);
+    for (const auto& w : p.writer_names()) runs.emplace_back(run_name(w, tables.front().table), &tables.front().cells);
+    for (const auto& w : p.writer_names())
+        for (auto t = tables.begin() + 1; t != tables.end(); ++t) runs.emplace_back(run_name(w, t->table), &t->cells);
     for (const auto& [w, cells] : runs) {
         std::uint64_t index = 0;
         for (const auto& c : *cells)
@@ -249,8 +265,8 @@ inline unsigned status_of(const experiment::fault_step& step) {
 }
 
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t slots) {
-    if (p.writers.empty()) return "no writer to run (--writers)";
-    for (const auto& w : p.writers)
+    if (!p.job && p.writers.empty()) return "no writer to run (--writers)";
+    for (const auto& w : p.job ? std::vector<std::string>{} : p.writers)
         if (!writer_named(w)) return "unknown writer '" + w + "' (known: sinkv2, flinksink)";
     std::uint64_t trials = 0;
     for (const auto& t : p.tables())
