@@ -26,6 +26,21 @@ e3::cell_run cell_with(const std::string& name, std::int64_t writers, std::int64
     }
     return c;
 }
+// A reader run on exact tables with right answers: the upsert table at 40 ms
+// before optimize and 12 ms after, the append table at 10 ms, three timed rounds each.
+e3::reader_cost exact_reader_run() {
+    e3::reader_cost rc;
+    for (const std::string phase : {"before", "after"})
+        for (const std::string t : {"upsert-5s", "append"}) {
+            e3::reader_table tb;
+            tb.name = t, tb.phase = phase, tb.exact = true;
+            rc.tables.push_back(tb);
+            for (std::uint64_t r = 1; r <= 3; ++r)
+                for (const std::string q : {"count", "lookup"})
+                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
+        }
+    return rc;
+}
 }  // namespace
 
 TEST_CASE("a freshness quantile is an upper bound within one bucket of the true value", "[e3][freshness]") {
@@ -168,16 +183,7 @@ TEST_CASE("the interval and target rules need a repeat spread, and judge against
 TEST_CASE("reader timings count only on tables checked exact with right answers", "[e3][verdict]") {
     const auto p = e3::parameters::full();
     e3::samples s;
-    e3::reader_cost rc;
-    for (const std::string phase : {"before", "after"})
-        for (const std::string t : {"upsert-5s", "append"}) {
-            e3::reader_table tb;
-            tb.name = t, tb.phase = phase, tb.exact = true;
-            rc.tables.push_back(tb);
-            for (std::uint64_t r = 1; r <= 3; ++r)
-                for (const std::string q : {"count", "lookup"})
-                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
-        }
+    const auto rc = exact_reader_run();
     s.reader = rc;
     CHECK(e3::upsert_short_reads_slower(s, p).verdict == verdict_kind::held);
     CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::held);
@@ -191,16 +197,7 @@ TEST_CASE("reader timings count only on tables checked exact with right answers"
 
 TEST_CASE("a reader rule judges every run of the reader part: a repeat that fails refutes it", "[e3][verdict]") {
     const auto p = e3::parameters::full();
-    e3::reader_cost rc;
-    for (const std::string phase : {"before", "after"})
-        for (const std::string t : {"upsert-5s", "append"}) {
-            e3::reader_table tb;
-            tb.name = t, tb.phase = phase, tb.exact = true;
-            rc.tables.push_back(tb);
-            for (std::uint64_t r = 1; r <= 3; ++r)
-                for (const std::string q : {"count", "lookup"})
-                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
-        }
+    const auto rc = exact_reader_run();
     e3::samples s;
     for (int k = 0; k < 3; ++k) e3::record_reader_run(s, rc);
     REQUIRE(e3::reader_runs(s).size() == 3);
