@@ -39,7 +39,8 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     pipeline_scope scope(s);
     const auto spec = params.feed();
     const int parts = static_cast<int>(spec.partitions);
-    const auto p = s.pipeline(e1b::short_name_of(cfg), e1b::pipeline_of(params, cfg));
+    auto p = s.pipeline(e1b::short_name_of(cfg), e1b::pipeline_of(params, cfg));
+    p.job = params.job;  // a user's template runs in place of the rig's
     const std::string job = scope.launch(p, parts);
     const auto in_force = scope.writer.in_force(job, p);
     const auto pacing = e1b::pacing_of(params);
@@ -53,7 +54,6 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
     if (auto why = e1b::fan_in_problem(fan_in)) throw live_error(s.flink.where(), "job " + job + ": " + *why + "; the question needs several");
     progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : "") +
              "; writer input " + experiment::fan_in_text(fan_in));
-
     const std::string writer_vertex = s.flink.writer_vertex(job);  // the plan does not change across restarts
     progress(label + ": generating " + std::to_string(spec.events) + " events");
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);

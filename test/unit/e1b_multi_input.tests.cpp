@@ -43,6 +43,24 @@ TEST_CASE("a writer chained with the source is refused: one input channel cannot
     CHECK(e1b::fan_in_problem(experiment::writer_fan_in{})->find("no writer") != std::string::npos);
 }
 
+// Mutation: job_problems accepting any planned kind (or not reading the plan's edges) makes it fail.
+TEST_CASE("a user's template is refused before the run when it makes an upsert table or chains its writer to the source", "[e1b]") {
+    e1b::parameters p;
+    CHECK(e1b::job_problems(p, {}).empty());  // the rig's own writer
+    p.job = experiment::job_template{"mine.sql", "", "", experiment::template_plan{}};
+    p.job->plan->edges = {edge("", source, "NONE (source vertex)", 0, 4), edge(source, writer, "HASH", 4, 2),
+                          edge(writer, committer, "REBALANCE", 2, 1)};
+    CHECK(e1b::job_problems(p, {}).empty());  // an append table fed through an exchange
+    p.job->plan->kind = experiment::table_kind::upsert;
+    REQUIRE(e1b::job_problems(p, {}).size() == 1);
+    CHECK(e1b::job_problems(p, {}).front().find("upsert") != std::string::npos);
+    p.job->plan->kind = experiment::table_kind::append;
+    p.job->plan->edges = {edge("", source + " -> " + writer, "NONE (source vertex)", 0, 2),
+                          edge(source + " -> " + writer, committer, "REBALANCE", 2, 1)};
+    REQUIRE(e1b::job_problems(p, {}).size() == 1);
+    CHECK(e1b::job_problems(p, {}).front().find("chained") != std::string::npos);
+}
+
 // Mutation: attributing a copy to the first kill below it instead of the last makes it fail.
 TEST_CASE("each later copy of a seq goes to the last kill whose restored checkpoint precedes it", "[e1b]") {
     e1b::configuration_run c;

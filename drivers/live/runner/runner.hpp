@@ -149,16 +149,23 @@ stack_config preflight_before_lock(run_request<E>& r) {
     return stack;
 }
 
-// Preflight, holding the stack: the checks again with what they asked to know of it.
+// Preflight, holding the stack: the checks again with what they asked to know
+// of it, and with a user's template now planned.
 template <class E>
 void preflight_on_the_stack(const run_request<E>& r, const stack_config& stack) {
-    constexpr auto wanted = experiment::experiment_traits<E>::reads;
-    if constexpr (!wanted.task_slots && !wanted.broker_transaction_max_timeout_ms) return;
+    using traits = experiment::experiment_traits<E>;
+    constexpr auto wanted = traits::reads;
+    constexpr bool reads_stack = wanted.task_slots || wanted.broker_transaction_max_timeout_ms;
+    bool planned_job = false;
+    if constexpr (traits::has_job) planned_job = r.params.job.has_value();
+    if (!reads_stack && !planned_job) return;
     experiment::preflight_facts facts;
-    try {
-        facts = read_preflight_facts(stack, wanted);
-    } catch (const std::exception& e) {
-        throw cannot_start(e.what());
+    if constexpr (reads_stack) {
+        try {
+            facts = read_preflight_facts(stack, wanted);
+        } catch (const std::exception& e) {
+            throw cannot_start(e.what());
+        }
     }
     refuse_problems<E>(r.params, facts);
 }

@@ -24,7 +24,10 @@ struct definition {
     static constexpr const char* results_file = "results/e1b_multi_input.json";
     static constexpr experiment::hooks<parameters> hooks{
         .command = "rosterrig-e1 --multi-input",
-        .warehouse = &parameters::warehouse};
+        .warehouse = &parameters::warehouse,
+        // The session a user's job template is planned and run in (--job FILE).
+        .job_config = [](const parameters& p) { return pipeline_of(p, configurations().front()); },
+        .problems = &e1b::job_problems};
     static std::vector<rule> rules() { return e1b::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1b::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {

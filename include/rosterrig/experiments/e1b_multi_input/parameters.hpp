@@ -13,6 +13,7 @@
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/checkpoint_stats.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
+#include "rosterrig/experiment/job_template.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
@@ -37,6 +38,10 @@ struct parameters {
     std::int64_t writer_parallelism = 1;  // another parallelism: the writer is fed through an exchange
     experiment::warehouse warehouse = experiment::warehouse::s3;
     bool quick = false;
+    /// The writer under test when it is a user's (--job FILE), planned before
+    /// the run: it runs in place of the rig's in every configuration (the
+    /// configuration still sets the checkpoint mode, alignment and pacing).
+    std::optional<experiment::job_template> job;
 
     /// The full run: 1.2 M events per configuration, 30 kills planned for each.
     static parameters full() { return {}; }
@@ -54,7 +59,7 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, partitions, kills_per_configuration, checkpoint_interval_ms, kill_delay_min_ms,
-                       kill_delay_max_ms, source_parallelism, writer_parallelism, warehouse, quick))
+                       kill_delay_max_ms, source_parallelism, writer_parallelism, warehouse, quick, job))
 
 /// The configurations, every one an append table, in the order they run.
 ///

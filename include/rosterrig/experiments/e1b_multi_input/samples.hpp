@@ -94,6 +94,19 @@ inline std::optional<std::string> fan_in_problem(const experiment::writer_fan_in
     return std::nullopt;
 }
 
+/// Why a user's template cannot answer experiment 1b, from its plan, before
+/// anything is created: the checks read an append table by seq, and the
+/// writer must be fed through an exchange.
+inline std::vector<std::string> job_problems(const parameters& p, const experiment::preflight_facts&) {
+    std::vector<std::string> out;
+    if (!p.job || !p.job->plan) return out;
+    if (p.job->plan->kind != experiment::table_kind::append)
+        out.push_back("--job " + p.job->name + ": experiment 1b checks an append table by seq; the template makes an upsert table");
+    if (const auto f = experiment::fan_in_of(p.job->plan->edges); f.found && f.chained)
+        out.push_back("--job " + p.job->name + ": the template's writer is chained with the source; experiment 1b needs it fed through an exchange");
+    return out;
+}
+
 } // namespace rosterrig::e1b
 
 #endif
