@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
         {}, [](session& s, const e8::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& w : params.writer_names())
                 for (const auto& t : params.tables())
-                    run_writer(s, params, params.job ? e8::writer_kind{w, experiment::iceberg_sink::sink_v2} : *e8::writer_named(w), t.table,
+                    run_writer(s, params, params.job ? e8::writer_kind{w, experiment::iceberg_sink::flink_sink} : *e8::writer_named(w), t.table,
                                plan, h);
         });
 }

@@ -125,6 +125,9 @@ int main(int argc, char** argv) {
             return false;
         };
         for (int i = 0; i < 300 && !waiting(); ++i) interruptible_sleep(100);
+        // Taken before the SIGCONT: the catalog may answer before this thread,
+        // on a loaded machine, reads the clock after it (the pause record's time).
+        const long long resume_sent_at_ms = now_ms();
         resume_process(stack.catalog(), paused);
         const auto log_at_resume = px.log().size() + 1;
         await_commit_after(cp, log_at_resume, paused.resumed_at_ms, "the catalog's resume");
@@ -136,11 +139,16 @@ int main(int argc, char** argv) {
         // before it leaves the committer waiting on its report through the pause.
         std::size_t held_by_pause = 0;
         for (const auto& r : table_requests(px, cp.committer_path, 1))
-            if (r.received_at_ms < paused.resumed_at_ms &&
-                (r.answered_at_ms >= paused.resumed_at_ms || r.dropped_at_ms >= paused.resumed_at_ms))
+            if (r.received_at_ms < resume_sent_at_ms && (r.answered_at_ms >= resume_sent_at_ms || r.dropped_at_ms >= resume_sent_at_ms))
                 ++held_by_pause;
         progress("nemesis: catalog resumed; " + std::to_string(held_by_pause) +
                  " committer request(s) (the table's path or its metrics report) in flight during the pause waited for the resume");
+        if (held_by_pause == 0)  // what the proxy saw around the pause, for whoever reads the failure
+            for (const auto& r : table_requests(px, cp.committer_path, 1))
+                if (r.received_at_ms >= paused.paused_at_ms - 5000)
+                    progress("nemesis:   " + r.method + " received " + std::to_string(r.received_at_ms - paused.paused_at_ms) +
+                             " ms after the pause, answered " + (r.answered_at_ms ? std::to_string(r.answered_at_ms - resume_sent_at_ms) + " ms after the resume" : std::string("never")) +
+                             (r.dropped_at_ms ? ", dropped" : "") + (r.note.empty() ? "" : " (" + r.note + ")"));
 
         // 2. One commit's reply lost: applied upstream, the client's connection dropped.
         const long long armed_at = now_ms();
