@@ -38,16 +38,22 @@ void commit_hit_twice(e8::samples& s, const std::string& writer, e8::cell c) {
 
 // The first valid zombie trial's checkpoint is committed once: its second
 // snapshot is gone, and so are the duplicate rows it added.
-void commit_hit_once(e8::samples& s, const std::string& writer, e8::cell c) {
-    auto& r = named(s.runs, writer, &e8::writer_run::writer);
-    const auto checkpoint = e8::hit_checkpoint(first_valid(r, c));
+// Removes the last snapshot that added data under `checkpoint`; returns the records it added (0: none).
+std::int64_t erase_last_snapshot_of(e8::writer_run& r, std::int64_t checkpoint) {
     for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
         if (it->watermark == checkpoint && check::adds_data(*it)) {
-            r.rows -= static_cast<std::uint64_t>(it->added_records);
-            r.duplicate_rows -= static_cast<std::uint64_t>(it->added_records);
+            const auto added = it->added_records;
             r.snapshots.erase(std::next(it).base());
-            return;
+            return added;
         }
+    return 0;
+}
+
+void commit_hit_once(e8::samples& s, const std::string& writer, e8::cell c) {
+    auto& r = named(s.runs, writer, &e8::writer_run::writer);
+    const auto added = static_cast<std::uint64_t>(erase_last_snapshot_of(r, e8::hit_checkpoint(first_valid(r, c))));
+    r.rows -= added;
+    r.duplicate_rows -= added;
 }
 
 // The first valid trial of a cell failed the Flink job twice, not once.
@@ -76,12 +82,7 @@ e8::writer_run& copy_with_retry_off(e8::samples& s, const std::string& writer, e
 void as_predicted_without_retry(e8::writer_run& r) {
     for (auto& t : r.trials) {
         if (!e8::validity_of(t).valid) continue;
-        const auto checkpoint = e8::hit_checkpoint(t);
-        for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
-            if (it->watermark == checkpoint && check::adds_data(*it)) {
-                r.snapshots.erase(std::next(it).base());
-                break;
-            }
+        erase_last_snapshot_of(r, e8::hit_checkpoint(t));
         t.exceptions_after = t.exceptions_before + 2;
     }
     r.duplicate_rows = 0;

@@ -73,7 +73,6 @@ inline std::string report_section(const result::result_envelope& env, const samp
         "line the members logged (each record processed, each commit and its answer, each error the application was handed, each "
         "assignment); committed offsets and lag are the broker's, sampled every " +
         fixed(static_cast<double>(p.sample_every_ms) / 1000, 0) + " s" + (p.quick ? ", **quick run**" : "") + ".\n\n";
-    const bool repeated = std::any_of(s.runs.begin(), s.runs.end(), [](const consumer_run& r) { return r.repeat.has_value(); });
     report::markdown_table t{{"Client / protocol", "Run", "Repeat", "Processed (distinct)", "Processed more than once (most times)",
                               "Commits ok / failed", "Committed at end (of events)", "Lag at end", "Assignments / revocations",
                               "What the application was handed", "Client log lines about the interval"}};
@@ -88,7 +87,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                errors_text(a), std::to_string(r.client_poll_warnings)});
     }
     o += t.render();
-    if (repeated) o += "\n" + spread_table(s);
+    if (any_repeat(s)) o += "\n" + spread_table(s);
     std::string versions;
     for (const auto& r : s.runs)
         for (const auto& c : r.clients)
@@ -114,8 +113,7 @@ inline std::string timeline_file(const std::string& client) {
 /// for the degraded run and each fix.
 inline std::string timeline_svg(const samples& s, const std::string& client) {
     report::line_plot plot;
-    const bool repeated = std::any_of(s.runs.begin(), s.runs.end(), [](const consumer_run& r) { return r.repeat.has_value(); });
-    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag" + (repeated ? " (first repeat)" : "");
+    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag" + (any_repeat(s) ? " (first repeat)" : "");
     plot.x_label = "seconds since the members started";
     plot.y_label = "records committed (broker, summed over partitions)";
     plot.y2_label = "lag (dashed)";

@@ -42,6 +42,11 @@ BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
 /// "java/consumer/fix-interval #2": the configuration and, when it repeats, which repeat.
 inline std::string run_label(const consumer_run& r) { return r.run + (r.repeat ? " #" + std::to_string(*r.repeat) : ""); }
 
+/// Whether the runs carry repeat numbers (a run that repeats its configurations).
+inline bool any_repeat(const samples& s) {
+    return std::any_of(s.runs.begin(), s.runs.end(), [](const consumer_run& r) { return r.repeat.has_value(); });
+}
+
 /// A client log line that is about the poll interval being exceeded.
 inline bool is_poll_warning(const std::string& line) {
     return line.find("max.poll.interval.ms") != std::string::npos || line.find("poll interval") != std::string::npos ||
