@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
                     return c.finish();
                 });
                 std::optional<upsert_model> model;
-                timed(trino, model_write, [&] { return &model.emplace(trino, ns, table, x); });
+                timed(trino, model_write, [&] { return &model.emplace(trino, ns, table + "__rr_model", x); });
                 const auto e = timed(trino, engine_u, [&] { return engine_upsert_check(trino, ns, table, *model); });
                 if (const auto d = upsert_disagreements(s, e); !d.empty()) throw std::runtime_error("upsert checks disagree: " + d.front());
             }

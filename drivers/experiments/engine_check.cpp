@@ -65,7 +65,8 @@ both_checks check_both(const trino_client& trino, const std::string& ns, const s
     experiment::table_observer o(spec);
     for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
     b.streamed = o.finish({});
-    b.engine = engine_observe_table(trino, ns, table, spec);
+    const upsert_model model(trino, ns, table + "__rr_model", expect_upsert(spec));
+    b.engine = engine_observe_table(trino, ns, table, spec, model);
     b.disagreements = append_disagreements(b.streamed.by_seq, b.engine.by_seq);
     // Buckets of 100 seqs put the missing run (around n/2, a multiple of 100 when n is) across a bucket edge.
     for (auto& d : append_disagreements(b.streamed.by_seq, engine_append_check(trino, ns, table, spec.events, 100)))

@@ -13,7 +13,7 @@
 
 namespace rosterrig::live {
 
-e3::reader_table read_reader_table(trino_client& trino, experiment::table_check_setting& checks, const std::string& ns,
+e3::reader_table read_reader_table(trino_client& trino, run_table_checks& checks, const std::string& ns,
                                    const std::string& table, const std::string& name, const std::string& phase,
                                    experiment::table_kind kind, std::int64_t interval_ms, const roster_spec& spec) {
     e3::reader_table t{name, phase, kind, interval_ms};

@@ -19,7 +19,7 @@ namespace rosterrig::live {
 
 // A table's data and delete files (Iceberg's $entries) and whether its
 // content is exactly the latest row per NPI of the feed.
-e3::reader_table read_reader_table(trino_client& trino, experiment::table_check_setting& checks, const std::string& ns,
+e3::reader_table read_reader_table(trino_client& trino, run_table_checks& checks, const std::string& ns,
                                    const std::string& table, const std::string& name, const std::string& phase,
                                    experiment::table_kind kind, std::int64_t interval_ms, const roster_spec& spec);
 

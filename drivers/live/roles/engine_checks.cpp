@@ -1,11 +1,10 @@
 #include "roles/engine_checks.hpp"
 
-#include <unistd.h>
-
 #include <utility>
 
 #include <rosterrig/check/check_agreement.hpp>
 #include <rosterrig/check/engine_check_sql.hpp>
+#include <rosterrig/experiment/resource_kind.hpp>
 
 namespace rosterrig::live {
 
@@ -57,8 +56,8 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
     return r;
 }
 
-upsert_model::upsert_model(const trino_client& trino, const std::string& ns, const std::string& table, const upsert_expectation& x)
-    : trino_(trino), name_(trino_table(ns, table + "__rr_model_" + std::to_string(::getpid()))) {
+upsert_model::upsert_model(const trino_client& trino, const std::string& ns, const std::string& model_table, const upsert_expectation& x)
+    : trino_(trino), name_(trino_table(ns, model_table)) {
     trino_.query("CREATE TABLE " + name_ + " (" + sql::model_columns() + ")", long_query);
     created_ = true;
     // Each INSERT is one Iceberg commit. Three arrays UNNESTed plan about ten
@@ -122,11 +121,22 @@ upsert_result engine_upsert_check(const trino_client& trino, const std::string& 
     return r;
 }
 
+upsert_models::upsert_models(const trino_client& trino, std::string run_id, recorder record)
+    : trino_(trino), run_id_(std::move(run_id)), record_(std::move(record)) {}
+
+const upsert_model& upsert_models::of(const std::string& ns, const roster_spec& spec) {
+    for (const auto& m : models_)
+        if (m.ns == ns && m.spec == spec) return *m.model;
+    const auto name = "rr_model_" + run_id_ + "_" + std::to_string(models_.size() + 1);
+    if (record_) record_(experiment::name_of(experiment::resource_kind::table), ns + "." + name);
+    models_.push_back({ns, spec, std::make_unique<upsert_model>(trino_, ns, name, expect_upsert(spec))});
+    return *models_.back().model;
+}
+
 experiment::table_observation engine_observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
-                                                   const roster_spec& spec) {
+                                                   const roster_spec& spec, const upsert_model& model) {
     experiment::table_observation o;
     o.by_seq = engine_append_check(trino, ns, table, spec.events);
-    const upsert_model model(trino, ns, table, expect_upsert(spec));
     o.by_npi = engine_upsert_check(trino, ns, table, model);
     return o;
 }

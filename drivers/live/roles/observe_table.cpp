@@ -4,7 +4,6 @@
 
 #include <rosterrig/generate/roster_event.hpp>
 
-#include "roles/engine_checks.hpp"
 #include "adapters/poll.hpp"
 #include "runner/progress.hpp"
 
@@ -105,11 +104,11 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
     return out;
 }
 
-experiment::table_observation observe_table(const trino_client& trino, experiment::table_check_setting& checks,
+experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks,
                                             const std::string& ns, const std::string& table, const roster_spec& spec) {
-    const auto way = checks.next_read();
+    const auto way = checks.way.next_read();
     if (way == experiment::table_check_way::engine) {
-        auto seen = engine_observe_table(trino, ns, table, spec);
+        auto seen = engine_observe_table(trino, ns, table, spec, checks.models.of(ns, spec));
         seen.files = read_table_files(trino, ns, table);
         return seen;
     }
@@ -117,7 +116,7 @@ experiment::table_observation observe_table(const trino_client& trino, experimen
     for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
     auto seen = o.finish(read_table_files(trino, ns, table));
     if (way == experiment::table_check_way::both) {
-        require_checks_agree(trino, table, seen, engine_observe_table(trino, ns, table, spec));
+        require_checks_agree(trino, table, seen, engine_observe_table(trino, ns, table, spec, checks.models.of(ns, spec)));
         progress("table " + table + ": Trino's own check agrees with the streaming check (" + std::to_string(seen.by_seq.rows) +
                  " rows, " + std::to_string(seen.by_seq.missing_seq) + " seqs missing, " +
                  std::to_string(seen.by_seq.duplicate_rows) + " duplicate rows)");

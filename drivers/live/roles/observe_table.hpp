@@ -19,8 +19,18 @@
 
 #include "adapters/iceberg_catalog.hpp"
 #include "adapters/trino_client.hpp"
+#include "roles/engine_checks.hpp"
 
 namespace rosterrig::live {
+
+// A run's table checks: the way each read takes (--table-check), and the
+// feed models the engine's upsert check reads, written once per run.
+struct run_table_checks {
+    run_table_checks(const trino_client& trino, std::string run_id, upsert_models::recorder record)
+        : models(trino, std::move(run_id), std::move(record)) {}
+    experiment::table_check_setting way;
+    upsert_models models;
+};
 
 // Hands each row of iceberg.<ns>.<table> to `row` as Trino's pages arrive,
 // keeping none (seq, npi and the provider fields' digest); returns how many
@@ -56,7 +66,7 @@ std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const tri
 // Rows and files, checked against the feed `spec` describes the way
 // `checks` gives for this read (table_check.hpp; a read that runs both ways
 // throws when they disagree).
-experiment::table_observation observe_table(const trino_client& trino, experiment::table_check_setting& checks,
+experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks,
                                             const std::string& ns, const std::string& table, const roster_spec& spec);
 
 // Rows a reader sees now (count(*)).

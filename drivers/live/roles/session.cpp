@@ -16,6 +16,9 @@ session::session(stack_config s, std::string experiment_tag)
       admin(stack.kafka()),
       catalog(stack.catalog()),
       run_id(std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000)),
+      table_checks(trino, run_id, [this](const std::string& kind, const std::string& name) {
+          if (on_created) on_created(kind, name);
+      }),
       tag_(std::move(experiment_tag)) {}
 
 pipeline_spec session::pipeline(const std::string& label, const experiment::pipeline_config& config) const {

@@ -10,6 +10,7 @@
 #include "adapters/flink_rest.hpp"
 #include "adapters/iceberg_catalog.hpp"
 #include "adapters/kafka_admin.hpp"
+#include "roles/observe_table.hpp"
 #include "roles/pipeline.hpp"
 #include "adapters/stack_config.hpp"
 #include "adapters/trino_client.hpp"
@@ -38,8 +39,9 @@ public:
     created_resources::recorder on_created;
     // --keep-tables: a run's tables outlive it, for the user to inspect.
     bool keep_tables = false;
-    // --table-check: how the run's table reads check rows (observe_table).
-    experiment::table_check_setting table_checks;
+    // --table-check: how the run's table reads check rows (observe_table);
+    // its models are recorded through on_created and dropped before the clients go.
+    run_table_checks table_checks;
 
     // A TaskManager as a fault target: its address, Flink's id and data port,
     // and on the local stack the pid file its supervisor keeps ("" elsewhere).

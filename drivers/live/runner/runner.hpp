@@ -272,7 +272,7 @@ std::optional<int> run_body_recorded(const run_request<E>& r, const stack_config
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = r.keep_tables;
         // A quick run holds Trino's own checks to the streaming ones on its first table read.
-        s.table_checks = experiment::table_check_setting(
+        s.table_checks.way = experiment::table_check_setting(
             experiment::parse_name<experiment::table_check_way>(r.table_check).value_or(experiment::table_check_way::streamed),
             r.params.quick);
         body(s, r.params, plan, history);
