@@ -15,10 +15,14 @@ using C = claims_test::claims_of<e8::definition>;
 
 namespace {
 
+// The claims below are of the append table with the catalog's retries on
+// (each writer's first run); the other tables have claims of their own.
+bool on_append_table(const e8::writer_run& r) { return e8::variant_of(r) == e8::table_variant::append; }
+
 std::vector<e8::trial_outcome> valid_outcomes(const e8::samples& x, const std::string& writer, e8::cell c) {
     std::vector<e8::trial_outcome> out;
     for (const auto& r : x.runs)
-        if (r.writer == writer)
+        if (r.writer == writer && on_append_table(r))
             for (const auto& t : r.trials)
                 if (t.kind == c)
                     if (auto o = e8::outcome_of(r, t); o.valid.valid) out.push_back(o);
@@ -27,7 +31,7 @@ std::vector<e8::trial_outcome> valid_outcomes(const e8::samples& x, const std::s
 
 e8::writer_run& run_named(e8::samples& x, const std::string& writer) {
     for (auto& r : x.runs)
-        if (r.writer == writer) return r;
+        if (r.writer == writer && on_append_table(r)) return r;
     throw std::logic_error("no run of " + writer);
 }
 
@@ -92,15 +96,17 @@ TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the dou
           "[claims][e8]") {
     C::holds_and_is_mutation_checked(
         [](const e8::samples& x) {
-            if (x.runs.size() != 2) return false;
+            std::size_t append_runs = 0;
             for (const auto& r : x.runs) {
+                if (!on_append_table(r)) continue;
+                ++append_runs;
                 std::int64_t doubled = 0;
                 for (const auto& t : r.trials) doubled += e8::outcome_of(r, t).excess_records;
                 const auto rr = e8::replay_report(r);
                 if (!r.observed || r.missing_seq != 0 || r.duplicate_rows == 0) return false;
                 if (static_cast<std::int64_t>(r.duplicate_rows) != rr.excess_records() || rr.excess_records() != doubled) return false;
             }
-            return true;
+            return append_runs == 2;
         },
         [](e8::samples& x) { run_named(x, "sinkv2").duplicate_rows += 1; });
 }
