@@ -69,8 +69,9 @@ int main(int argc, char** argv) {
                     progress(e3::label_of(c) + ": recorded before the resume; kept");
             const auto recorded = h.read([](const e3::samples& x) { return e3::reader_runs(x).size(); });
             for (auto k = recorded + 1; k <= params.reader_repeats.value_or(1); ++k) {
-                auto rc = run_reader_part(s, params, records, events, spec, k);
-                h.record([&](e3::samples& x) { e3::record_reader_run(x, std::move(rc)); });
+                run_reader_part(s, params, records, events, spec, k, [&](e3::reader_cost&& rc) {
+                    h.record([&](e3::samples& x) { e3::record_reader_run(x, std::move(rc)); });
+                });
             }
         });
 }

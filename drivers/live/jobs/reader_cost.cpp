@@ -65,8 +65,9 @@ void optimize(trino_client& trino, const std::string& ns, const std::string& tab
     }
 }
 
-e3::reader_cost run_reader_part(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
-                                const std::vector<roster_event>& events, const roster_spec& spec, std::uint64_t run) {
+void run_reader_part(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
+                     const std::vector<roster_event>& events, const roster_spec& spec, std::uint64_t run,
+                     const std::function<void(e3::reader_cost&&)>& keep) {
     pipeline_scope scope(s);
     const int parts = static_cast<int>(params.partitions);
     const auto short_name = e3::upsert_name(params.reader_short_interval_ms);
@@ -110,7 +111,7 @@ e3::reader_cost run_reader_part(session& s, const e3::parameters& params, const 
     }
     rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
     time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "after", rc);
-    return rc;
+    keep(std::move(rc));  // scope still holds what it created
 }
 
 }  // namespace rosterrig::live

@@ -4,6 +4,7 @@
 // in interleaved rounds, and Iceberg's optimize run on a table.
 #ifndef ROSTERRIG_LIVE_READER_COST_HPP
 #define ROSTERRIG_LIVE_READER_COST_HPP
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,9 +37,12 @@ void time_query_rounds(trino_client& trino, const std::string& ns,
 
 // One run of the reader part (`run` from 1): two upsert jobs on one feed (the
 // short and the long interval), an append copy of the first, each table
-// checked, the queries timed, both upsert tables optimized, all timed again.
-e3::reader_cost run_reader_part(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
-                                const std::vector<roster_event>& events, const roster_spec& spec, std::uint64_t run);
+// checked, the queries timed, both upsert tables optimized, all timed again;
+// handed to `keep` before its jobs, topic and tables are removed (a clean-up
+// that fails loses nothing measured).
+void run_reader_part(session& s, const e3::parameters& params, const std::vector<kafka_record>& records,
+                     const std::vector<roster_event>& events, const roster_spec& spec, std::uint64_t run,
+                     const std::function<void(e3::reader_cost&&)>& keep);
 
 // ALTER TABLE ... EXECUTE optimize; an error is recorded, not thrown.
 void optimize(trino_client& trino, const std::string& ns, const std::string& table, const std::string& name,
