@@ -54,9 +54,12 @@ TEST_CASE("in every valid e8 zombie trial both Flink sinks committed the hit che
             for (const auto& w : writers)
                 for (const auto c : {e8::cell::zombie_409, e8::cell::zombie_refresh}) {
                     const auto got = valid_outcomes(x, w, c);
-                    if (got.size() < 3) return false;
+                    const auto cell = w + " " + e8::stem_of(c);
+                    if (!claims_test::ge(cell + " valid trials", got.size(), 3)) return false;
                     for (const auto& o : got)
-                        if (o.commits_of_checkpoint != 2 || o.excess_records <= 0) return false;
+                        if (!claims_test::eq(cell + " commits of the hit checkpoint", o.commits_of_checkpoint, 2) ||
+                            !claims_test::gt(cell + " excess records", o.excess_records, 0))
+                            return false;
                 }
             return true;
         },
@@ -78,9 +81,10 @@ TEST_CASE("no e8 lost reply, 5xx answer or 504 after forwarding committed its ch
             for (const auto& w : writers)
                 for (const auto c : {e8::cell::lose_reply, e8::cell::status_unforwarded, e8::cell::forward_then_504}) {
                     const auto got = valid_outcomes(x, w, c);
-                    if (got.size() < 5) return false;
+                    const auto cell = w + " " + e8::stem_of(c);
+                    if (!claims_test::ge(cell + " valid trials", got.size(), 5)) return false;
                     for (const auto& o : got)
-                        if (o.commits_of_checkpoint != 1) return false;
+                        if (!claims_test::eq(cell + " commits of the hit checkpoint", o.commits_of_checkpoint, 1)) return false;
                 }
             return true;
         },
@@ -103,10 +107,15 @@ TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the dou
                 std::int64_t doubled = 0;
                 for (const auto& t : r.trials) doubled += e8::outcome_of(r, t).excess_records;
                 const auto rr = e8::replay_report(r);
-                if (!r.observed || r.missing_seq != 0 || r.duplicate_rows == 0) return false;
-                if (static_cast<std::int64_t>(r.duplicate_rows) != rr.excess_records() || rr.excess_records() != doubled) return false;
+                const auto& w = r.writer;
+                if (!claims_test::that(w + " table read back", r.observed) || !claims_test::eq(w + " missing seqs", r.missing_seq, 0) ||
+                    !claims_test::gt(w + " duplicate rows", r.duplicate_rows, 0))
+                    return false;
+                if (!claims_test::eq(w + " duplicate rows == records the doubled snapshots added", r.duplicate_rows, rr.excess_records()) ||
+                    !claims_test::eq(w + " records doubled snapshots added == the trials' excess", rr.excess_records(), doubled))
+                    return false;
             }
-            return append_runs == 2;
+            return claims_test::eq("append-table runs", append_runs, 2);
         },
         [](e8::samples& x) { run_named(x, "sinkv2").duplicate_rows += 1; });
 }
@@ -120,9 +129,12 @@ TEST_CASE("every e8 commit fault without a kill failed the Flink job exactly onc
                 for (const auto& t : r.trials) {
                     if (e8::has_kill(t.kind) || !e8::validity_of(t).valid) continue;
                     ++seen;
-                    if (t.exceptions_after - t.exceptions_before != 1 || t.settled_at_ms <= t.healed_at_ms) return false;
+                    const auto trial = e8::run_name(r) + " trial " + std::to_string(t.index);
+                    if (!claims_test::eq(trial + " job failures", t.exceptions_after - t.exceptions_before, 1) ||
+                        !claims_test::gt(trial + " settled after the heal (ms)", t.settled_at_ms, t.healed_at_ms))
+                        return false;
                 }
-            return seen >= 30;
+            return claims_test::ge("faults without a kill", seen, 30);
         },
         [](e8::samples& x) {
             for (auto& t : run_named(x, "sinkv2").trials)

@@ -10,6 +10,8 @@
 
 #include <rosterrig/experiment/history.hpp>
 
+#include "compared.hpp"
+
 namespace rosterrig::claims_test {
 
 template <class D>
@@ -44,7 +46,10 @@ using claim = std::function<bool(const typename D::samples&, const typename D::p
 template <class D>
 void holds_and_is_mutation_checked(const claim<D>& c, const std::function<void(typename D::samples&)>& mutate) {
     const auto& s = load<D>();
-    REQUIRE(c(s.samples, s.params));
+    comparison_log::current().clear();
+    const bool holds = c(s.samples, s.params);
+    INFO(comparison_log::current().text());
+    REQUIRE(holds);
     auto broken = s.samples;
     mutate(broken);
     REQUIRE_FALSE(c(broken, s.params));
