@@ -15,9 +15,9 @@
 #include "roles/faults.hpp"
 #include "roles/feeder.hpp"
 #include "roles/flink_sql_writer.hpp"
-#include "roles/job_waits.hpp"
 #include "roles/kill_run.hpp"
 #include "roles/observe_table.hpp"
+#include "jobs/writer_checkpoints.hpp"
 #include "runner/runner.hpp"
 
 using namespace rosterrig;
@@ -25,13 +25,6 @@ using namespace rosterrig::live;
 using history = history_writer<e1b::definition>;
 
 namespace {
-
-// Flink keeps the last few checkpoints' statistics: collected before each kill and at the end, so the run keeps every one.
-void collect_checkpoints(session& s, const std::string& job, const std::string& writer_vertex, std::size_t at, history& h) {
-    const auto known = h.read([&](const e1b::samples& x) { return experiment::ids_of(x.configurations[at].checkpoints); });
-    const auto seen = s.flink.checkpoint_stats(job, writer_vertex, known);
-    h.record([&](e1b::samples& x) { experiment::merge_checkpoints(x.configurations[at].checkpoints, seen); });
-}
 
 void run_configuration(session& s, const e1b::parameters& params, const e1b::configuration& cfg,
                        const experiment::fault_plan& plan, history& h) {

@@ -1,0 +1,94 @@
+#include "jobs/rebalance_trial.hpp"
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <rosterrig/generate/generator.hpp>
+
+#include "roles/connect_writer.hpp"
+#include "jobs/coordinator_logs.hpp"
+#include "roles/feeder.hpp"
+#include "roles/observe_table.hpp"
+#include "adapters/poll.hpp"
+#include "roles/process_fault_healed.hpp"
+#include "runner/progress.hpp"
+
+namespace rosterrig::live {
+
+void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, connect_workers& w2,
+               history_writer<e7b::definition>& h) {
+    auto t = e7b::planned_trial(step);
+    const std::string label = "e7b[" + t.cell + " #" + std::to_string(t.index) + "]";
+    w2.set(e7b::workers_of(t.cell) == 2);
+    w2.fresh();
+    t.fresh_workers = true, t.workers = e7b::workers_of(t.cell);
+    const std::vector<log_tail> logs{log_tail(s.stack.log_file("connect")), log_tail(s.stack.log_file("connect-w2"))};
+    connect_scope scope(s);
+    const auto spec = params.feed(t.index);
+    const int parts = static_cast<int>(spec.partitions);
+    auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
+    p.connector_properties = e7b::connector_properties_of(t.cell);
+    t.connector = scope.launch(p, parts);
+    const auto x = scope.writer.connect_settings(t.connector, p);
+    t.commit_interval_ms = x.commit_interval_ms, t.control_offset_reset = x.control_offset_reset;
+    // The worker can list the second task a moment after the first is RUNNING: ask its status alone until both are.
+    t.tasks_running = scope.writer.rest.running_tasks_within(t.connector, params.tasks, 30000);
+    // The coordinator's worker: the one whose log says a task was elected leader.
+    t.coordinator_worker = coordinator_worker(s.stack.connect(), logs);
+    t.target_worker = t.cell == e7b::zombie_pause ? 3 - t.coordinator_worker : t.coordinator_worker;
+    auto who = t.target_worker == 1 ? s.stack.connect() : w2.address();
+    const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
+
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
+    if (e7b::after_first_commit(t.cell)) {
+        t.first_snapshot_after_ms = first_snapshot_within(s.catalog, p.ns, p.table, params.first_commit_wait_ms);
+        progress(label + ": " + e7b::first_snapshot_text(t));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
+    t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
+    t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
+    const auto f = fault_and_heal(step.kind, who, pid_file, params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
+    t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
+    t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;
+    t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);
+    h.record([&](e7b::samples& all) { all.trials.push_back(t); });
+    const auto group = connect_names::of(p).consumer_group;
+    const auto all_committed = [&] {
+        return committed_records(s.catalog, p.ns, p.table) >= static_cast<long long>(t.acknowledged) && s.admin.lag(group, p.topic, parts) == 0;
+    };
+    t.running_again_after_ms = elapsed_until(t.fault_at_ms, 120000, [&] {
+        const auto st = scope.writer.rest.answers() ? scope.writer.rest.status(t.connector) : std::nullopt;
+        return st && st->all_running();
+    });
+    const auto coord_group = connect_names::of(p).coordinator_group;
+    t.landed_after_ms = elapsed_until(t.healed_at_ms, params.settle_ms, [&] {
+        e7b::note_coord_group_sample(t, static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size()));
+        return all_committed();
+    });
+    t.records_at_window_end = committed_records(s.catalog, p.ns, p.table);
+    t.snapshots_at_window_end = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
+    t.source_committed_at_window_end = s.admin.committed_offsets_sum(group, p.topic, parts);
+    t.source_lag_at_window_end = s.admin.lag(group, p.topic, parts);
+    e7b::note_coordinator_lines(t, coordinator_lines_since(logs));
+    if (t.landed_after_ms < 0 && params.restart_settle_ms > 0) {
+        progress(label + ": " + std::to_string(t.records_at_window_end) + " of " + std::to_string(t.acknowledged) +
+                 " committed at the window's end; restarting the connector and its tasks");
+        t.restarted = true;
+        const auto at = now_ms();
+        scope.writer.rest.restart(t.connector);
+        t.landed_after_restart_ms = elapsed_until(at, params.restart_settle_ms, all_committed);
+        t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
+    }
+    e7b::record_table(t, observe_table(s.trino, s.table_checks, p.ns, p.table, spec));
+    const auto st = scope.writer.rest.status(t.connector);
+    t.final_state = st ? st->state : "absent";
+    scope.writer.stop(t.connector);
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    t.coord_members_after_delete = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
+    h.record([&](e7b::samples& all) { all.trials.back() = t; });
+    progress(label + ": " + e7b::trial_text(t));  // the cell and trial are in the label
+}
+
+}  // namespace rosterrig::live
