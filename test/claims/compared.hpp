@@ -9,6 +9,7 @@
 #define ROSTERRIG_TEST_CLAIMS_COMPARED_HPP
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -37,10 +38,17 @@ private:
 };
 
 namespace detail {
-// A number as a reader writes it (Catch2 adds the hexadecimal above 255).
+template <class T>
+constexpr bool is_optional = false;
+template <class T>
+constexpr bool is_optional<std::optional<T>> = true;
+
+// A number as a reader writes it (Catch2 adds the hexadecimal above 255); an
+// optional as its value, or "absent" (Catch2 prints it as {?}).
 template <class T>
 std::string text_of(const T& x) {
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) return std::to_string(x);
+    if constexpr (is_optional<T>) return x ? text_of(*x) : std::string("absent");
+    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) return std::to_string(x);
     else return Catch::Detail::stringify(x);
 }
 template <class A, class B>
@@ -64,6 +72,11 @@ bool eq(std::string_view what, const A& a, const B& b) {
     else return detail::noted(a == b, what, "==", a, b);
 }
 template <class A, class B>
+bool ne(std::string_view what, const A& a, const B& b) {
+    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_not_equal(a, b), what, "!=", a, b);
+    else return detail::noted(a != b, what, "!=", a, b);
+}
+template <class A, class B>
 bool ge(std::string_view what, const A& a, const B& b) {
     if constexpr (both_integers<A, B>) return detail::noted(std::cmp_greater_equal(a, b), what, ">=", a, b);
     else return detail::noted(a >= b, what, ">=", a, b);
@@ -77,6 +90,11 @@ template <class A, class B>
 bool gt(std::string_view what, const A& a, const B& b) {
     if constexpr (both_integers<A, B>) return detail::noted(std::cmp_greater(a, b), what, ">", a, b);
     else return detail::noted(a > b, what, ">", a, b);
+}
+template <class A, class B>
+bool lt(std::string_view what, const A& a, const B& b) {
+    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_less(a, b), what, "<", a, b);
+    else return detail::noted(a < b, what, "<", a, b);
 }
 // A condition with no operands worth printing (a name found, a flag set).
 inline bool that(std::string_view what, bool holds) {

@@ -14,7 +14,9 @@ using namespace rosterrig;
 using C = claims_test::claims_of<e1b::definition>;
 
 namespace {
-bool every_configuration_ran(const e1b::samples& s) { return s.configurations.size() == e1b::configurations().size(); }
+bool every_configuration_ran(const e1b::samples& s) {
+    return claims_test::eq("e1b configurations that ran", s.configurations.size(), e1b::configurations().size());
+}
 }  // namespace
 
 // Mutation: one paced configuration recorded a kill short.
@@ -24,7 +26,9 @@ TEST_CASE("the e1b full run made at least thirty kills in each paced configurati
     C::holds_and_is_mutation_checked(
         [](const e1b::samples& x) {
             for (const auto& c : x.configurations)
-                if (c.run.kills.size() < (c.saturated ? e1b::saturated_kills_to_refute : e1b::kills_to_refute)) return false;
+                if (!claims_test::ge(c.run.name + " kills", c.run.kills.size(),
+                                     c.saturated ? e1b::saturated_kills_to_refute : e1b::kills_to_refute))
+                    return false;
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) { x.configurations.at(1).run.kills.resize(29); });
@@ -35,9 +39,14 @@ TEST_CASE("every e1b kill landed while the table still lacked part of the feed",
     C::holds_and_is_mutation_checked(
         [](const e1b::samples& x, const e1b::parameters& p) {
             for (const auto& c : x.configurations) {
-                if (c.table_records_at_kills.size() != c.run.kills.size()) return false;
+                if (!claims_test::eq(c.run.name + " table records noted == kills", c.table_records_at_kills.size(),
+                                     c.run.kills.size()))
+                    return false;
+                const auto held = c.run.name + " table records just before a kill";
                 for (auto records : c.table_records_at_kills)
-                    if (records < 0 || static_cast<std::uint64_t>(records) >= p.events) return false;
+                    if (!claims_test::ge(held, records, 0) ||
+                        !claims_test::lt(held + " < the feed's events", static_cast<std::uint64_t>(records), p.events))
+                        return false;
             }
             return every_configuration_ran(x);
         },
@@ -51,8 +60,12 @@ TEST_CASE("every e1b writer was fed through an exchange by several source subtas
         [](const e1b::samples& x, const e1b::parameters& p) {
             for (const auto& c : x.configurations) {
                 const auto f = experiment::fan_in_of(c.run.edges);  // recomputed from the recorded plan
-                if (e1b::fan_in_problem(f) || f.input_channels != p.source_parallelism ||
-                    f.writer_parallelism != p.writer_parallelism)
+                if (!claims_test::eq(c.run.name + " fan-in problem", e1b::fan_in_problem(f),
+                                     std::optional<std::string>()) ||
+                    !claims_test::eq(c.run.name + " writer input channels == source parallelism", f.input_channels,
+                                     p.source_parallelism) ||
+                    !claims_test::eq(c.run.name + " writer parallelism in the plan", f.writer_parallelism,
+                                     p.writer_parallelism))
                     return false;
             }
             return every_configuration_ran(x);
@@ -69,7 +82,9 @@ TEST_CASE("the writer's barrier alignment was recorded from Flink for at least t
     C::holds_and_is_mutation_checked(
         [](const e1b::samples& x) {
             for (const auto& c : x.configurations)
-                if (e1b::summarize_alignment(c).checkpoints < 10) return false;
+                if (!claims_test::ge(c.run.name + " checkpoints with the writer's alignment",
+                                     e1b::summarize_alignment(c).checkpoints, 10))
+                    return false;
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) {
@@ -83,9 +98,16 @@ TEST_CASE("each e1b job ran with the mode and alignment requested, as Flink repo
         [](const e1b::samples& x, const e1b::parameters& p) {
             for (const auto& c : x.configurations) {
                 const std::string want = c.run.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
-                if (c.run.checkpoint_mode_in_force != want || c.run.checkpoint_interval_in_force_ms != p.checkpoint_interval_ms)
+                if (!claims_test::eq(c.run.name + " checkpointing mode in force",
+                                     c.run.checkpoint_mode_in_force, want) ||
+                    !claims_test::eq(c.run.name + " checkpoint interval in force (ms)",
+                                     c.run.checkpoint_interval_in_force_ms, p.checkpoint_interval_ms))
                     return false;
-                if (!c.unaligned_in_force || *c.unaligned_in_force != c.unaligned_requested) return false;
+                if (!claims_test::that(c.run.name + " unaligned checkpoints in force recorded",
+                                       c.unaligned_in_force.has_value()) ||
+                    !claims_test::eq(c.run.name + " unaligned checkpoints in force == requested", *c.unaligned_in_force,
+                                     c.unaligned_requested))
+                    return false;
             }
             return every_configuration_ran(x);
         },
@@ -100,7 +122,10 @@ TEST_CASE("every duplicate row of every e1b table is attributed to exactly one k
                 e1b::attribute_by_checkpoint(c);  // recomputed from the recorded copies
                 std::uint64_t attributed = 0;
                 for (const auto& k : c.run.kills) attributed += k.duplicates;
-                if (attributed != c.run.duplicate_rows || c.run.unattributed_duplicates != 0) return false;
+                if (!claims_test::eq(c.run.name + " duplicates attributed to kills == duplicate rows", attributed,
+                                     c.run.duplicate_rows) ||
+                    !claims_test::eq(c.run.name + " unattributed duplicates", c.run.unattributed_duplicates, 0))
+                    return false;
             }
             return every_configuration_ran(x);
         },
@@ -116,7 +141,8 @@ TEST_CASE("each e1b run's feed regenerates to the digest the results recorded", 
     C::holds_and_is_mutation_checked(
         [&](const e1b::samples& x) {
             for (const auto& c : x.configurations)
-                if (c.run.feed_sha256 != feed) return false;
+                if (!claims_test::eq(c.run.name + " feed digest recorded == regenerated", c.run.feed_sha256, feed))
+                    return false;
             return every_configuration_ran(x);
         },
         [](e1b::samples& x) { auto& d = *x.configurations.at(1).run.feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });

@@ -21,9 +21,11 @@ bool every_cell_ran(const e1c::samples& s, const e1c::parameters& p) {
         for (const auto* r : e1c::runs_of(s, c.name)) rounds.push_back(r->repeat);
         std::sort(rounds.begin(), rounds.end());
         for (std::uint64_t i = 0; i < p.repeats; ++i)
-            if (rounds.size() != p.repeats || rounds[i] != i + 1) return false;
+            if (!claims_test::eq(c.name + " rounds run", rounds.size(), p.repeats) ||
+                !claims_test::eq(c.name + " round in sorted place " + std::to_string(i + 1), rounds[i], i + 1))
+                return false;
     }
-    return s.runs.size() == e1c::cells().size() * p.repeats;
+    return claims_test::eq("e1c runs == cells times repeats", s.runs.size(), e1c::cells().size() * p.repeats);
 }
 }  // namespace
 
@@ -32,8 +34,13 @@ TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as 
     REQUIRE_FALSE(C::load().params.quick);
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
-            for (const auto& r : x.runs)
-                if (r.writer_parallelism != p.writer_parallelism || r.writer_input == "FORWARD" || r.writer_input.empty()) return false;
+            for (const auto& r : x.runs) {
+                const auto run = e1c::run_label(r);
+                if (!claims_test::eq(run + " writer parallelism", r.writer_parallelism, p.writer_parallelism) ||
+                    !claims_test::ne(run + " writer input", r.writer_input, "FORWARD") ||
+                    !claims_test::that(run + " writer input recorded", !r.writer_input.empty()))
+                    return false;
+            }
             return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs.at(0).writer_parallelism = 1; });
@@ -46,10 +53,16 @@ TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable 
         [](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& c : e1c::cells())
                 for (const auto* r : e1c::runs_of(x, c.name)) {
-                if (r->mode_in_force != "exactly_once" || r->unaligned_in_force != c.unaligned ||
-                    r->interval_in_force_ms != p.checkpoint_interval_ms || r->timeout_in_force_ms != e1c::timeout_of(p, c) ||
-                    r->tolerable_in_force != p.tolerable_failed_checkpoints)
-                    return false;
+                    const auto run = e1c::run_label(*r);
+                    if (!claims_test::eq(run + " checkpointing mode in force", r->mode_in_force, "exactly_once") ||
+                        !claims_test::eq(run + " unaligned checkpoints in force", r->unaligned_in_force, c.unaligned) ||
+                        !claims_test::eq(run + " checkpoint interval in force (ms)", r->interval_in_force_ms,
+                                         p.checkpoint_interval_ms) ||
+                        !claims_test::eq(run + " checkpoint timeout in force (ms)", r->timeout_in_force_ms,
+                                         e1c::timeout_of(p, c)) ||
+                        !claims_test::eq(run + " tolerable failed checkpoints in force", r->tolerable_in_force,
+                                         p.tolerable_failed_checkpoints))
+                        return false;
                 }
             return every_cell_ran(x, p);
         },
@@ -62,8 +75,13 @@ TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded",
     const auto append = feed_sha256(params.feed()), upsert = feed_sha256(params.feed(experiment::table_kind::upsert));
     C::holds_and_is_mutation_checked(
         [&](const e1c::samples& x, const e1c::parameters& p) {
-            for (const auto& r : x.runs)
-                if (r.feed_sha256 != (r.upsert ? upsert : append) || r.acknowledged != r.events) return false;
+            for (const auto& r : x.runs) {
+                const auto run = e1c::run_label(r);
+                if (!claims_test::eq(run + " feed digest recorded == regenerated", r.feed_sha256,
+                                     r.upsert ? upsert : append) ||
+                    !claims_test::eq(run + " acknowledged == events", r.acknowledged, r.events))
+                    return false;
+            }
             return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { auto& d = x.runs.at(2).feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
@@ -74,7 +92,9 @@ TEST_CASE("in every e1c append cell the records the snapshots added are the rows
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& r : x.runs)  // an upsert table's rows are fewer by design: its NPIs
-                if (!r.upsert && e1c::records_committed(r) != static_cast<std::int64_t>(r.rows)) return false;
+                if (!r.upsert && !claims_test::eq(e1c::run_label(r) + " records the snapshots added == rows",
+                                                  e1c::records_committed(r), static_cast<std::int64_t>(r.rows)))
+                    return false;
             return every_cell_ran(x, p);
         },
         [](e1c::samples& x) { x.runs.at(3).snapshots.back().added_records += 1; });
@@ -101,14 +121,20 @@ TEST_CASE("each e1c upsert cell's table was upsert on npi as the catalog reporte
             std::size_t upsert_runs = 0;
             for (const auto& c : e1c::cells())
                 for (const auto* r : e1c::runs_of(x, c.name)) {
-                    if ((c.kind == experiment::table_kind::upsert) != r->upsert.has_value()) return false;
+                    const auto run = e1c::run_label(*r);
+                    if (!claims_test::eq(run + " is an upsert cell == has an upsert observation",
+                                         c.kind == experiment::table_kind::upsert, r->upsert.has_value()))
+                        return false;
                     if (!r->upsert) continue;
                     ++upsert_runs;
-                    if (!experiment::reports_upsert_on(r->upsert->table_in_force, "npi") || r->upsert->npis_expected == 0 ||
-                        r->upsert->npis_expected > npis || r->upsert->unexpected_rows != 0)
+                    if (!claims_test::that(run + " table reported upsert on npi",
+                                           experiment::reports_upsert_on(r->upsert->table_in_force, "npi")) ||
+                        !claims_test::ne(run + " NPIs expected", r->upsert->npis_expected, 0) ||
+                        !claims_test::le(run + " NPIs expected <= the feed's NPIs", r->upsert->npis_expected, npis) ||
+                        !claims_test::eq(run + " unexpected rows", r->upsert->unexpected_rows, 0))
                         return false;
                 }
-            return upsert_runs > 0 && every_cell_ran(x, p);
+            return claims_test::gt("e1c upsert runs", upsert_runs, 0) && every_cell_ran(x, p);
         },
         [](e1c::samples& x) {
             for (auto& r : x.runs)

@@ -37,15 +37,21 @@ TEST_CASE("the full e4 run covers every procedure in both stores at least three 
     REQUIRE_FALSE(C::load().params.quick);
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x, const e4::parameters& p) {
-            if (p.repeats < 3) return false;
+            if (!claims_test::ge("repeats", p.repeats, 3)) return false;
             for (const auto& plan : e4::runs_of(p))
-                if (!e4::recorded(x, plan.name())) return false;
+                if (!claims_test::that(plan.name() + " recorded", e4::recorded(x, plan.name()))) return false;
             for (const auto& store : {"s3", "local"}) {
-                if (of<e4::expire_run>(x.expires, [&](const auto& r) { return r.store == store; }).size() < 6) return false;
-                if (of<e4::orphan_run>(x.orphans, [&](const auto& r) { return r.store == store; }).size() < 6) return false;
+                const auto expires = of<e4::expire_run>(x.expires, [&](const auto& r) { return r.store == store; });
+                if (!claims_test::ge(std::string(store) + " expire runs", expires.size(), 6)) return false;
+                const auto orphans = of<e4::orphan_run>(x.orphans, [&](const auto& r) { return r.store == store; });
+                if (!claims_test::ge(std::string(store) + " orphan runs", orphans.size(), 6)) return false;
             }
-            return of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; }).size() >= 3 &&
-                   of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; }).size() >= 3;
+            const auto compactions = [&](const std::string& kind) {
+                const auto of_kind = [&](const e4::compaction_run& r) { return r.table_kind == kind; };
+                return of<e4::compaction_run>(x.compactions, of_kind).size();
+            };
+            return claims_test::ge("upsert compaction runs", compactions("upsert"), 3) &&
+                   claims_test::ge("append compaction runs", compactions("append"), 3);
         },
         // Mutation: the last local orphan run missing.
         [](e4::samples& x) {
@@ -56,7 +62,10 @@ TEST_CASE("the full e4 run covers every procedure in both stores at least three 
 TEST_CASE("Trino's minimum retentions were zero as its session reported them", "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            return x.trino.expire_snapshots_min_retention == "0.00s" && x.trino.remove_orphan_files_min_retention == "0.00s";
+            return claims_test::eq("Trino's expire_snapshots minimum retention", x.trino.expire_snapshots_min_retention,
+                                   "0.00s") &&
+                   claims_test::eq("Trino's remove_orphan_files minimum retention",
+                                   x.trino.remove_orphan_files_min_retention, "0.00s");
         },
         // Mutation: Trino's default of seven days in force.
         [](e4::samples& x) { x.trino.remove_orphan_files_min_retention = "7.00d"; });
@@ -66,12 +75,18 @@ TEST_CASE("every e4 job ran at the interval it asked for, as Flink reports it", 
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x, const e4::parameters& p) {
             for (const auto& r : x.expires)
-                if (r.interval_ms != e4::interval_of(p, {"expire", r.store, r.variant, r.repeat})) return false;
+                if (!claims_test::eq(r.name + " checkpoint interval (ms)", r.interval_ms,
+                                     e4::interval_of(p, {"expire", r.store, r.variant, r.repeat})))
+                    return false;
             for (const auto& r : x.orphans)
-                if (r.interval_ms != p.orphan_interval_ms) return false;
+                if (!claims_test::eq(r.name + " checkpoint interval (ms)", r.interval_ms, p.orphan_interval_ms))
+                    return false;
             for (const auto& r : x.compactions)
-                if (r.interval_ms != p.compaction_interval_ms) return false;
-            return !x.expires.empty() && !x.orphans.empty() && !x.compactions.empty();
+                if (!claims_test::eq(r.name + " checkpoint interval (ms)", r.interval_ms, p.compaction_interval_ms))
+                    return false;
+            return claims_test::gt("expire runs", x.expires.size(), 0) &&
+                   claims_test::gt("orphan runs", x.orphans.size(), 0) &&
+                   claims_test::gt("compaction runs", x.compactions.size(), 0);
         },
         // Mutation: one orphan run at 60 s.
         [](e4::samples& x) { x.orphans.front().interval_ms = 60000; });
@@ -81,8 +96,11 @@ TEST_CASE("expire_snapshots really expired something in every run", "[claims][e4
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto& r : x.expires)
-                if (!r.expire.ok || r.expire.snapshots_before < 4 || r.expire.snapshots_after > 2) return false;
-            return !x.expires.empty();
+                if (!claims_test::that(r.name + " expire_snapshots succeeded", r.expire.ok) ||
+                    !claims_test::ge(r.name + " snapshots before the expiry", r.expire.snapshots_before, 4) ||
+                    !claims_test::le(r.name + " snapshots after the expiry", r.expire.snapshots_after, 2))
+                    return false;
+            return claims_test::gt("expire runs", x.expires.size(), 0);
         },
         // Mutation: five snapshots left after one expiry.
         [](e4::samples& x) { x.expires.front().expire.snapshots_after = 5; });
@@ -93,10 +111,13 @@ TEST_CASE("with the job's commit newest the watermark survived the expiry in bot
         [](const e4::samples& x) {
             const auto runs = of<e4::expire_run>(x.expires, plain);
             for (const auto* r : runs)
-                if (r->expire.current_writer_after != r->job_id || r->expire.watermark_after < r->expire.watermark_before ||
-                    r->expire.watermark_before < 0)
+                if (!claims_test::eq(r->name + " newest snapshot's writer after the expiry == the job",
+                                     r->expire.current_writer_after, r->job_id) ||
+                    !claims_test::ge(r->name + " watermark after the expiry >= before", r->expire.watermark_after,
+                                     r->expire.watermark_before) ||
+                    !claims_test::ge(r->name + " watermark before the expiry", r->expire.watermark_before, 0))
                     return false;
-            return runs.size() >= 6;
+            return claims_test::ge("plain expire runs", runs.size(), 6);
         },
         // Mutation: move the watermark back across the expiry.
         [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).expire.watermark_after -= 1; });
@@ -106,7 +127,10 @@ TEST_CASE("with the job's commit newest the kill after the expiry lost nothing a
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto* r : of<e4::expire_run>(x.expires, plain))
-                if (!r->kill.same_job_running || !e4::exactly_once(r->table) || r->health.state != "RUNNING") return false;
+                if (!claims_test::that(r->name + " same job running after the kill", r->kill.same_job_running) ||
+                    !claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)) ||
+                    !claims_test::eq(r->name + " job state at the end", r->health.state, "RUNNING"))
+                    return false;
             return true;
         },
         // Mutation: one missing run in one table.
@@ -118,9 +142,14 @@ TEST_CASE("after another writer's commit the expiry left no snapshot carrying th
         [](const e4::samples& x) {
             const auto runs = of<e4::expire_run>(x.expires, after_compaction);
             for (const auto* r : runs)
-                if (!r->compaction || !r->compaction->ok || r->expire.after_has_job_watermark || r->expire.current_writer_after == r->job_id)
+                if (!claims_test::that(r->name + " compaction recorded", r->compaction.has_value()) ||
+                    !claims_test::that(r->name + " compaction succeeded", r->compaction->ok) ||
+                    !claims_test::that(r->name + " no snapshot left with the job's watermark",
+                                       !r->expire.after_has_job_watermark) ||
+                    !claims_test::ne(r->name + " newest snapshot's writer after the expiry != the job",
+                                     r->expire.current_writer_after, r->job_id))
                     return false;
-            return runs.size() >= 6;
+            return claims_test::ge("after-compaction expire runs", runs.size(), 6);
         },
         // Mutation: the job's snapshot kept by the expiry.
         [](e4::samples& x) { first<e4::expire_run>(x.expires, after_compaction).expire.after_has_job_watermark = true; });
@@ -132,7 +161,11 @@ TEST_CASE("after another writer's commit and the expiry the killed job never cam
             for (const auto* r : of<e4::expire_run>(x.expires, after_compaction)) {
                 const bool not_found = std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
                                                    [](const std::string& e) { return e.find("NotFoundException") != std::string::npos; });
-                if (r->kill.same_job_running || r->health.state == "RUNNING" || !not_found || e4::exactly_once(r->table)) return false;
+                if (!claims_test::that(r->name + " same job not running after the kill", !r->kill.same_job_running) ||
+                    !claims_test::ne(r->name + " job state at the end", r->health.state, "RUNNING") ||
+                    !claims_test::that(r->name + " a NotFoundException among the job's exceptions", not_found) ||
+                    !claims_test::that(r->name + " table lost or duplicated events", !e4::exactly_once(r->table)))
+                    return false;
             }
             return true;
         },
@@ -147,8 +180,11 @@ TEST_CASE("the store listing actually saw the table's location before concluding
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto& r : x.orphans)
-                if (!r.before.location_listed || r.before.data_files < 1 || !r.after.location_listed) return false;
-            return !x.orphans.empty();
+                if (!claims_test::that(r.name + " table location listed before the call", r.before.location_listed) ||
+                    !claims_test::ge(r.name + " data files listed before the call", r.before.data_files, 1) ||
+                    !claims_test::that(r.name + " table location listed after the call", r.after.location_listed))
+                    return false;
+            return claims_test::gt("orphan runs", x.orphans.size(), 0);
         },
         // Mutation: a listing that saw nothing.
         [](e4::samples& x) { x.orphans.front().before = {}; });
@@ -159,10 +195,14 @@ TEST_CASE("on the object store remove_orphan_files had no unreferenced object an
         [](const e4::samples& x) {
             const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; });
             for (const auto* r : runs)
-                if (r->in_flight_records <= 0 || r->before.data_unreferenced != 0 || r->before.multipart_uploads != 0 ||
-                    !r->deleted_data_files.empty())
+                if (!claims_test::gt(r->name + " records in flight at the call", r->in_flight_records, 0) ||
+                    !claims_test::eq(r->name + " unreferenced data objects before the call",
+                                     r->before.data_unreferenced, 0) ||
+                    !claims_test::eq(r->name + " open multipart uploads before the call",
+                                     r->before.multipart_uploads, 0) ||
+                    !claims_test::eq(r->name + " data files deleted", r->deleted_data_files.size(), 0))
                     return false;
-            return runs.size() >= 6;
+            return claims_test::ge("object-store orphan runs", runs.size(), 6);
         },
         // Mutation: record one unreferenced object.
         [](e4::samples& x) { first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).before.data_unreferenced = 1; });
@@ -172,7 +212,10 @@ TEST_CASE("on the object store the in-flight records still arrived, once", "[cla
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto* r : of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }))
-                if (!e4::exactly_once(r->table) || r->table.referenced_missing != 0) return false;
+                if (!claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)) ||
+                    !claims_test::eq(r->name + " referenced files missing from the store",
+                                     r->table.referenced_missing, 0))
+                    return false;
             return true;
         },
         // Mutation: one missing run.
@@ -184,10 +227,14 @@ TEST_CASE("with the default row group the in-flight records were in no file in e
         [](const e4::samples& x) {
             const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.variant == "default-row-group"; });
             for (const auto* r : runs)
-                if (r->in_flight_records <= 0 || r->before.data_unreferenced != 0 || r->before.writer_staging_files > 0 ||
-                    !e4::exactly_once(r->table))
+                if (!claims_test::gt(r->name + " records in flight at the call", r->in_flight_records, 0) ||
+                    !claims_test::eq(r->name + " unreferenced data files before the call",
+                                     r->before.data_unreferenced, 0) ||
+                    !claims_test::le(r->name + " writer staging files before the call",
+                                     r->before.writer_staging_files, 0) ||
+                    !claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)))
                     return false;
-            return runs.size() >= 6;
+            return claims_test::ge("default-row-group orphan runs", runs.size(), 6);
         },
         // Mutation: a staging file on the TaskManager's disk.
         [](e4::samples& x) {
@@ -200,8 +247,13 @@ TEST_CASE("with a small row group the object store's in-flight file was a stagin
         [](const e4::samples& x) {
             const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); });
             for (const auto* r : runs)
-                if (r->before.writer_staging_files < 1 || r->before.data_unreferenced != 0 || !r->row_group_bytes) return false;
-            return runs.size() >= 3;
+                if (!claims_test::ge(r->name + " writer staging files before the call",
+                                     r->before.writer_staging_files, 1) ||
+                    !claims_test::eq(r->name + " unreferenced data objects before the call",
+                                     r->before.data_unreferenced, 0) ||
+                    !claims_test::that(r->name + " row group size set on the table", r->row_group_bytes.has_value()))
+                    return false;
+            return claims_test::ge("object-store small-row-group orphan runs", runs.size(), 3);
         },
         // Mutation: no staging file seen.
         [](e4::samples& x) {
@@ -214,10 +266,14 @@ TEST_CASE("with a small row group on a local filesystem the call deleted the in-
         [](const e4::samples& x) {
             const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); });
             for (const auto* r : runs)
-                if (r->deleted_data_files.empty() || r->table.referenced_missing < 1 || r->table.records_in_missing_files < 1 ||
-                    r->health.state != "RUNNING" || r->health.exceptions != 0)
+                if (!claims_test::gt(r->name + " data files deleted", r->deleted_data_files.size(), 0) ||
+                    !claims_test::ge(r->name + " referenced files missing from the store",
+                                     r->table.referenced_missing, 1) ||
+                    !claims_test::ge(r->name + " records in the missing files", r->table.records_in_missing_files, 1) ||
+                    !claims_test::eq(r->name + " job state at the end", r->health.state, "RUNNING") ||
+                    !claims_test::eq(r->name + " job exceptions", r->health.exceptions, 0))
                     return false;
-            return runs.size() >= 3;
+            return claims_test::ge("local small-row-group orphan runs", runs.size(), 3);
         },
         // Mutation: every referenced file found.
         [](e4::samples& x) {
@@ -230,11 +286,15 @@ TEST_CASE("optimize against a live append writer committed every time and the ta
         [](const e4::samples& x) {
             const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; });
             for (const auto* r : runs) {
-                if (!e4::exactly_once(r->table) || r->health.exceptions != 0) return false;
+                if (!claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)) ||
+                    !claims_test::eq(r->name + " job exceptions", r->health.exceptions, 0))
+                    return false;
                 for (const auto& c : r->calls)
-                    if (!c.ok) return false;
+                    if (!claims_test::that(r->name + " optimize call at " + std::to_string(c.at_ms) + " ms succeeded",
+                                           c.ok))
+                        return false;
             }
-            return runs.size() >= 3;
+            return claims_test::ge("append compaction runs", runs.size(), 3);
         },
         // Mutation: one optimize call failed.
         [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; }).calls.front().ok = false; });
@@ -245,8 +305,10 @@ TEST_CASE("optimize against a live upsert writer never resurrected a superseded 
         [](const e4::samples& x) {
             const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; });
             for (const auto* r : runs)
-                if (!e4::upsert_exact(r->table)) return false;
-            return runs.size() >= 3;
+                if (!claims_test::that(r->name + " table holds the latest row per NPI and nothing else",
+                                       e4::upsert_exact(r->table)))
+                    return false;
+            return claims_test::ge("upsert compaction runs", runs.size(), 3);
         },
         // Mutation: one stale row.
         [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; }).table.stale_rows = 1; });
@@ -270,7 +332,7 @@ TEST_CASE("the two refuted e4 predictions stay recorded as refuted", "[claims][e
                 if ((p.id == "e4.orphans-local-deletes-in-flight-files" || p.id == "e4.compaction-upsert-conflicts") &&
                     p.verdict == verdict_kind::refuted)
                     ++refuted;
-            return refuted == 2;
+            return claims_test::eq("of the two, predictions recorded as refuted", refuted, 2);
         },
         // Mutation: flip the upsert-conflict verdict to held.
         [](e4::samples& x) {

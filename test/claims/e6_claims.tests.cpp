@@ -23,7 +23,8 @@ e6::consumer_run& run_named(e6::samples& x, const std::string& name) {
 }
 bool every_run_of(const e6::samples& x, const std::string& scenario, const std::function<bool(const e6::consumer_run&)>& ok) {
     const auto rs = e6::runs_of(x, scenario);
-    return !rs.empty() && std::all_of(rs.begin(), rs.end(), [&](const e6::consumer_run* r) { return ok(*r); });
+    return claims_test::gt(scenario + " runs", rs.size(), 0) &&
+           std::all_of(rs.begin(), rs.end(), [&](const e6::consumer_run* r) { return ok(*r); });
 }
 }  // namespace
 
@@ -37,7 +38,9 @@ TEST_CASE("the full e6 run covers each client and protocol in each of the five s
             std::set<std::pair<std::string, std::uint64_t>> want;
             for (const auto& run : e6::parameters::all_runs())
                 for (std::uint64_t k = 1; k <= p.repeat_count(); ++k) want.insert({run, k});
-            return seen == want && x.runs.size() == want.size();
+            return claims_test::that("the runs and repeats recorded == every run planned in every repeat",
+                                     seen == want) &&
+                   claims_test::eq("e6 runs", x.runs.size(), want.size());
         },
         // Mutation: the last run missing.
         [](e6::samples& x) { x.runs.pop_back(); });
@@ -47,11 +50,17 @@ TEST_CASE("every member started with the settings its run asked for, and every m
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters& p) {
             for (const auto& r : x.runs) {
-                if (r.exit_codes.size() != p.members || r.clients.size() != p.members) return false;
+                const auto run = e6::run_label(r);
+                if (!claims_test::eq(run + " exit codes == members", r.exit_codes.size(), p.members) ||
+                    !claims_test::eq(run + " start lines == members", r.clients.size(), p.members))
+                    return false;
                 for (auto code : r.exit_codes)
-                    if (code != 0) return false;
+                    if (!claims_test::eq(run + " a member's exit code", code, 0)) return false;
+                const auto settings = r.settings.client + " " + r.settings.protocol + " " + r.settings.mode + " ";
                 for (const auto& c : r.clients)  // "client protocol mode version", as the member logged it
-                    if (c.rfind(r.settings.client + " " + r.settings.protocol + " " + r.settings.mode + " ", 0) != 0) return false;
+                    if (!claims_test::that(run + " start line \"" + c + "\" begins with \"" + settings + "\"",
+                                           c.rfind(settings, 0) == 0))
+                        return false;
             }
             return true;
         },
@@ -64,8 +73,12 @@ TEST_CASE("a healthy group of every client processed each record once and commit
         [](const e6::samples& x, const e6::parameters&) {
             return every_run_of(x, "healthy", [](const e6::consumer_run& r) {
                 const auto a = e6::accounting(r);
-                return a.processed == r.events && a.distinct_records == r.events && a.commits_failed == 0 &&
-                       e6::committed_at_end(r) == r.events && e6::lag_at_end(r) == 0;
+                const auto run = e6::run_label(r);
+                return claims_test::eq(run + " records processed == events", a.processed, r.events) &&
+                       claims_test::eq(run + " distinct records processed == events", a.distinct_records, r.events) &&
+                       claims_test::eq(run + " failed commits", a.commits_failed, 0) &&
+                       claims_test::eq(run + " committed at the end == events", e6::committed_at_end(r), r.events) &&
+                       claims_test::eq(run + " lag at the end", e6::lag_at_end(r), 0);
             });
         },
         // Mutation: one record processed a second time.
@@ -80,7 +93,10 @@ TEST_CASE("under the degraded latency no group made progress while its members r
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
             return every_run_of(x, "degraded", [](const e6::consumer_run& r) {
-                return e6::livelocked(r) && e6::accounting(r).processed_more_than_once > 0;
+                const auto run = e6::run_label(r);
+                return claims_test::that(run + " livelocked (no progress while its members ran)", e6::livelocked(r)) &&
+                       claims_test::gt(run + " records processed more than once",
+                                       e6::accounting(r).processed_more_than_once, 0);
             });
         },
         // Mutation: the livelocked run's committed offsets advance in one sample.
@@ -94,7 +110,11 @@ TEST_CASE("under the degraded latency every batch ended in a commit, and the com
                 const auto a = e6::accounting(r);
                 // Plain mode commits after each batch: a commit missing from
                 // the log shows as a batch without its answer.
-                return a.batches > 0 && a.commits_ok + a.commits_failed == a.batches && a.commits_failed >= a.batches - 1;
+                const auto run = e6::run_label(r);
+                return claims_test::gt(run + " batches", a.batches, 0) &&
+                       claims_test::eq(run + " commits ok + failed == batches", a.commits_ok + a.commits_failed,
+                                       a.batches) &&
+                       claims_test::ge(run + " failed commits >= batches - 1", a.commits_failed, a.batches - 1);
             });
         },
         // Mutation: a failed commit dropped from a member's log.
@@ -109,10 +129,15 @@ TEST_CASE("librdkafka handed the application the exceeded interval from poll, an
         [](const e6::samples& x, const e6::parameters&) {
             for (const auto* r : e6::runs_of(x, "degraded")) {
                 const auto a = e6::accounting(*r);
-                if (r->settings.client == "cpp" ? a.poll_errors == 0 : a.poll_errors != 0) return false;
-                if (r->client_poll_warnings == 0) return false;
+                const auto run = e6::run_label(*r);
+                if (r->settings.client == "cpp" ? !claims_test::ne(run + " poll errors handed to the application",
+                                                                   a.poll_errors, 0)
+                                                : !claims_test::eq(run + " poll errors", a.poll_errors, 0))
+                    return false;
+                if (!claims_test::ne(run + " client warnings about the poll interval", r->client_poll_warnings, 0))
+                    return false;
             }
-            return !e6::runs_of(x, "degraded").empty();
+            return claims_test::gt("degraded runs", e6::runs_of(x, "degraded").size(), 0);
         },
         // Mutation: the C++ member's poll errors dropped from its log.
         [](e6::samples& x) {
@@ -123,7 +148,10 @@ TEST_CASE("librdkafka handed the application the exceeded interval from poll, an
 TEST_CASE("the seed's 'no exception' did not hold: every degraded application was handed its failed commits", "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
-            return every_run_of(x, "degraded", [](const e6::consumer_run& r) { return e6::accounting(r).commits_failed > 0; });
+            return every_run_of(x, "degraded", [](const e6::consumer_run& r) {
+                return claims_test::gt(e6::run_label(r) + " failed commits handed to the application",
+                                       e6::accounting(r).commits_failed, 0);
+            });
         },
         // Mutation: the failed commits reported to the application as successes.
         [](e6::samples& x) {
@@ -138,7 +166,10 @@ TEST_CASE("every fix processed every record at most once, lost no commit and mov
         [](const e6::samples& x, const e6::parameters& p) {
             auto clean = [](const e6::consumer_run& r) {
                 const auto a = e6::accounting(r);
-                return a.processed_more_than_once == 0 && a.commits_failed == 0 && e6::committed_during_run(r) > 0;
+                const auto run = e6::run_label(r);
+                return claims_test::eq(run + " records processed more than once", a.processed_more_than_once, 0) &&
+                       claims_test::eq(run + " failed commits", a.commits_failed, 0) &&
+                       claims_test::gt(run + " committed during the run", e6::committed_during_run(r), 0);
             };
             for (const auto* scenario : {"fix-batch", "fix-pause"})
                 if (!every_run_of(x, scenario, clean)) return false;
@@ -151,7 +182,8 @@ TEST_CASE("every fix processed every record at most once, lost no commit and mov
                     if (!clean(r)) return false;
                     ++interval_runs;
                 }
-            return interval_runs == 2 * p.repeat_count();
+            return claims_test::eq("interval-fix runs with librdkafka and Java's classic protocol", interval_runs,
+                                   2 * p.repeat_count());
         },
         // Mutation: one record of the pause fix processed twice.
         [](e6::samples& x) {
@@ -171,9 +203,17 @@ TEST_CASE("the 60 s interval under Java's consumer protocol was clean in two rep
             }
             for (const auto& [run, counts] : clean_and_not) {
                 const bool varied = counts.first > 0 && counts.second > 0;
-                if (run == "java/consumer/fix-interval" ? counts != std::pair{2, 1} : varied) return false;
+                const auto outcomes =
+                    " (" + std::to_string(counts.first) + " clean, " + std::to_string(counts.second) + " not)";
+                if (run == "java/consumer/fix-interval") {
+                    if (!claims_test::eq(run + " clean repeats", counts.first, 2) ||
+                        !claims_test::eq(run + " repeats not clean", counts.second, 1))
+                        return false;
+                } else if (!claims_test::that(run + " gave one outcome in all repeats" + outcomes, !varied)) {
+                    return false;
+                }
             }
-            return clean_and_not.size() == 15;
+            return claims_test::eq("configurations", clean_and_not.size(), 15);
         },
         // Mutation: the pause fix under the classic Java protocol processes a record twice in one repeat.
         [](e6::samples& x) {

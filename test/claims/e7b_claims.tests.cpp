@@ -12,6 +12,11 @@ using namespace rosterrig;
 
 using C = claims_test::claims_of<e7b::definition>;
 
+namespace {
+// "coordinator-kill trial 3": the cell and the trial, for a claim's failed comparison.
+std::string trial_label(const e7b::trial& t) { return t.cell + " trial " + std::to_string(t.index); }
+}  // namespace
+
 // Mutation: drop one trial.
 TEST_CASE("the e7b full run made every planned trial of every cell, each with its fault applied", "[claims][e7b]") {
     REQUIRE_FALSE(C::load().params.quick);
@@ -19,11 +24,18 @@ TEST_CASE("the e7b full run made every planned trial of every cell, each with it
         [](const e7b::samples& x, const e7b::parameters& p) {
             for (const auto& cell : p.cells) {
                 const auto ts = e7b::trials_of(x, cell);
-                if (ts.size() != p.trials) return false;
-                for (const auto* t : ts)
-                    if (t->target_pid <= 0 || t->fault_at_ms <= 0 || t->healed_at_ms < t->fault_at_ms) return false;
+                if (!claims_test::eq(cell + " trials", ts.size(), p.trials)) return false;
+                for (const auto* t : ts) {
+                    const auto trial = trial_label(*t);
+                    if (!claims_test::gt(trial + " target pid", t->target_pid, 0) ||
+                        !claims_test::gt(trial + " fault at (ms)", t->fault_at_ms, 0) ||
+                        !claims_test::ge(trial + " healed at >= fault at (ms)", t->healed_at_ms, t->fault_at_ms))
+                        return false;
+                }
             }
-            return x.trials.size() == p.trials * p.cells.size() && p.trials >= 3;
+            return claims_test::eq("trials == trials per cell times cells", x.trials.size(),
+                                   p.trials * p.cells.size()) &&
+                   claims_test::ge("trials per cell", p.trials, 3);
         },
         [](e7b::samples& x) { x.trials.pop_back(); });
 }
@@ -36,13 +48,19 @@ TEST_CASE("every e7b kill ended the worker JVM and its supervisor started anothe
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
             for (const auto& t : x.trials) {
+                const auto trial = trial_label(t);
                 if (t.cell == e7b::zombie_pause) {
-                    if (t.replacement_pid != 0 || t.state_seen_paused != "T" || t.healed_at_ms - t.fault_at_ms < p.pause_ms) return false;
-                } else if (t.replacement_pid <= 0 || t.replacement_pid == t.target_pid) {
+                    if (!claims_test::eq(trial + " replacement pid (none for a pause)", t.replacement_pid, 0) ||
+                        !claims_test::eq(trial + " process state seen paused", t.state_seen_paused, "T") ||
+                        !claims_test::ge(trial + " paused for (ms)", t.healed_at_ms - t.fault_at_ms, p.pause_ms))
+                        return false;
+                } else if (!claims_test::gt(trial + " replacement pid", t.replacement_pid, 0) ||
+                           !claims_test::ne(trial + " replacement pid != target pid", t.replacement_pid,
+                                            t.target_pid)) {
                     return false;
                 }
             }
-            return !x.trials.empty();
+            return claims_test::gt("e7b trials", x.trials.size(), 0);
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
@@ -57,10 +75,15 @@ TEST_CASE("every e7b connector ran with the commit interval requested, as the wo
           "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
-            for (const auto& t : x.trials)
-                if (t.commit_interval_ms != p.commit_interval_ms || t.tasks_running != p.tasks || t.workers != e7b::workers_of(t.cell))
+            for (const auto& t : x.trials) {
+                const auto trial = trial_label(t);
+                if (!claims_test::eq(trial + " commit interval as stored (ms)", t.commit_interval_ms,
+                                     p.commit_interval_ms) ||
+                    !claims_test::eq(trial + " tasks running before the feed", t.tasks_running, p.tasks) ||
+                    !claims_test::eq(trial + " workers in the group", t.workers, e7b::workers_of(t.cell)))
                     return false;
-            return !x.trials.empty();
+            }
+            return claims_test::gt("e7b trials", x.trials.size(), 0);
         },
         [](e7b::samples& x) { x.trials.front().commit_interval_ms = 30000; });
 }
@@ -71,11 +94,18 @@ TEST_CASE("every e7b coordinator kill hit the worker whose log elected the coord
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x) {
             for (const auto& t : x.trials) {
-                if (t.coordinator_worker < 1 || t.coordinator_worker > 2) return false;
+                const auto trial = trial_label(t);
+                if (!claims_test::ge(trial + " coordinator worker", t.coordinator_worker, 1) ||
+                    !claims_test::le(trial + " coordinator worker", t.coordinator_worker, 2))
+                    return false;
                 const bool other = t.cell == e7b::zombie_pause;
-                if ((t.target_worker == t.coordinator_worker) == other) return false;
+                if (other ? !claims_test::ne(trial + " worker paused != coordinator worker", t.target_worker,
+                                             t.coordinator_worker)
+                          : !claims_test::eq(trial + " worker killed == coordinator worker", t.target_worker,
+                                             t.coordinator_worker))
+                    return false;
             }
-            return !x.trials.empty();
+            return claims_test::gt("e7b trials", x.trials.size(), 0);
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
@@ -107,7 +137,8 @@ TEST_CASE("at least three e7b after-commit kills came after the table's first sn
             for (const auto* t : e7b::trials_of(x, e7b::coordinator_kill_after_commit))
                 with_something_to_lose += t->snapshots_before_fault >= 1 && t->first_snapshot_after_ms >= 0 &&
                                           t->records_before_fault < static_cast<std::int64_t>(t->acknowledged);
-            return with_something_to_lose >= 3;
+            return claims_test::ge("after-commit kills with acknowledged records still uncommitted",
+                                   with_something_to_lose, 3);
         },
         [](e7b::samples& x) {
             std::size_t kept = 0;
@@ -126,10 +157,14 @@ TEST_CASE("every e7b earliest-cell connector ran with auto.offset.reset earliest
         [](const e7b::samples& x) {
             for (const auto& t : x.trials) {
                 const bool earliest = t.control_offset_reset.value_or("") == "earliest";
-                if ((t.cell == e7b::coordinator_kill_earliest) != earliest) return false;
-                if (earliest && t.snapshots_before_fault != 0) return false;
+                const auto trial = trial_label(t);
+                if (!claims_test::eq(trial + " in the earliest cell == stored auto.offset.reset earliest",
+                                     t.cell == e7b::coordinator_kill_earliest, earliest))
+                    return false;
+                if (earliest && !claims_test::eq(trial + " snapshots before the fault", t.snapshots_before_fault, 0))
+                    return false;
             }
-            return e7b::trials_of(x, e7b::coordinator_kill_earliest).size() >= 3;
+            return claims_test::ge("earliest-cell trials", e7b::trials_of(x, e7b::coordinator_kill_earliest).size(), 3);
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
