@@ -59,8 +59,10 @@ double median(const std::vector<double>& v) { return stats::nearest_rank_quantil
 
 void row(const std::string& what, std::uint64_t rows, std::size_t n, const cost& streamed, const cost& engine) {
     std::cout << "| " << what << " | " << rows << " | " << n << " | " << fixed(median(streamed.seconds), 1) << " s | "
-              << fixed(median(engine.seconds), 1) << " s | " << fixed(median(streamed.seconds) / median(engine.seconds), 1) << " | "
-              << fixed(median(streamed.megabytes), 1) << " MB | " << fixed(median(engine.megabytes), 3) << " MB |" << std::endl;
+              << fixed(median(engine.seconds), 1) << " s | "
+              << fixed(median(streamed.seconds) / median(engine.seconds), 1) << " | "
+              << fixed(median(streamed.megabytes), 1) << " MB | " << fixed(median(engine.megabytes), 3) << " MB |"
+              << std::endl;
 }
 
 // The expectation the generated table meets: NPI 1000000000 + k's last row is
@@ -79,12 +81,17 @@ upsert_expectation expectation_of(std::uint64_t rows, std::uint64_t providers) {
 
 void build_table(const trino_client& trino, const std::string& name, std::uint64_t rows, std::uint64_t providers) {
     const auto p = std::to_string(providers);
-    trino.query("CREATE TABLE " + name + " AS SELECT CAST(i + 1 AS BIGINT) AS seq, CAST(1000000000 + i % " + p + " AS VARCHAR) AS npi, "
-                "'Provider ' || CAST(i % " + p + " AS VARCHAR) AS name, '207Q00000X' AS taxonomy, "
-                "CAST(i % 9999 AS VARCHAR) || ' Main Street' AS address, 'Springfield' AS city, 'IL' AS state, "
-                "lpad(CAST(i % 99999 AS VARCHAR), 5, '0') AS zip, '555-010-' || lpad(CAST(i % 10000 AS VARCHAR), 4, '0') AS phone, "
-                "'active' AS status FROM (SELECT a * 10000 + b AS i FROM UNNEST(sequence(0, " + std::to_string(rows / 10000 - 1) +
-                ")) AS x(a) CROSS JOIN UNNEST(sequence(0, 9999)) AS y(b))", std::chrono::seconds(1800));
+    trino.query(
+        "CREATE TABLE " + name + " AS SELECT CAST(i + 1 AS BIGINT) AS seq, CAST(1000000000 + i % " + p +
+            " AS VARCHAR) AS npi, "
+            "'Provider ' || CAST(i % " +
+            p +
+            " AS VARCHAR) AS name, '207Q00000X' AS taxonomy, "
+            "CAST(i % 9999 AS VARCHAR) || ' Main Street' AS address, 'Springfield' AS city, 'IL' AS state, "
+            "lpad(CAST(i % 99999 AS VARCHAR), 5, '0') AS zip, '555-010-' || lpad(CAST(i % 10000 AS VARCHAR), 4, '0') AS phone, "
+            "'active' AS status FROM (SELECT a * 10000 + b AS i FROM UNNEST(sequence(0, " +
+            std::to_string(rows / 10000 - 1) + ")) AS x(a) CROSS JOIN UNNEST(sequence(0, 9999)) AS y(b))",
+        std::chrono::seconds(1800));
 }
 
 }  // namespace
@@ -93,9 +100,12 @@ int main(int argc, char** argv) {
     std::string sizes = "1200000,12000000";
     std::uint64_t upsert_rows = 1'200'000, providers = 120'000;
     std::size_t repeats = 3;
-    cli::arg_parser args{"rosterrig-engine-check-cost", "Times the table checks streamed and run by Trino, side by side."};
-    args.option("--rows", sizes, "N,..", "table sizes for the append check, multiples of 10,000 (default 1200000,12000000)");
-    args.option("--upsert-rows", upsert_rows, "N", "the table size for the upsert check, one of --rows (default 1200000; 0 skips)");
+    cli::arg_parser args{"rosterrig-engine-check-cost",
+                         "Times the table checks streamed and run by Trino, side by side."};
+    args.option("--rows", sizes, "N,..",
+                "table sizes for the append check, multiples of 10,000 (default 1200000,12000000)");
+    args.option("--upsert-rows", upsert_rows, "N",
+                "the table size for the upsert check, one of --rows (default 1200000; 0 skips)");
     args.option("--providers", providers, "P", "distinct NPIs (default 120000)");
     args.option("--repeats", repeats, "K", "runs of each way per size, alternating (default 3)");
     std::vector<std::uint64_t> rows;
@@ -126,8 +136,9 @@ int main(int argc, char** argv) {
     int code = 0;
     try {
         trino.query("CREATE SCHEMA iceberg." + ns);
-        std::cout << "| Check | Rows | Runs each | Streamed, median | In Trino, median | Streamed / Trino | Bytes received, streamed | Bytes received, in Trino |\n"
-                  << "|---|---|---|---|---|---|---|---|\n";
+        std::cout
+            << "| Check | Rows | Runs each | Streamed, median | In Trino, median | Streamed / Trino | Bytes received, streamed | Bytes received, in Trino |\n"
+            << "|---|---|---|---|---|---|---|---|\n";
         for (const auto n : rows) {
             const std::string table = "rows_" + std::to_string(n);
             std::cerr << "engine-check-cost: building " << ns << "." << table << " (" << n << " rows)\n";
@@ -137,11 +148,13 @@ int main(int argc, char** argv) {
             for (std::size_t k = 0; k < repeats; ++k) {
                 const auto s = timed(trino, streamed, [&] {
                     append_checker c{n};
-                    for_each_observed_row(trino, ns, table, [&](const observed_row& r) { c.observe(r.seq.value_or(0)); });
+                    for_each_observed_row(trino, ns, table,
+                                          [&](const observed_row& r) { c.observe(r.seq.value_or(0)); });
                     return c.finish();
                 });
                 const auto e = timed(trino, engine, [&] { return engine_append_check(trino, ns, table, n); });
-                if (const auto d = append_disagreements(s, e); !d.empty()) throw std::runtime_error("append checks disagree: " + d.front());
+                if (const auto d = append_disagreements(s, e); !d.empty())
+                    throw std::runtime_error("append checks disagree: " + d.front());
                 if (!s.matches()) throw std::runtime_error("the generated table is not seq 1..N once each");
             }
             row("append", n, repeats, streamed, engine);
@@ -157,12 +170,14 @@ int main(int argc, char** argv) {
                 std::optional<upsert_model> model;
                 timed(trino, model_write, [&] { return &model.emplace(trino, ns, table + "__rr_model", x); });
                 const auto e = timed(trino, engine_u, [&] { return engine_upsert_check(trino, ns, table, *model); });
-                if (const auto d = upsert_disagreements(s, e); !d.empty()) throw std::runtime_error("upsert checks disagree: " + d.front());
+                if (const auto d = upsert_disagreements(s, e); !d.empty())
+                    throw std::runtime_error("upsert checks disagree: " + d.front());
             }
-            row("upsert (" + std::to_string(providers) + " NPIs, each on " + std::to_string(n / providers) + " rows)", n, repeats,
-                streamed_u, engine_u);
-            std::cout << "| upsert model written through Trino (" << providers << " rows, INSERT ... SELECT FROM UNNEST of arrays) | – | " << repeats
-                      << " | – | " << fixed(median(model_write.seconds), 1) << " s | – | – | – |" << std::endl;
+            row("upsert (" + std::to_string(providers) + " NPIs, each on " + std::to_string(n / providers) + " rows)",
+                n, repeats, streamed_u, engine_u);
+            std::cout << "| upsert model written through Trino (" << providers
+                      << " rows, INSERT ... SELECT FROM UNNEST of arrays) | – | " << repeats << " | – | "
+                      << fixed(median(model_write.seconds), 1) << " s | – | – | – |" << std::endl;
         }
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-engine-check-cost: FAILED: " << e.what() << "\n";

@@ -41,7 +41,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // The topic's records, from its end offsets; throws unless it is `events`.
-void require_landed(kafka_admin& admin, const std::string& topic, int partitions, long long events, const std::string& who) {
+void require_landed(kafka_admin& admin, const std::string& topic, int partitions, long long events,
+                    const std::string& who) {
     const long long landed = admin.end_offsets_sum(topic, partitions);
     if (landed != events)
         throw std::runtime_error(who + " left " + std::to_string(landed) + " records in " + topic + ", not " +
@@ -53,7 +54,8 @@ void require_landed(kafka_admin& admin, const std::string& topic, int partitions
 int main(int argc, char** argv) {
     std::uint64_t events = 1'200'000, repeat = 3;
     std::string dir = "/tmp", stack_file;
-    cli::arg_parser p{"rosterrig-producer-compare", "The rig's Kafka producer against kcat on the same feed, side by side."};
+    cli::arg_parser p{"rosterrig-producer-compare",
+                      "The rig's Kafka producer against kcat on the same feed, side by side."};
     p.option("--events", events, "N", "events in the feed (default 1200000)")
         .option("--repeat", repeat, "R", "runs of each (default 3); medians are reported")
         .option("--dir", dir, "DIR", "where kcat's input file goes (default /tmp)")
@@ -87,7 +89,8 @@ int main(int argc, char** argv) {
         try {
             for (std::uint64_t i = 0; i < repeat; ++i) {
                 auto run_ours = [&] {
-                    const std::string topic = "rr_bench_producer_" + std::to_string(::getpid()) + "_rig_" + std::to_string(i);
+                    const std::string topic =
+                        "rr_bench_producer_" + std::to_string(::getpid()) + "_rig_" + std::to_string(i);
                     created.push_back(topic);
                     admin.create_topic(topic, parts);
                     kafka_producer producer(stack.kafka());
@@ -95,31 +98,40 @@ int main(int argc, char** argv) {
                     const auto report = producer.produce_all(topic, records);
                     const double s = seconds_since(t0);
                     if (report.acknowledged != static_cast<long long>(events))
-                        throw std::runtime_error("the rig's producer acknowledged " + std::to_string(report.acknowledged));
+                        throw std::runtime_error("the rig's producer acknowledged " +
+                                                 std::to_string(report.acknowledged));
                     require_landed(admin, topic, parts, static_cast<long long>(events), "the rig's producer");
                     ours.push_back(static_cast<double>(events) / s);
-                    std::printf("run %llu  rig   %8.0f events/s (%.2f s)\n", static_cast<unsigned long long>(i + 1), ours.back(), s);
+                    std::printf("run %llu  rig   %8.0f events/s (%.2f s)\n", static_cast<unsigned long long>(i + 1),
+                                ours.back(), s);
                 };
                 auto run_kcat = [&] {
-                    const std::string topic = "rr_bench_producer_" + std::to_string(::getpid()) + "_kcat_" + std::to_string(i);
+                    const std::string topic =
+                        "rr_bench_producer_" + std::to_string(::getpid()) + "_kcat_" + std::to_string(i);
                     created.push_back(topic);
                     admin.create_topic(topic, parts);
                     const auto t0 = std::chrono::steady_clock::now();
-                    child_process kcat({"kcat", "-P", "-b", stack.kafka().where(), "-t", topic, "-K", "\t", "-l",
-                                        "-X", "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", lines},
+                    child_process kcat({"kcat", "-P", "-b", stack.kafka().where(), "-t", topic, "-K", "\t", "-l", "-X",
+                                        "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", lines},
                                        dir + "/rosterrig-producer-compare-kcat.log");
                     const auto code = kcat.wait(std::chrono::minutes(5));
                     const double s = seconds_since(t0);
-                    if (!code) throw std::runtime_error("kcat did not finish within 5 minutes (log: " + dir + "/rosterrig-producer-compare-kcat.log)");
+                    if (!code)
+                        throw std::runtime_error("kcat did not finish within 5 minutes (log: " + dir +
+                                                 "/rosterrig-producer-compare-kcat.log)");
                     if (*code != 0)
-                        throw std::runtime_error("kcat exited " + std::to_string(*code) + " (log: " + dir + "/rosterrig-producer-compare-kcat.log)");
+                        throw std::runtime_error("kcat exited " + std::to_string(*code) + " (log: " + dir +
+                                                 "/rosterrig-producer-compare-kcat.log)");
                     require_landed(admin, topic, parts, static_cast<long long>(events), "kcat");
                     theirs.push_back(static_cast<double>(events) / s);
-                    std::printf("run %llu  kcat  %8.0f events/s (%.2f s)\n", static_cast<unsigned long long>(i + 1), theirs.back(), s);
+                    std::printf("run %llu  kcat  %8.0f events/s (%.2f s)\n", static_cast<unsigned long long>(i + 1),
+                                theirs.back(), s);
                 };
                 // Alternate the order, so neither always meets a broker warmed by the other.
-                if (i % 2 == 0) run_ours(), run_kcat();
-                else run_kcat(), run_ours();
+                if (i % 2 == 0)
+                    run_ours(), run_kcat();
+                else
+                    run_kcat(), run_ours();
                 std::fflush(stdout);
             }
         } catch (...) {
@@ -128,8 +140,8 @@ int main(int argc, char** argv) {
         }
         cleanup();
         const double a = stats::summarize(ours).median, b = stats::summarize(theirs).median;
-        std::printf("median: rig %.0f events/s, kcat %.0f events/s, ratio rig/kcat %.2f (target >= 1.0: %s)\n", a, b, a / b,
-                    a / b >= 1.0 ? "met" : "missed");
+        std::printf("median: rig %.0f events/s, kcat %.0f events/s, ratio rig/kcat %.2f (target >= 1.0: %s)\n", a, b,
+                    a / b, a / b >= 1.0 ? "met" : "missed");
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-producer-compare: " << e.what() << "\n";

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
     std::size_t requests = 2000;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--requests" && i + 1 < argc) requests = std::stoul(argv[++i]);
+        if (a == "--requests" && i + 1 < argc)
+            requests = std::stoul(argv[++i]);
         else {
             std::cerr << "usage: rosterrig-proxy-latency [--requests N]\n";
             return 2;
@@ -49,8 +50,9 @@ int main(int argc, char** argv) {
         {"POST, 300 B body", "POST", "/v1/namespaces/ns/tables/t", std::string(300, 'c')},
         {"PUT, 1 MiB body", "PUT", "/bucket/data/file.parquet", std::string(1 << 20, 'p')},
     };
-    std::cout << "| Request | n | direct median | through proxy median | added median | direct p90 | through proxy p90 |\n"
-              << "|---|---|---|---|---|---|---|\n";
+    std::cout
+        << "| Request | n | direct median | through proxy median | added median | direct p90 | through proxy p90 |\n"
+        << "|---|---|---|---|---|---|---|\n";
     for (const auto& s : shapes) {
         http_connection direct(upstream.port()), proxied(proxy.port());
         std::vector<double> d, p;
@@ -71,7 +73,8 @@ int main(int argc, char** argv) {
         }
         const auto dm = nearest_rank_quantile(d, 0.5), pm = nearest_rank_quantile(p, 0.5);
         std::cout << "| " << s.label << " | " << n << " | " << us(dm) << " µs | " << us(pm) << " µs | " << us(pm - dm)
-                  << " µs | " << us(nearest_rank_quantile(d, 0.9)) << " µs | " << us(nearest_rank_quantile(p, 0.9)) << " µs |\n";
+                  << " µs | " << us(nearest_rank_quantile(d, 0.9)) << " µs | " << us(nearest_rank_quantile(p, 0.9))
+                  << " µs |\n";
     }
     proxy.stop();
     upstream.stop();

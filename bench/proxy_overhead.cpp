@@ -37,7 +37,8 @@ std::string ms(double v) {
 }
 
 // Times `call(direct)` and `call(proxied)` alternately, `n` each after `warm` each.
-void side_by_side(const std::string& label, std::size_t n, std::size_t warm, const std::function<void(bool proxied)>& call) {
+void side_by_side(const std::string& label, std::size_t n, std::size_t warm,
+                  const std::function<void(bool proxied)>& call) {
     std::vector<double> d, p;
     for (std::size_t k = 0; k < n + warm; ++k)
         for (const bool proxied : {false, true}) {
@@ -47,8 +48,9 @@ void side_by_side(const std::string& label, std::size_t n, std::size_t warm, con
             if (k >= warm) (proxied ? p : d).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         }
     const auto dm = nearest_rank_quantile(d, 0.5), pm = nearest_rank_quantile(p, 0.5);
-    std::cout << "| " << label << " | " << n << " | " << ms(dm) << " ms | " << ms(pm) << " ms | " << ms(pm - dm) << " ms ("
-              << ms(100.0 * (pm - dm) / dm) << " %) | " << ms(nearest_rank_quantile(d, 0.9)) << " ms | " << ms(nearest_rank_quantile(p, 0.9)) << " ms |\n";
+    std::cout << "| " << label << " | " << n << " | " << ms(dm) << " ms | " << ms(pm) << " ms | " << ms(pm - dm)
+              << " ms (" << ms(100.0 * (pm - dm) / dm) << " %) | " << ms(nearest_rank_quantile(d, 0.9)) << " ms | "
+              << ms(nearest_rank_quantile(p, 0.9)) << " ms |\n";
 }
 
 component_address proxy_address(const proxy::fault_proxy& px, const std::string& name) {
@@ -63,7 +65,8 @@ int main(int argc, char** argv) {
     std::size_t calls = 200;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--calls" && i + 1 < argc) calls = std::stoul(argv[++i]);
+        if (a == "--calls" && i + 1 < argc)
+            calls = std::stoul(argv[++i]);
         else {
             std::cerr << "usage: rosterrig-proxy-overhead [--calls N]\n";
             return 2;
@@ -95,21 +98,25 @@ int main(int argc, char** argv) {
         catalog.create_probe_table(d.ns, table, "s3://" + d.bucket + "/warehouse/" + d.ns + "/" + table);
         created = true;
         const auto catalog_via = proxy_address(catalog_px, "fault proxy (in front of the catalog)");
-        const auto store_via = s3_client(proxy_address(store_px, "fault proxy (in front of the object store)"), d.region,
-                                         d.access_key, d.secret_key);
+        const auto store_via = s3_client(proxy_address(store_px, "fault proxy (in front of the object store)"),
+                                         d.region, d.access_key, d.secret_key);
         std::cerr << "rosterrig-proxy-overhead: catalog " << stack.catalog().where() << " (proxy " << catalog_px.port()
-                  << "), object store " << stack.s3().where() << " (proxy " << store_px.port() << "); table " << d.ns << "."
-                  << table << "\n";
-        std::cout << "| Call | n | direct median | through proxy median | added median | direct p90 | through proxy p90 |\n"
-                  << "|---|---|---|---|---|---|---|\n";
+                  << "), object store " << stack.s3().where() << " (proxy " << store_px.port() << "); table " << d.ns
+                  << "." << table << "\n";
+        std::cout
+            << "| Call | n | direct median | through proxy median | added median | direct p90 | through proxy p90 |\n"
+            << "|---|---|---|---|---|---|---|\n";
         std::size_t commit = 0;
         side_by_side("Iceberg REST table commit (set-properties)", calls, 10, [&](bool proxied) {
-            boost::json::value body = {{"requirements", boost::json::array{}},
-                                       {"updates", boost::json::array{{{"action", "set-properties"},
-                                                                       {"updates", {{"bench.commit", std::to_string(++commit)}}}}}}};
+            boost::json::value body = {
+                {"requirements", boost::json::array{}},
+                {"updates", boost::json::array{{{"action", "set-properties"},
+                                                {"updates", {{"bench.commit", std::to_string(++commit)}}}}}}};
             const auto res = http_call(proxied ? catalog_via : stack.catalog(), http_method::post,
                                        "/v1/namespaces/" + d.ns + "/tables/" + table, boost::json::serialize(body));
-            if (res.status != 200) throw live_error(stack.catalog(), "commit answered " + std::to_string(res.status) + ": " + res.body.substr(0, 200));
+            if (res.status != 200)
+                throw live_error(stack.catalog(),
+                                 "commit answered " + std::to_string(res.status) + ": " + res.body.substr(0, 200));
         });
         const std::string mib(1 << 20, 'p');
         std::size_t put = 0;
@@ -127,6 +134,7 @@ int main(int argc, char** argv) {
     }
     catalog.drop_table(d.ns, table);
     for (const auto& k : keys) store.delete_object(d.bucket, k);
-    std::cerr << "rosterrig-proxy-overhead: removed table " << d.ns << "." << table << " and " << keys.size() << " objects\n";
+    std::cerr << "rosterrig-proxy-overhead: removed table " << d.ns << "." << table << " and " << keys.size()
+              << " objects\n";
     return 0;
 }

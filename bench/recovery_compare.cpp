@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
                 const auto r = e1::recoveries_of(c);
                 all.insert(all.end(), r.begin(), r.end());
                 for (std::size_t k = 1; k < c.kills.size(); ++k)
-                    between.push_back(static_cast<double>(c.kills[k].killed_at_ms - c.kills[k - 1].killed_at_ms) / 1000.0);
+                    between.push_back(static_cast<double>(c.kills[k].killed_at_ms - c.kills[k - 1].killed_at_ms) /
+                                      1000.0);
             }
             if (all.empty()) throw std::invalid_argument(arg.substr(eq + 1) + " has no kill with recovery moments");
             labels.push_back(arg.substr(0, eq) + " (" + std::to_string(all.size()) + " kills)");
@@ -51,9 +52,13 @@ int main(int argc, char** argv) {
         std::vector<std::string> cells{p.phase};
         for (const auto& col : columns) {
             const auto it = std::find_if(col.begin(), col.end(), [&](const auto& q) { return q.phase == p.phase; });
-            if (it == col.end()) { cells.push_back("—"); continue; }
+            if (it == col.end()) {
+                cells.push_back("—");
+                continue;
+            }
             std::string cell = report::fixed(it->median_ms, 0) + " / " + report::fixed(it->max_ms, 0);
-            if (&col != &columns.front() && p.median_ms > 0) cell += " (" + report::fixed(it->median_ms / p.median_ms, 2) + ")";
+            if (&col != &columns.front() && p.median_ms > 0)
+                cell += " (" + report::fixed(it->median_ms / p.median_ms, 2) + ")";
             cells.push_back(cell);
         }
         t.row(cells);

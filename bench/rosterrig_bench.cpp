@@ -42,8 +42,8 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-constexpr double ratio_budget = 2.0;        // (expect + check) CPU / generate CPU
-constexpr double rss_budget_mb = 1536.0;    // 1.5 GB
+constexpr double ratio_budget = 2.0;      // (expect + check) CPU / generate CPU
+constexpr double rss_budget_mb = 1536.0;  // 1.5 GB
 
 /// This process's user + system CPU seconds so far.
 double cpu_seconds() {
@@ -86,7 +86,7 @@ double median(std::vector<double> v) {
 
 const char* verdict(bool ok) { return ok ? "PASS" : "MISS"; }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     rosterrig::roster_spec spec;
@@ -122,7 +122,10 @@ int main(int argc, char** argv) {
         std::uint64_t bytes = 0;
         {
             std::FILE* f = std::fopen(path.c_str(), "wb");
-            if (!f) { std::perror(path.c_str()); return 2; }
+            if (!f) {
+                std::perror(path.c_str());
+                return 2;
+            }
             std::string buffer;
             buffer.reserve(1 << 21);
             rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) {
@@ -172,9 +175,8 @@ int main(int argc, char** argv) {
         std::printf("-- run %u of %u\n", run, repeat);
         // generate: the reference pass, events built in memory and discarded
         t0 = stopwatch{};
-        rosterrig::for_each_event(spec, [&](const rosterrig::roster_event& e) {
-            checksum += e.npi ^ e.revision ^ e.fields.address.size();
-        });
+        rosterrig::for_each_event(
+            spec, [&](const rosterrig::roster_event& e) { checksum += e.npi ^ e.revision ^ e.fields.address.size(); });
         const lap g = report("generate", spec.events, t0, "ev");
 
         // expect: the upsert expectation from the seed
@@ -195,17 +197,17 @@ int main(int argc, char** argv) {
         const lap c = report("check", rows.size(), t0, "rows");
 
         const double ratio = (x.cpu + c.cpu) / g.cpu;
-        std::printf("           expected NPIs %zu; append matches: %s (%llu distinct seq); upsert of the append feed: "
-                    "%llu distinct NPIs, %llu shared, %llu stale, %llu behind newest, %llu missing, %llu unexpected\n",
-                    expectation.by_npi.size(), a.matches() ? "yes" : "no",
-                    static_cast<unsigned long long>(a.distinct_seq), static_cast<unsigned long long>(u.distinct_npis),
-                    static_cast<unsigned long long>(u.rows_sharing_npi), static_cast<unsigned long long>(u.stale_rows),
-                    static_cast<unsigned long long>(u.behind_newest_revision),
-                    static_cast<unsigned long long>(u.missing_npis.size()),
-                    static_cast<unsigned long long>(u.unexpected_rows));
-        std::printf("           run %u: generate %.3f s, expect %.3f s, check %.3f s CPU; "
-                    "(expect + check) / generate = %.2f  %s (<= %.1f)\n",
-                    run, g.cpu, x.cpu, c.cpu, ratio, verdict(ratio <= ratio_budget), ratio_budget);
+        std::printf(
+            "           expected NPIs %zu; append matches: %s (%llu distinct seq); upsert of the append feed: "
+            "%llu distinct NPIs, %llu shared, %llu stale, %llu behind newest, %llu missing, %llu unexpected\n",
+            expectation.by_npi.size(), a.matches() ? "yes" : "no", static_cast<unsigned long long>(a.distinct_seq),
+            static_cast<unsigned long long>(u.distinct_npis), static_cast<unsigned long long>(u.rows_sharing_npi),
+            static_cast<unsigned long long>(u.stale_rows), static_cast<unsigned long long>(u.behind_newest_revision),
+            static_cast<unsigned long long>(u.missing_npis.size()), static_cast<unsigned long long>(u.unexpected_rows));
+        std::printf(
+            "           run %u: generate %.3f s, expect %.3f s, check %.3f s CPU; "
+            "(expect + check) / generate = %.2f  %s (<= %.1f)\n",
+            run, g.cpu, x.cpu, c.cpu, ratio, verdict(ratio <= ratio_budget), ratio_budget);
         std::fflush(stdout);
         gen_cpu.push_back(g.cpu), exp_cpu.push_back(x.cpu), chk_cpu.push_back(c.cpu), ratios.push_back(ratio);
         gen_wall.push_back(g.wall), exp_wall.push_back(x.wall), chk_wall.push_back(c.wall);

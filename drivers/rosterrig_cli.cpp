@@ -200,7 +200,8 @@ int cmd_check(int argc, char** argv) {
         out["missing_npis"] = numbers_json(u.missing_npis);
         out["stale_rows"] = u.stale_rows;
         json::array stale;
-        for (const auto& s : u.stale) stale.push_back(json::object{{"npi", s.npi}, {"seq", s.observed_seq}, {"expected_seq", s.expected_seq}});
+        for (const auto& s : u.stale)
+            stale.push_back(json::object{{"npi", s.npi}, {"seq", s.observed_seq}, {"expected_seq", s.expected_seq}});
         out["stale"] = std::move(stale);
         out["unexpected_rows"] = u.unexpected_rows;
         out["unexpected_npis"] = numbers_json(u.unexpected_npis);
@@ -213,7 +214,7 @@ int cmd_check(int argc, char** argv) {
     return matches ? exit_match : exit_mismatch;
 }
 
-} // namespace
+}  // namespace
 
 /// `rosterrig doctor` needs the network adapters, which this command never
 /// links (it stays embeddable): it runs rosterrig-doctor from beside it, as
@@ -260,9 +261,12 @@ int main(int argc, char** argv) {
         char* args[] = {argv[0], argv[1], help, nullptr};
         std::streambuf* old = std::cout.rdbuf(std::cerr.rdbuf());
         try {
-            if (command == "generate") cmd_generate(3, args);
-            else if (command == "expect") cmd_expect(3, args);
-            else cmd_check(3, args);
+            if (command == "generate")
+                cmd_generate(3, args);
+            else if (command == "expect")
+                cmd_expect(3, args);
+            else
+                cmd_check(3, args);
         } catch (...) {
         }
         std::cout.rdbuf(old);

@@ -87,45 +87,49 @@ std::vector<check> checks(const stack_config& stack, const std::string& run_id) 
                        // Planning a Kafka source needs the Kafka connector; opening the catalog needs Iceberg's jars.
                        gateway.execute_script(fill_template(read_sql(stack, "catalog.sql"),
                                                             catalog_template_values(stack, stack.described.ns)));
-                       gateway.execute("CREATE TEMPORARY TABLE doctor_probe (x BIGINT) WITH ('connector' = 'kafka', "
-                                       "'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" +
-                                       engine::sql_string_body(stack.described.kafka_bootstrap_from_flink) + "',\n" +
-                                       flink_kafka_properties(stack) +
-                                       "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')");
+                       gateway.execute(
+                           "CREATE TEMPORARY TABLE doctor_probe (x BIGINT) WITH ('connector' = 'kafka', "
+                           "'topic' = '" +
+                           topic + "', 'properties.bootstrap.servers' = '" +
+                           engine::sql_string_body(stack.described.kafka_bootstrap_from_flink) + "',\n" +
+                           flink_kafka_properties(stack) +
+                           "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')");
                        gateway.execute("EXPLAIN SELECT x FROM doctor_probe");
                        gateway.execute("SHOW TABLES IN lake." + stack.described.ns);
                        gateway.close();
                        return "SQL Gateway " + version + " planned a Kafka source and opened catalog namespace " +
                               stack.described.ns + " (connector and Iceberg jars present)";
                    }});
-    out.push_back({"iceberg-rest-catalog", [&stack, table] {
-                       const iceberg_catalog catalog(stack.catalog());
-                       const auto& ns = stack.described.ns;
-                       catalog.create_namespace(ns);
-                       catalog.create_probe_table(ns, table,
-                                                  "s3://" + stack.described.bucket + "/warehouse/" + ns + "/" + table);
-                       const auto listed = catalog.list_tables(ns);
-                       catalog.drop_table(ns, table);  // the one this check created, by its recorded name
-                       if (std::find(listed.begin(), listed.end(), table) == listed.end())
-                           throw std::runtime_error("created " + ns + "." + table + " but the catalog does not list it");
-                       return "created, listed and dropped " + ns + "." + table;
-                   }});
+    out.push_back(
+        {"iceberg-rest-catalog", [&stack, table] {
+             const iceberg_catalog catalog(stack.catalog());
+             const auto& ns = stack.described.ns;
+             catalog.create_namespace(ns);
+             catalog.create_probe_table(ns, table, "s3://" + stack.described.bucket + "/warehouse/" + ns + "/" + table);
+             const auto listed = catalog.list_tables(ns);
+             catalog.drop_table(ns, table);  // the one this check created, by its recorded name
+             if (std::find(listed.begin(), listed.end(), table) == listed.end())
+                 throw std::runtime_error("created " + ns + "." + table + " but the catalog does not list it");
+             return "created, listed and dropped " + ns + "." + table;
+         }});
     out.push_back({"trino", [&stack] {
                        const trino_client trino(stack.trino(), stack.described.trino_user);
                        const auto version = trino.version();
                        bool seen = false;
                        for (const auto& row : trino.query("SHOW SCHEMAS FROM iceberg").rows)
-                           seen = seen || (!row.empty() && row[0].is_string() && row[0].as_string() == stack.described.ns);
+                           seen =
+                               seen || (!row.empty() && row[0].is_string() && row[0].as_string() == stack.described.ns);
                        if (!seen)
-                           throw std::runtime_error("Trino " + version + " does not see namespace " + stack.described.ns +
-                                                    " in its catalog iceberg");
+                           throw std::runtime_error("Trino " + version + " does not see namespace " +
+                                                    stack.described.ns + " in its catalog iceberg");
                        return "Trino " + version + " sees iceberg." + stack.described.ns + " as user " +
                               stack.described.trino_user;
                    }});
     out.push_back({"s3", [&stack] {
                        const s3_client store(stack.s3(), stack.described.region, stack.described.access_key,
                                              stack.described.secret_key);
-                       const auto objects = store.list_objects(stack.described.bucket, "warehouse/" + stack.described.ns + "/");
+                       const auto objects =
+                           store.list_objects(stack.described.bucket, "warehouse/" + stack.described.ns + "/");
                        return "listed s3://" + stack.described.bucket + "/warehouse/" + stack.described.ns + "/ (" +
                               std::to_string(objects.size()) + " objects)";
                    }});
@@ -135,8 +139,9 @@ std::vector<check> checks(const stack_config& stack, const std::string& run_id) 
                            const auto* c = fault_commands_for(stack, kind);
                            found += (found.empty() ? "" : "; ") + kind + ": ";
                            if (!c) {
-                               found += stack.local() ? "built in (SIGKILL by the stack's pid file)"
-                                                      : "no command given: only this checkout's own stack can be killed";
+                               found += stack.local()
+                                            ? "built in (SIGKILL by the stack's pid file)"
+                                            : "no command given: only this checkout's own stack can be killed";
                                continue;
                            }
                            found += executable(stack, c->command);
@@ -151,9 +156,11 @@ std::vector<check> checks(const stack_config& stack, const std::string& run_id) 
 
 int main(int argc, char** argv) {
     std::string stack_file;
-    cli::arg_parser args{"rosterrig doctor", "Checks that the rig can run against a stack: every endpoint, the jars, "
-                                             "the catalog, Trino, the store and the fault commands."};
-    args.option("--stack", stack_file, "FILE", "the stack, described in a file (docs/STACK.md; default: the local stack)");
+    cli::arg_parser args{"rosterrig doctor",
+                         "Checks that the rig can run against a stack: every endpoint, the jars, "
+                         "the catalog, Trino, the store and the fault commands."};
+    args.option("--stack", stack_file, "FILE",
+                "the stack, described in a file (docs/STACK.md; default: the local stack)");
     std::string job_file;
     args.option("--job", job_file, "FILE", "also plan this job template as `--job FILE` would (docs/YOUR_JOB.md)");
     try {
@@ -198,8 +205,10 @@ int main(int argc, char** argv) {
             std::string columns;
             for (const auto& c : plan.columns) columns += (columns.empty() ? "" : ", ") + c.name + " " + c.type;
             std::cout << "ok    job template " << job->name << ": " << experiment::name_of(plan.kind) << " table ("
-                      << columns << "), " << plan.sink << ", writer input " << experiment::fan_in_text(experiment::fan_in_of(plan.edges))
-                      << "\n      as Flink holds the table:\n" << plan.create_table << std::endl;
+                      << columns << "), " << plan.sink << ", writer input "
+                      << experiment::fan_in_text(experiment::fan_in_of(plan.edges))
+                      << "\n      as Flink holds the table:\n"
+                      << plan.create_table << std::endl;
         } catch (const template_refused& e) {
             std::cout << "FAIL  job template: " << e.what() << std::endl;
             std::cerr << "rosterrig doctor: the job template cannot run under the rig\n";

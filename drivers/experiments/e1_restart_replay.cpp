@@ -44,15 +44,21 @@ void run_configuration(session& s, const e1::parameters& params, const e1::confi
              " ms; writer input: " + in_force.writer_input);
 
     const auto steps = plan.of(cfg.name);
-    run_kill_loop(s, job, label, feed, feed_start, steps, pacing,
-                  {[&](const experiment::fault_step& step, long long last_restored) { await_kill_trigger(s, job, last_restored, step); },
-                   [&](const experiment::fault_step& step) {
-                       if (feed.sent() < feed.total()) return false;
-                       progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
-                       return true;
-                   },
-                   [&](const e1::kill_sample& k) { h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); }); }});
-    const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
+    run_kill_loop(
+        s, job, label, feed, feed_start, steps, pacing,
+        {[&](const experiment::fault_step& step, long long last_restored) {
+             await_kill_trigger(s, job, last_restored, step);
+         },
+         [&](const experiment::fault_step& step) {
+             if (feed.sent() < feed.total()) return false;
+             progress(label + ": the feed ended before kill " + std::to_string(step.index) + "; stopping kills");
+             return true;
+         },
+         [&](const e1::kill_sample& k) {
+             h.record([&](e1::samples& x) { x.configurations[at].kills.push_back(k); });
+         }});
+    const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start,
+                                         std::chrono::seconds(300));
     const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto end = read_run_end(s, job, p);
     h.record([&](e1::samples& x) {
@@ -69,10 +75,12 @@ int run_multi_input(int argc, char** argv);  // experiment 1b, the multi-input v
 int main(int argc, char** argv) {
     if (const auto variant = run_variant(argc, argv, "--multi-input", run_multi_input)) return *variant;
     return run_experiment<e1::definition>(
-        argc, argv, "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
-                    "from Kafka's committed offsets or from its checkpoint. "
-                    "With --multi-input: experiment 1b, 1.2 M events into a writer with several inputs (--multi-input --help).",
-        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 1)", &e1::parameters::kills_per_configuration}},
+        argc, argv,
+        "Experiment 1: what a TaskManager kill replays, four configurations, and whether a job recovers "
+        "from Kafka's committed offsets or from its checkpoint. "
+        "With --multi-input: experiment 1b, 1.2 M events into a writer with several inputs (--multi-input --help).",
+        {{"--kills", "N", "TaskManager kills per configuration (default 30, quick 1)",
+          &e1::parameters::kills_per_configuration}},
         [](session& s, const e1::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& c : e1::configurations_of(params)) run_configuration(s, params, c, plan, h);
             if (!params.job) run_offsets(s, params, h);  // part 2 is about Flink's Kafka source, not a sink

@@ -44,37 +44,40 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
         return x.configurations.size() - 1;
     });
     const auto fan_in = experiment::fan_in_of(in_force.edges);
-    if (auto why = e1b::fan_in_problem(fan_in)) throw live_error(s.flink.where(), "job " + job + ": " + *why + "; the question needs several");
-    progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : "") +
-             "; writer input " + experiment::fan_in_text(fan_in));
+    if (auto why = e1b::fan_in_problem(fan_in))
+        throw live_error(s.flink.where(), "job " + job + ": " + *why + "; the question needs several");
+    progress(label + ": job " + job + " runs " + in_force.mode +
+             (in_force.unaligned.value_or(false) ? " unaligned" : "") + "; writer input " +
+             experiment::fan_in_text(fan_in));
     const std::string writer_vertex = s.flink.writer_vertex(job);  // the plan does not change across restarts
     progress(label + ": generating " + std::to_string(spec.events) + " events");
     feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
     const long long feed_start = now_ms();
     std::string ended = e1b::all_kills_ran;
     long long committed = 0;  // the table's records just before the kill
-    run_kill_loop(
-        s, job, label, feed, feed_start, steps, cfg.saturated ? std::nullopt : std::optional(pacing),
-        {[&](const experiment::fault_step& step, long long last_restored) {
-             if (cfg.saturated) await_running_then_delay(s, job, step);
-             else await_kill_trigger(s, job, last_restored, step);
-             collect_checkpoints(s, job, writer_vertex, at, h);
-         },
-         // Kills only while data still arrives at the writer: once the table
-         // has committed the whole feed, a replay has nothing to repeat. (The
-         // committed offsets are no guide: they lag, and stalled for minutes.)
-         [&](const experiment::fault_step& step) {
-             committed = committed_records(s.catalog, p.ns, p.table);
-             if (committed < feed.total() && (cfg.saturated || feed.sent() < feed.total())) return false;
-             ended = e1b::writer_caught_up;
-             progress(label + ": the feed is " + (committed >= feed.total() ? "in the table" : "sent") + " before kill " +
-                      std::to_string(step.index) + "; stopping kills");
-             return true;
-         },
-         [&](const experiment::kill_sample& k) {
-             h.record([&](e1b::samples& x) { e1b::add_kill(x.configurations[at], k, committed); });
-         },
-         [&](const experiment::kill_sample&) { return e1b::table_held_text(committed, feed.total()); }});
+    run_kill_loop(s, job, label, feed, feed_start, steps, cfg.saturated ? std::nullopt : std::optional(pacing),
+                  {[&](const experiment::fault_step& step, long long last_restored) {
+                       if (cfg.saturated)
+                           await_running_then_delay(s, job, step);
+                       else
+                           await_kill_trigger(s, job, last_restored, step);
+                       collect_checkpoints(s, job, writer_vertex, at, h);
+                   },
+                   // Kills only while data still arrives at the writer: once the table
+                   // has committed the whole feed, a replay has nothing to repeat. (The
+                   // committed offsets are no guide: they lag, and stalled for minutes.)
+                   [&](const experiment::fault_step& step) {
+                       committed = committed_records(s.catalog, p.ns, p.table);
+                       if (committed < feed.total() && (cfg.saturated || feed.sent() < feed.total())) return false;
+                       ended = e1b::writer_caught_up;
+                       progress(label + ": the feed is " + (committed >= feed.total() ? "in the table" : "sent") +
+                                " before kill " + std::to_string(step.index) + "; stopping kills");
+                       return true;
+                   },
+                   [&](const experiment::kill_sample& k) {
+                       h.record([&](e1b::samples& x) { e1b::add_kill(x.configurations[at], k, committed); });
+                   },
+                   [&](const experiment::kill_sample&) { return e1b::table_held_text(committed, feed.total()); }});
     const auto report = finish_and_drain(s, feed, job, p, parts, label, feed_start, std::chrono::seconds(900));
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
     collect_checkpoints(s, job, writer_vertex, at, h);
@@ -101,10 +104,12 @@ void run_configuration(session& s, const e1b::parameters& params, const e1b::con
 
 int run_multi_input(int argc, char** argv) {
     return run_experiment<e1b::definition>(
-        argc, argv, "Experiment 1b (rosterrig-e1 --multi-input): at 1.2 M events, whether at-least-once duplicates once "
-                    "the Iceberg writer has several input channels, and whether aligned and unaligned exactly-once do not; "
-                    "paced feeds for 30 kills each, and saturated ones for sustained backpressure.",
-        {{"--kills", "N", "TaskManager kills planned per configuration (default 30, quick 2)", &e1b::parameters::kills_per_configuration},
+        argc, argv,
+        "Experiment 1b (rosterrig-e1 --multi-input): at 1.2 M events, whether at-least-once duplicates once "
+        "the Iceberg writer has several input channels, and whether aligned and unaligned exactly-once do not; "
+        "paced feeds for 30 kills each, and saturated ones for sustained backpressure.",
+        {{"--kills", "N", "TaskManager kills planned per configuration (default 30, quick 2)",
+          &e1b::parameters::kills_per_configuration},
          {"--events", "N", "events in each configuration's feed (default 1200000, quick 60000); providers are events/6",
           &e1b::parameters::events}},
         [](session& s, const e1b::parameters& params, const experiment::fault_plan& plan, history& h) {

@@ -29,7 +29,8 @@ using history = history_writer<e1c::definition>;
 namespace {
 
 void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std::uint64_t repeat, history& h) {
-    const std::string label = "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
+    const std::string label =
+        "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
     const auto spec = params.feed(c.kind);
     const int parts = static_cast<int>(spec.partitions);
@@ -41,8 +42,9 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         x.runs.push_back(e1c::started_run(params, c, repeat, job, p.ns + "." + p.table, in_force, spec.events));
         return x.runs.size() - 1;
     });
-    progress(label + ": job " + job + " runs " + in_force.mode + (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") +
-             ", timeout " + std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + experiment::fan_in_text(fan_in));
+    progress(label + ": job " + job + " runs " + in_force.mode +
+             (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") + ", timeout " +
+             std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + experiment::fan_in_text(fan_in));
 
     // Flink keeps only its last few checkpoints: poll and merge from the job's
     // start (its first checkpoints fall while the feed is generated).
@@ -61,7 +63,8 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     const long long feed_start = now_ms();
     auto report = feed.finish();
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
-    progress(label + ": " + std::to_string(report.acknowledged) + " events produced in " + std::to_string(produced_ms) + " ms; draining");
+    progress(label + ": " + std::to_string(report.acknowledged) + " events produced in " + std::to_string(produced_ms) +
+             " ms; draining");
     // A few completed checkpoints after the source's offsets reach the end: whatever the writer still held is committed.
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(600), 3);
     const long long drained_ms = now_ms() - feed_start;
@@ -83,8 +86,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.totals = {counts.completed, counts.failed};
         r.checkpoints = seen;
         e1c::record_table(r, table_seen);
-        for (const auto& sn : state.snapshots)
-            r.snapshots.push_back(replay_entry_of(sn));
+        for (const auto& sn : state.snapshots) r.snapshots.push_back(replay_entry_of(sn));
         r.store = store;
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
     });
@@ -94,10 +96,13 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
 
 int main(int argc, char** argv) {
     return run_experiment<e1c::definition>(
-        argc, argv, "Experiment 1c: whether checkpoints that time out under backpressure lose or duplicate rows, for "
-                    "FlinkSink and SinkV2 with aligned and unaligned checkpoints and a multi-input committer.",
-        {{"--events", "N", "events in each cell's feed, produced at once (default 4800000, quick 400000)", &e1c::parameters::events},
-         {"--repeats", "N", "rounds of every cell, one after the other (default 3, quick 1)", &e1c::parameters::repeats}},
+        argc, argv,
+        "Experiment 1c: whether checkpoints that time out under backpressure lose or duplicate rows, for "
+        "FlinkSink and SinkV2 with aligned and unaligned checkpoints and a multi-input committer.",
+        {{"--events", "N", "events in each cell's feed, produced at once (default 4800000, quick 400000)",
+          &e1c::parameters::events},
+         {"--repeats", "N", "rounds of every cell, one after the other (default 3, quick 1)",
+          &e1c::parameters::repeats}},
         [](session& s, const e1c::parameters& params, const experiment::fault_plan&, history& h) {
             for (std::uint64_t round = 1; round <= params.repeats; ++round)
                 for (const auto& c : e1c::cells_of(params)) run_cell(s, params, c, round, h);

@@ -21,8 +21,9 @@ using history = history_writer<e2::definition>;
 
 int main(int argc, char** argv) {
     return run_experiment<e2::definition>(
-        argc, argv, "Experiment 2: restore a job from a savepoint older than the table's newest commit, and time the "
-                    "freeze, the lump and the duplicates from the restore.",
+        argc, argv,
+        "Experiment 2: restore a job from a savepoint older than the table's newest commit, and time the "
+        "freeze, the lump and the duplicates from the restore.",
         {{"--repeats", "N", "repeats of each variant (default 3, quick 1)", &e2::parameters::repeats}},
         [](session& s, const e2::parameters& params, const experiment::fault_plan&, history& h) {
             for (std::uint64_t r = 1; r <= params.repeats; ++r)

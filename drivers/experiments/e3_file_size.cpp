@@ -43,8 +43,9 @@ void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const
     progress(label + ": " + e3::settings_text(run));
 
     // The writer's own snapshots carry its job id.
-    measure_commit_cell(s, scope.writer, p, label, records, spec, params.feed_rate(), params.freshness_bucket_ms,
-                        [](const iceberg_snapshot& snap) { return snap.summary_text("flink.job-id"); }, run);
+    measure_commit_cell(
+        s, scope.writer, p, label, records, spec, params.feed_rate(), params.freshness_bucket_ms,
+        [](const iceberg_snapshot& snap) { return snap.summary_text("flink.job-id"); }, run);
     h.record([&](e3::samples& x) { x.cells.push_back(std::move(run)); });
 }
 
@@ -52,11 +53,14 @@ void run_cell(session& s, const e3::parameters& params, const e3::cell& c, const
 
 int main(int argc, char** argv) {
     return run_experiment<e3::definition>(
-        argc, argv, "Experiment 3: what decides the size of the files a streaming writer produces (checkpoint interval, "
-                    "writer parallelism, target file size), what freshness it costs, and what small files and equality "
-                    "deletes cost a reader.",
-        {{"--intervals", "MS,MS,..", "checkpoint intervals of the grid, in ms (default 5000,30000,120000)", &e3::parameters::intervals_ms},
-         {"--parallelisms", "N,N,..", "writer parallelisms of the grid (default 1,2,4)", &e3::parameters::parallelisms}},
+        argc, argv,
+        "Experiment 3: what decides the size of the files a streaming writer produces (checkpoint interval, "
+        "writer parallelism, target file size), what freshness it costs, and what small files and equality "
+        "deletes cost a reader.",
+        {{"--intervals", "MS,MS,..", "checkpoint intervals of the grid, in ms (default 5000,30000,120000)",
+          &e3::parameters::intervals_ms},
+         {"--parallelisms", "N,N,..", "writer parallelisms of the grid (default 1,2,4)",
+          &e3::parameters::parallelisms}},
         [](session& s, const e3::parameters& params, const experiment::fault_plan&, history& h) {
             const auto spec = params.feed();
             const auto events = generate(spec);

@@ -28,13 +28,15 @@ using std::chrono::seconds;
 
 namespace {
 
-void run_expire(session& s, const e4::parameters& params, const e4::run_plan& plan, const experiment::fault_plan& faults,
-                const std::vector<kafka_record>& records, const roster_spec& spec, history& h) {
+void run_expire(session& s, const e4::parameters& params, const e4::run_plan& plan,
+                const experiment::fault_plan& faults, const std::vector<kafka_record>& records, const roster_spec& spec,
+                history& h) {
     job_on_table j(s, params, plan);
     auto run = j.run_of<e4::expire_run>(plan);
     feeder feed(s.stack.kafka(), j.p.topic, records, params.feed_rate());
     const auto deadline = seconds(params.feed_ms / 1000 + j.interval_ms * 3 / 1000 + 60);
-    if (plan.variant == "plain") j.wait_snapshots(params.expire_after_snapshots, deadline);
+    if (plan.variant == "plain")
+        j.wait_snapshots(params.expire_after_snapshots, deadline);
     else {
         // Right after one of the job's commits, so optimize and expire land before its next.
         j.wait_snapshots(params.expire_after_snapshots - 2, deadline);
@@ -50,8 +52,8 @@ void run_expire(session& s, const e4::parameters& params, const e4::run_plan& pl
     h.record([&](e4::samples& x) { x.expires.push_back(run); });
 }
 
-void run_compaction(session& s, const e4::parameters& params, const e4::run_plan& plan, const std::vector<kafka_record>& records,
-                    const roster_spec& spec, history& h) {
+void run_compaction(session& s, const e4::parameters& params, const e4::run_plan& plan,
+                    const std::vector<kafka_record>& records, const roster_spec& spec, history& h) {
     job_on_table j(s, params, plan);
     auto run = j.run_of<e4::compaction_run>(plan);
     feeder feed(s.stack.kafka(), j.p.topic, records, params.feed_rate());
@@ -60,8 +62,10 @@ void run_compaction(session& s, const e4::parameters& params, const e4::run_plan
     for (std::uint64_t i = 0; i < params.compactions_per_run; ++i) {
         j.wait_next_commit(seconds(j.interval_ms * 3 / 1000 + 60));
         run.calls.push_back(j.call("optimize"));
-        progress(run.name + ": optimize " + std::to_string(i + 1) + (run.calls.back().ok ? " committed" : " failed: " + run.calls.back().error));
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::max<long long>(0, j.t0 + gap * static_cast<long long>(i + 1) - now_ms())));
+        progress(run.name + ": optimize " + std::to_string(i + 1) +
+                 (run.calls.back().ok ? " committed" : " failed: " + run.calls.back().error));
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(std::max<long long>(0, j.t0 + gap * static_cast<long long>(i + 1) - now_ms())));
     }
     feed.finish();
     j.finish(run, spec, plan.variant);
@@ -72,8 +76,9 @@ void run_compaction(session& s, const e4::parameters& params, const e4::run_plan
 
 int main(int argc, char** argv) {
     return run_experiment<e4::definition>(
-        argc, argv, "Experiment 4: what expire_snapshots, remove_orphan_files and optimize, run from Trino, do to a table "
-                    "a Flink job is still writing, on the object store and on a local filesystem.",
+        argc, argv,
+        "Experiment 4: what expire_snapshots, remove_orphan_files and optimize, run from Trino, do to a table "
+        "a Flink job is still writing, on the object store and on a local filesystem.",
         {{"--repeats", "N", "repeats of every run (default 3, quick 1)", &e4::parameters::repeats}},
         [](session& s, const e4::parameters& params, const experiment::fault_plan& faults, history& h) {
             const auto spec = params.feed();
@@ -84,9 +89,12 @@ int main(int argc, char** argv) {
             for (const auto& plan : e4::runs_of(params)) {
                 if (h.read([&](const e4::samples& x) { return e4::recorded(x, plan.name()); })) continue;
                 progress("e4: " + plan.name());
-                if (plan.part == "expire") run_expire(s, params, plan, faults, records, spec, h);
-                else if (plan.part == "orphans") run_orphans(s, params, plan, records, spec, h);
-                else run_compaction(s, params, plan, records, spec, h);
+                if (plan.part == "expire")
+                    run_expire(s, params, plan, faults, records, spec, h);
+                else if (plan.part == "orphans")
+                    run_orphans(s, params, plan, records, spec, h);
+                else
+                    run_compaction(s, params, plan, records, spec, h);
             }
         });
 }

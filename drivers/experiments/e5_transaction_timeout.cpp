@@ -38,7 +38,8 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     txn_scope scope(s, plan.part + "_" + std::to_string(h.read([](const e5::samples& x) { return x.runs.size(); })),
                     {plan.timeout_ms, plan.interval_ms, params.parallelism});
     auto run = e5::planned_run(plan, params, broker_max);
-    run.broker_abort_sweep_ms = broker_setting_if_read(s.stack, "transaction.abort.timed.out.transaction.cleanup.interval.ms", label);
+    run.broker_abort_sweep_ms =
+        broker_setting_if_read(s.stack, "transaction.abort.timed.out.transaction.cleanup.interval.ms", label);
     const auto logs = mark_flink_logs(s.stack);
     const auto t0 = std::chrono::steady_clock::now();
     run.job_id = scope.launch(parts);
@@ -47,7 +48,8 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
     if (plan.part == "above-max") {
         // Does the job fail, and when? It runs the feed like any other run.
         feeder(s.stack.kafka(), scope.spec.in_topic, records, 0).finish();
-        run.failed_after_ms = failed_after_ms(s.flink, run.job_id, t0, seconds(120), " with a timeout above the broker's maximum", label);
+        run.failed_after_ms =
+            failed_after_ms(s.flink, run.job_id, t0, seconds(120), " with a timeout above the broker's maximum", label);
         run.interval_ms = s.flink.checkpoint_config(run.job_id).interval_ms;
     } else {
         wait_all_running(s.flink, run.job_id, seconds(120));
@@ -56,7 +58,8 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
         run.feed_done_ms = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - t0).count();
         let_it_commit(s, run.job_id, params.commit_wait_checkpoints, plan.interval_ms, label);
     }
-    read_outcome(s, run, states, scope.spec.out_topic, parts, run.job_id, scope.spec.transactional_id_prefix, params.events, logs);
+    read_outcome(s, run, states, scope.spec.out_topic, parts, run.job_id, scope.spec.transactional_id_prefix,
+                 params.events, logs);
     run.registered_timeout_ms = registered_timeout(s, run.states);
     progress(label + ": " + e5::read_text(run));
     h.record([&](e5::samples& x) { x.runs.push_back(std::move(run)); });
@@ -66,10 +69,12 @@ void run_once(session& s, const e5::parameters& params, const e5::run_plan& plan
 
 int main(int argc, char** argv) {
     return run_experiment<e5::definition>(
-        argc, argv, "Experiment 5: what a Kafka transaction timeout shorter than the checkpoint interval costs a job "
-                    "writing to Kafka at exactly-once; where the rule bites; the restart term; a timeout above the "
-                    "broker's maximum; and the transaction a cancelled job leaves open.",
-        {{"--pair-timeouts", "MS,MS", "the reference pair's timeouts, in ms (default 5000,300000)", &e5::parameters::pair_timeouts_ms}},
+        argc, argv,
+        "Experiment 5: what a Kafka transaction timeout shorter than the checkpoint interval costs a job "
+        "writing to Kafka at exactly-once; where the rule bites; the restart term; a timeout above the "
+        "broker's maximum; and the transaction a cancelled job leaves open.",
+        {{"--pair-timeouts", "MS,MS", "the reference pair's timeouts, in ms (default 5000,300000)",
+          &e5::parameters::pair_timeouts_ms}},
         [](session& s, const e5::parameters& params, const experiment::fault_plan&, history& h) {
             const auto records = kafka_records(generate(params.feed()));
             const auto max = broker_setting(s.stack, "transaction.max.timeout.ms");
@@ -79,7 +84,8 @@ int main(int argc, char** argv) {
             run_once(s, params, e5::above_max_plan(params, max), max, records, h);
             const auto [first, plain] = stuck_feeds(params, records);
             for (const auto& [ending, partitioner] : e5::stuck_cells(params))
-                run_stuck_transaction(s, params, ending, partitioner, first, plain,
-                                      [&](e5::stuck_run&& st) { h.record([&](e5::samples& x) { x.stuck.push_back(std::move(st)); }); });
+                run_stuck_transaction(s, params, ending, partitioner, first, plain, [&](e5::stuck_run&& st) {
+                    h.record([&](e5::samples& x) { x.stuck.push_back(std::move(st)); });
+                });
         });
 }

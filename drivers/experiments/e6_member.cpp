@@ -54,22 +54,30 @@ int main(int argc, char** argv) {
     args.option("--latency-ms", latency_ms, "L", "the dependency's latency per record", cli::required);
     args.option("--max-poll-interval-ms", c.max_poll_interval_ms, "P", "max.poll.interval.ms", cli::required);
     args.choice("--protocol", protocol, {"classic"}, "the group protocol (librdkafka 2.0 has only classic)");
-    args.choice("--mode", mode, {"plain", "pause"}, "plain: process in the poll loop; pause: pause, keep polling, process on a worker");
+    args.choice("--mode", mode, {"plain", "pause"},
+                "plain: process in the poll loop; pause: pause, keep polling, process on a worker");
     args.option("--run-ms", run_ms, "D", "how long to run", cli::required);
     args.option("--log", log_file, "FILE", "the event log (JSON lines, appended)", cli::required);
     try {
         if (!args.parse(argc, argv)) return 0;
         if (c.batch <= 0) throw cli::usage_error("--batch: expected at least 1, got " + std::to_string(c.batch));
-        if (latency_ms < 0) throw cli::usage_error("--latency-ms: expected 0 or more, got " + std::to_string(latency_ms));
-        if (c.max_poll_interval_ms <= 0 || run_ms <= 0) throw cli::usage_error("--max-poll-interval-ms and --run-ms: expected at least 1");
+        if (latency_ms < 0)
+            throw cli::usage_error("--latency-ms: expected 0 or more, got " + std::to_string(latency_ms));
+        if (c.max_poll_interval_ms <= 0 || run_ms <= 0)
+            throw cli::usage_error("--max-poll-interval-ms and --run-ms: expected at least 1");
     } catch (const cli::usage_error& e) {
         std::cerr << "rosterrig-e6-member: " << e.what() << "\n" << args.usage();
         return 2;
     }
     try {
         event_log log(log_file, c.member);
-        log.write("start", {{"client", "cpp"}, {"protocol", protocol}, {"mode", mode}, {"batch", c.batch}, {"latency_ms", latency_ms},
-                            {"max_poll_interval_ms", c.max_poll_interval_ms}, {"client_version", "librdkafka " + RdKafka::version_str()}});
+        log.write("start", {{"client", "cpp"},
+                            {"protocol", protocol},
+                            {"mode", mode},
+                            {"batch", c.batch},
+                            {"latency_ms", latency_ms},
+                            {"max_poll_interval_ms", c.max_poll_interval_ms},
+                            {"client_version", "librdkafka " + RdKafka::version_str()}});
         live::group_member member(c, log);
         const long long stop_at = now_ms() + run_ms;
         std::atomic<bool> stop_batch{false};

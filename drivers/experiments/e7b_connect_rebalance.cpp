@@ -22,12 +22,16 @@ using history = history_writer<e7b::definition>;
 
 int main(int argc, char** argv) {
     return run_experiment<e7b::definition>(
-        argc, argv, "Experiment 7b: Kafka Connect's Iceberg sink when its tasks move between workers: the coordinator's "
-                    "worker killed, the other worker paused past its session timeout, and one worker killed as the control.",
+        argc, argv,
+        "Experiment 7b: Kafka Connect's Iceberg sink when its tasks move between workers: the coordinator's "
+        "worker killed, the other worker paused past its session timeout, and one worker killed as the control.",
         {{"--trials", "N", "trials per cell (default 5, quick 1)", &e7b::parameters::trials}},
         [](session& s, const e7b::parameters& params, const experiment::fault_plan& plan, history& h) {
-            if (!s.stack.local()) throw live_error("experiment 7b starts a second Connect worker and signals pids: it needs the local stack");
-            const auto version = connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
+            if (!s.stack.local())
+                throw live_error(
+                    "experiment 7b starts a second Connect worker and signals pids: it needs the local stack");
+            const auto version =
+                connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
             h.record([&](e7b::samples& x) { x.worker_version = version; });
             connect_workers w2(s);
             for (const auto& step : plan.steps) run_trial(s, params, step, w2, h);

@@ -47,13 +47,15 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
         e8::writer_run r;
         r.writer = w.name;
         if (table != e8::table_variant::append) r.on_table = table;
-        r.job = job, r.table = p.ns + "." + p.table, r.mode_in_force = in_force.mode, r.interval_in_force_ms = in_force.interval_ms, r.sink_in_force = in_force.sink;
+        r.job = job, r.table = p.ns + "." + p.table, r.mode_in_force = in_force.mode,
+        r.interval_in_force_ms = in_force.interval_ms, r.sink_in_force = in_force.sink;
         r.catalog_properties = p.catalog_properties, r.proxy_address = p.catalog_address, r.events = spec.events;
         r.table_properties = s.catalog.load(p.ns, p.table).properties;  // directly, not through the proxy
         x.runs.push_back(std::move(r));
         return x.runs.size() - 1;
     });
-    progress(label + ": job " + job + " (" + in_force.sink + "), catalog client through the proxy at " + p.catalog_address);
+    progress(label + ": job " + job + " (" + in_force.sink + "), catalog client through the proxy at " +
+             p.catalog_address);
     for (const auto& step : plan.steps) {
         if (step.variant.rfind(name + "/", 0) != 0) continue;
         const auto kind = experiment::parse_name<e8::cell>(step.variant.substr(name.size() + 1));
@@ -66,7 +68,8 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
         });
     }
     feed.pace(0);
-    const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start, std::chrono::seconds(300));
+    const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), label, feed_start,
+                                         std::chrono::seconds(300));
     const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto state = s.catalog.load(p.ns, p.table);  // directly, not through the proxy
     h.record([&](e8::samples& x) {
@@ -77,14 +80,15 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
             r.rows = seen.by_npi.rows, r.rows_sharing_npi = seen.by_npi.rows_sharing_npi;
             r.missing_npis = seen.by_npi.missing_npis.size(), r.stale_rows = seen.by_npi.stale_rows;
         } else {
-            r.rows = seen.by_seq.rows, r.duplicate_rows = seen.by_seq.duplicate_rows, r.missing_seq = seen.by_seq.missing_seq;
+            r.rows = seen.by_seq.rows, r.duplicate_rows = seen.by_seq.duplicate_rows,
+            r.missing_seq = seen.by_seq.missing_seq;
             r.missing_runs = seen.by_seq.missing_runs;
         }
-        for (const auto& sn : state.snapshots)
-            r.snapshots.push_back(replay_entry_of(sn));
+        for (const auto& sn : state.snapshots) r.snapshots.push_back(replay_entry_of(sn));
         const auto rr = e8::replay_report(r);
-        progress(label + ": " + std::to_string(r.rows) + " rows, " + e8::table_text(r) + "; snapshots added " + std::to_string(rr.excess_records()) +
-                 " records more than were sent; " + std::to_string(rr.replayed_watermarks.size()) + " watermark(s) committed twice");
+        progress(label + ": " + std::to_string(r.rows) + " rows, " + e8::table_text(r) + "; snapshots added " +
+                 std::to_string(rr.excess_records()) + " records more than were sent; " +
+                 std::to_string(rr.replayed_watermarks.size()) + " watermark(s) committed twice");
     });
 }
 
@@ -92,12 +96,15 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
 
 int main(int argc, char** argv) {
     return run_experiment<e8::definition>(
-        argc, argv, "Experiment 8: a table commit whose reply is lost, refused, or that lands late (a zombie), against SinkV2 "
-                    "and FlinkSink, through a fault proxy in front of the Iceberg REST catalog.",
+        argc, argv,
+        "Experiment 8: a table commit whose reply is lost, refused, or that lands late (a zombie), against SinkV2 "
+        "and FlinkSink, through a fault proxy in front of the Iceberg REST catalog.",
         {}, [](session& s, const e8::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (const auto& w : params.writer_names())
                 for (const auto& t : params.tables())
-                    run_writer(s, params, params.job ? e8::writer_kind{w, experiment::iceberg_sink::flink_sink} : *e8::writer_named(w), t.table,
-                               plan, h);
+                    run_writer(
+                        s, params,
+                        params.job ? e8::writer_kind{w, experiment::iceberg_sink::flink_sink} : *e8::writer_named(w),
+                        t.table, plan, h);
         });
 }

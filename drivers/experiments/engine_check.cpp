@@ -38,15 +38,17 @@ std::string quoted(const std::string& s) {
 
 std::string row_values(const roster_event& e, std::uint64_t seq) {
     const auto& f = e.fields;
-    return "(" + std::to_string(seq) + "," + quoted(std::to_string(e.npi)) + "," + quoted(f.name) + "," + quoted(f.taxonomy) +
-           "," + quoted(f.address) + "," + quoted(f.city) + "," + quoted(f.state) + "," + quoted(f.zip) + "," + quoted(f.phone) +
-           "," + quoted(f.status) + ")";
+    return "(" + std::to_string(seq) + "," + quoted(std::to_string(e.npi)) + "," + quoted(f.name) + "," +
+           quoted(f.taxonomy) + "," + quoted(f.address) + "," + quoted(f.city) + "," + quoted(f.state) + "," +
+           quoted(f.zip) + "," + quoted(f.phone) + "," + quoted(f.status) + ")";
 }
 
 // Creates iceberg.<ns>.<table> with the columns the checks read and writes the rows.
-void write_table(const trino_client& trino, const std::string& ns, const std::string& table, const std::vector<std::string>& rows) {
+void write_table(const trino_client& trino, const std::string& ns, const std::string& table,
+                 const std::vector<std::string>& rows) {
     const std::string name = "iceberg." + ns + "." + table;
-    trino.query("CREATE TABLE " + name + " (seq BIGINT, npi VARCHAR, name VARCHAR, taxonomy VARCHAR, address VARCHAR, "
+    trino.query("CREATE TABLE " + name +
+                " (seq BIGINT, npi VARCHAR, name VARCHAR, taxonomy VARCHAR, address VARCHAR, "
                 "city VARCHAR, state VARCHAR, zip VARCHAR, phone VARCHAR, status VARCHAR)");
     for (std::size_t at = 0; at < rows.size(); at += 1000) {
         std::string values;
@@ -60,7 +62,8 @@ struct both_checks {
     std::vector<std::string> disagreements;
 };
 
-both_checks check_both(const trino_client& trino, const std::string& ns, const std::string& table, const roster_spec& spec) {
+both_checks check_both(const trino_client& trino, const std::string& ns, const std::string& table,
+                       const roster_spec& spec) {
     both_checks b;
     experiment::table_observer o(spec);
     for_each_observed_row(trino, ns, table, [&](const observed_row& r) { o.observe(r); });
@@ -87,11 +90,13 @@ int main(int argc, char** argv) {
     roster_spec spec;
     spec.events = 3000, spec.seed = 11;
     std::string stack_file;
-    cli::arg_parser args{"rosterrig-engine-check",
-                         "Checks that Trino's own append and upsert checks agree with the streaming ones on two tables damaged on purpose."};
+    cli::arg_parser args{
+        "rosterrig-engine-check",
+        "Checks that Trino's own append and upsert checks agree with the streaming ones on two tables damaged on purpose."};
     args.option("--events", spec.events, "N", "events of the feed written (default 3000; a multiple of 200)");
     args.option("--seed", spec.seed, "S", "the feed's seed (default 11)");
-    args.option("--stack", stack_file, "FILE", "the stack to use, described in a file (docs/STACK.md; default: the local stack)");
+    args.option("--stack", stack_file, "FILE",
+                "the stack to use, described in a file (docs/STACK.md; default: the local stack)");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -99,7 +104,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (spec.events < 200 || spec.events % 200 != 0) {  // room for a run of 21 seqs across a bucket edge at n/2
-        std::cerr << "rosterrig-engine-check: --events: a multiple of 200, at least 200; got " << spec.events << "\n" << args.usage();
+        std::cerr << "rosterrig-engine-check: --events: a multiple of 200, at least 200; got " << spec.events << "\n"
+                  << args.usage();
         return 2;
     }
     spec.providers = std::max<std::uint64_t>(2, spec.events / 4);
@@ -132,8 +138,14 @@ int main(int argc, char** argv) {
         if (stale == 0) throw std::runtime_error("the feed has no NPI with two records: give more --events");
         rows.clear();
         for (const auto& l : latest) {
-            if (l.npi == stale) { rows.push_back(row_values(*older.at(l.npi), older.at(l.npi)->seq)); continue; }
-            if (dropped == 0) { dropped = l.npi; continue; }
+            if (l.npi == stale) {
+                rows.push_back(row_values(*older.at(l.npi), older.at(l.npi)->seq));
+                continue;
+            }
+            if (dropped == 0) {
+                dropped = l.npi;
+                continue;
+            }
             rows.push_back(row_values(l, l.seq));
             if (doubled == 0) doubled = l.npi, rows.push_back(row_values(l, l.seq));
         }
@@ -144,38 +156,46 @@ int main(int argc, char** argv) {
         const auto u = check_both(trino, ns, "upsert_damaged", spec);
         // What each must find: the damage written, nothing else.
         std::vector<std::string> misses;
-        const auto want = [&](bool ok, const std::string& what) { if (!ok) misses.push_back(what); };
+        const auto want = [&](bool ok, const std::string& what) {
+            if (!ok) misses.push_back(what);
+        };
         for (const auto* side : {&a.engine, &a.streamed}) {
             const auto& s = side->by_seq;
             const std::string who = side == &a.engine ? "engine" : "streamed";
-            want(s.duplicates == std::vector<seq_copies>{{doubled_seq, 2}}, who + " append: seq " + std::to_string(doubled_seq) + " on two rows");
-            want(s.missing_runs == std::vector<seq_range>{{gap_first, gap_last}}, who + " append: missing run " + std::to_string(gap_first) + "-" + std::to_string(gap_last));
+            want(s.duplicates == std::vector<seq_copies>{{doubled_seq, 2}},
+                 who + " append: seq " + std::to_string(doubled_seq) + " on two rows");
+            want(s.missing_runs == std::vector<seq_range>{{gap_first, gap_last}},
+                 who + " append: missing run " + std::to_string(gap_first) + "-" + std::to_string(gap_last));
             want(s.out_of_range_rows == 1, who + " append: one row out of range");
         }
         for (const auto* side : {&u.engine, &u.streamed}) {
             const auto& s = side->by_npi;
             const std::string who = side == &u.engine ? "engine" : "streamed";
-            want(s.missing_npis == std::vector<std::uint64_t>{dropped}, who + " upsert: NPI " + std::to_string(dropped) + " missing");
-            want(s.shared_npis == std::vector<npi_copies>{{doubled, 2}}, who + " upsert: NPI " + std::to_string(doubled) + " on two rows");
+            want(s.missing_npis == std::vector<std::uint64_t>{dropped},
+                 who + " upsert: NPI " + std::to_string(dropped) + " missing");
+            want(s.shared_npis == std::vector<npi_copies>{{doubled, 2}},
+                 who + " upsert: NPI " + std::to_string(doubled) + " on two rows");
             want(s.stale_rows == 1 && s.npis_without_latest == 1 && s.stale.size() == 1 && s.stale.front().npi == stale,
                  who + " upsert: NPI " + std::to_string(stale) + " holding an older record");
             want(s.unexpected_rows == 0, who + " upsert: no unexpected NPI");
         }
-        json::object out{{"events", n},
-                         {"append_damaged", {{"rows", a.engine.by_seq.rows}, {"disagreements", texts(a.disagreements)}}},
-                         {"upsert_damaged", {{"rows", u.engine.by_npi.rows}, {"disagreements", texts(u.disagreements)}}},
-                         {"damage_not_found", texts(misses)}};
+        json::object out{
+            {"events", n},
+            {"append_damaged", {{"rows", a.engine.by_seq.rows}, {"disagreements", texts(a.disagreements)}}},
+            {"upsert_damaged", {{"rows", u.engine.by_npi.rows}, {"disagreements", texts(u.disagreements)}}},
+            {"damage_not_found", texts(misses)}};
         std::cout << json::serialize(out) << "\n";
         code = a.disagreements.empty() && u.disagreements.empty() && misses.empty() ? 0 : 1;
         progress(std::string("engine-check: ") + (code == 0 ? "both checks agree and find exactly the damage written"
-                                                             : "FAILED: see disagreements and damage_not_found"));
+                                                            : "FAILED: see disagreements and damage_not_found"));
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-engine-check: " << e.what() << "\n";
         code = 1;
     }
     if (created) {
         try {
-            for (const auto* t : {"append_damaged", "upsert_damaged"}) trino.query("DROP TABLE IF EXISTS iceberg." + ns + "." + t);
+            for (const auto* t : {"append_damaged", "upsert_damaged"})
+                trino.query("DROP TABLE IF EXISTS iceberg." + ns + "." + t);
             trino.query("DROP SCHEMA iceberg." + ns);
         } catch (const std::exception& e) {
             std::cerr << "rosterrig-engine-check: clean-up: " << e.what() << "\n";

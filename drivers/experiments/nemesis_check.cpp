@@ -62,17 +62,22 @@ int main(int argc, char** argv) {
     long long pause_ms = 5000;
     const double rate = 150;  // events per second: the feed outlasts both faults
     std::string out_file;
-    cli::arg_parser args{"rosterrig-nemesis-check",
-                         "Pauses the catalog across a commit of a running job, then loses one commit's reply through the fault "
-                         "proxy, and checks that the job recovers, the table holds every event once and nothing is left paused "
-                         "or proxied (the local stack only)."};
-    args.option("--pause-ms", pause_ms, "MS", "how long the catalog stays paused at least (default 5000; at least the 2 s checkpoint interval), then until a commit request waits on it, at most 30 s more");
+    cli::arg_parser args{
+        "rosterrig-nemesis-check",
+        "Pauses the catalog across a commit of a running job, then loses one commit's reply through the fault "
+        "proxy, and checks that the job recovers, the table holds every event once and nothing is left paused "
+        "or proxied (the local stack only)."};
+    args.option(
+        "--pause-ms", pause_ms, "MS",
+        "how long the catalog stays paused at least (default 5000; at least the 2 s checkpoint interval), then until a commit request waits on it, at most 30 s more");
     args.option("--events", spec.events, "N", "events fed over the check (default 3000)");
     args.option("--out", out_file, "FILE", "write the result JSON here too");
     try {
         if (!args.parse(argc, argv)) return 0;
-        if (pause_ms < 2000) throw cli::usage_error("--pause-ms: a pause shorter than the 2 s checkpoint interval may span no commit");
-        if (spec.events < 1000) throw cli::usage_error("--events: at least 1000, so that the feed outlasts both faults");
+        if (pause_ms < 2000)
+            throw cli::usage_error("--pause-ms: a pause shorter than the 2 s checkpoint interval may span no commit");
+        if (spec.events < 1000)
+            throw cli::usage_error("--events: at least 1000, so that the feed outlasts both faults");
     } catch (const cli::usage_error& e) {
         std::cerr << "rosterrig-nemesis-check: " << e.what() << "\n" << args.usage();
         return 2;
@@ -90,20 +95,26 @@ int main(int argc, char** argv) {
         proxy::fault_proxy px(o);  // outlives the job: its cancellation may still talk to the catalog
         px.start();
         pipeline_scope scope(s);
-        const heal_paused_on_exit resume_first;  // destroyed before the scope: clean-up never meets a paused catalog
+        const heal_paused_on_exit resume_first;   // destroyed before the scope: clean-up never meets a paused catalog
         const heal_proxy_on_exit heal_first{px};  // nor a proxy rule
-        experiment::pipeline_config cfg{experiment::table_kind::append, experiment::checkpoint_mode::exactly_once,
-                                        experiment::iceberg_sink::sink_v2, experiment::warehouse::s3,
-                                        experiment::startup_mode::earliest_offset, 2000, 1};
+        experiment::pipeline_config cfg{experiment::table_kind::append,
+                                        experiment::checkpoint_mode::exactly_once,
+                                        experiment::iceberg_sink::sink_v2,
+                                        experiment::warehouse::s3,
+                                        experiment::startup_mode::earliest_offset,
+                                        2000,
+                                        1};
         auto p = s.pipeline("check", cfg);
         p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
         const proxied_commit_path cp(px, p.ns, p.table);
         const auto job = scope.launch(p, static_cast<int>(spec.partitions));
         feeder feed(stack.kafka(), p.topic, kafka_records(generate(spec)), rate);
         const long long feed_start = now_ms();
-        progress("nemesis: job " + job + " (" + scope.writer.in_force(job, p).sink + "), table " + p.ns + "." + p.table + ", topic " +
-                 p.topic + ", catalog through the proxy at " + p.catalog_address);
-        poll_until(cp.where, seconds(120), [&] { return cp.answered_since(1) >= 2; }, [] { return std::string("two commits through the proxy"); });
+        progress("nemesis: job " + job + " (" + scope.writer.in_force(job, p).sink + "), table " + p.ns + "." +
+                 p.table + ", topic " + p.topic + ", catalog through the proxy at " + p.catalog_address);
+        poll_until(
+            cp.where, seconds(120), [&] { return cp.answered_since(1) >= 2; },
+            [] { return std::string("two commits through the proxy"); });
 
         // 1. The catalog paused across a commit, then resumed.
         auto paused = pause_process(stack.catalog(), stack.pid_file("catalog"));
@@ -113,8 +124,8 @@ int main(int argc, char** argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
             state_while_paused = process_state(paused.pid);
         }
-        progress("nemesis: catalog paused (pid " + std::to_string(paused.pid) + ", state " + state_while_paused + ") for " +
-                 std::to_string(pause_ms) + " ms, then until a commit request waits on it");
+        progress("nemesis: catalog paused (pid " + std::to_string(paused.pid) + ", state " + state_while_paused +
+                 ") for " + std::to_string(pause_ms) + " ms, then until a commit request waits on it");
         interruptible_sleep(pause_ms);
         // Then until a request of the committer's waits on the stopped catalog,
         // at most 30 s more: under load a 2 s checkpoint can take longer than
@@ -139,23 +150,29 @@ int main(int argc, char** argv) {
         // before it leaves the committer waiting on its report through the pause.
         std::size_t held_by_pause = 0;
         for (const auto& r : table_requests(px, cp.committer_path, 1))
-            if (r.received_at_ms < resume_sent_at_ms && (r.answered_at_ms >= resume_sent_at_ms || r.dropped_at_ms >= resume_sent_at_ms))
+            if (r.received_at_ms < resume_sent_at_ms &&
+                (r.answered_at_ms >= resume_sent_at_ms || r.dropped_at_ms >= resume_sent_at_ms))
                 ++held_by_pause;
-        progress("nemesis: catalog resumed; " + std::to_string(held_by_pause) +
-                 " committer request(s) (the table's path or its metrics report) in flight during the pause waited for the resume");
+        progress(
+            "nemesis: catalog resumed; " + std::to_string(held_by_pause) +
+            " committer request(s) (the table's path or its metrics report) in flight during the pause waited for the resume");
         if (held_by_pause == 0)  // what the proxy saw around the pause, for whoever reads the failure
             for (const auto& r : table_requests(px, cp.committer_path, 1))
                 if (r.received_at_ms >= paused.paused_at_ms - 5000)
-                    progress("nemesis:   " + r.method + " received " + std::to_string(r.received_at_ms - paused.paused_at_ms) +
-                             " ms after the pause, answered " + (r.answered_at_ms ? std::to_string(r.answered_at_ms - resume_sent_at_ms) + " ms after the resume" : std::string("never")) +
+                    progress("nemesis:   " + r.method + " received " +
+                             std::to_string(r.received_at_ms - paused.paused_at_ms) + " ms after the pause, answered " +
+                             (r.answered_at_ms
+                                  ? std::to_string(r.answered_at_ms - resume_sent_at_ms) + " ms after the resume"
+                                  : std::string("never")) +
                              (r.dropped_at_ms ? ", dropped" : "") + (r.note.empty() ? "" : " (" + r.note + ")"));
 
         // 2. One commit's reply lost: applied upstream, the client's connection dropped.
         const long long armed_at = now_ms();
-        const auto rule = px.add_rule(experiment::fault_kind::http_lose_reply,
-                                      {.method = "POST", .path = cp.pattern, .count = 1});
-        const auto lost = cp.wait_rule(log_at_resume, rule, seconds(120), [](const auto& r) { return r.dropped_at_ms > 0 || !r.note.empty(); },
-                                       "the lost reply");
+        const auto rule =
+            px.add_rule(experiment::fault_kind::http_lose_reply, {.method = "POST", .path = cp.pattern, .count = 1});
+        const auto lost = cp.wait_rule(
+            log_at_resume, rule, seconds(120), [](const auto& r) { return r.dropped_at_ms > 0 || !r.note.empty(); },
+            "the lost reply");
         wait_restart_after(s.flink, job, armed_at, seconds(120));
         const auto healed = px.heal();
         const long long healed_at = now_ms();
@@ -165,15 +182,17 @@ int main(int argc, char** argv) {
                  " was lost; the job restarted and commits again");
 
         feed.pace(0);
-        const auto report = finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), "nemesis", feed_start, seconds(300));
+        const auto report =
+            finish_and_drain(s, feed, job, p, static_cast<int>(spec.partitions), "nemesis", feed_start, seconds(300));
         const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec).by_seq;
         const char catalog_state = process_state(paused.pid);
         const auto rules_left = px.rules().size();
-        const bool passed = held_by_pause > 0 && state_while_paused == 'T' && lost.upstream_status == 200 && seen.matches() && seen.rows == spec.events &&
-                            catalog_state != 'T' && rules_left == 0;
-        progress("nemesis: " + std::to_string(seen.rows) + " rows, " + std::to_string(seen.duplicate_rows) + " duplicates, " +
-                 std::to_string(seen.missing_runs.size()) + " missing runs; catalog state " + catalog_state + ", " +
-                 std::to_string(rules_left) + " proxy rules left: " + (passed ? "passed" : "FAILED"));
+        const bool passed = held_by_pause > 0 && state_while_paused == 'T' && lost.upstream_status == 200 &&
+                            seen.matches() && seen.rows == spec.events && catalog_state != 'T' && rules_left == 0;
+        progress("nemesis: " + std::to_string(seen.rows) + " rows, " + std::to_string(seen.duplicate_rows) +
+                 " duplicates, " + std::to_string(seen.missing_runs.size()) + " missing runs; catalog state " +
+                 catalog_state + ", " + std::to_string(rules_left) +
+                 " proxy rules left: " + (passed ? "passed" : "FAILED"));
         json::value result = {
             {"check", "nemesis"},
             {"job_id", job},
@@ -200,7 +219,8 @@ int main(int argc, char** argv) {
         std::cout << json::serialize(result) << "\n";
         return passed ? 0 : 1;
     } catch (const interrupted& e) {
-        std::cerr << "rosterrig-nemesis-check: " << e.what() << "; the catalog was resumed and the run's topic, table and job removed\n";
+        std::cerr << "rosterrig-nemesis-check: " << e.what()
+                  << "; the catalog was resumed and the run's topic, table and job removed\n";
         return 130;
     } catch (const std::exception& e) {
         std::cerr << "rosterrig-nemesis-check: FAILED: " << e.what() << "\n";

@@ -43,7 +43,8 @@ long long run_seconds(const fs::path& result) {
             if (in.fail()) throw std::invalid_argument(iso);
             return static_cast<long long>(timegm(&tm));
         };
-        return epoch(std::string(env.at("finished_at").as_string())) - epoch(std::string(env.at("started_at").as_string()));
+        return epoch(std::string(env.at("finished_at").as_string())) -
+               epoch(std::string(env.at("started_at").as_string()));
     } catch (const std::exception&) {
         return -1;
     }
@@ -55,8 +56,9 @@ long long run_seconds(const fs::path& result) {
 // parameter in the result's `parameters`.
 constexpr report::allowed_figure prose_allowed[] = {
     {"128 MB", "Parquet's default row-group size as Iceberg documents it (write.parquet.row-group-size-bytes)"},
-    {"48 MB", "S3FileIO's default multipart threshold, s3.multipart.size (32 MB) × 1.5, from Iceberg's docs "
-              "(today some result number also renders as 48 MB, by chance)"},
+    {"48 MB",
+     "S3FileIO's default multipart threshold, s3.multipart.size (32 MB) × 1.5, from Iceberg's docs "
+     "(today some result number also renders as 48 MB, by chance)"},
 };
 
 std::string read_file(const fs::path& p) {
@@ -168,7 +170,8 @@ int main(int argc, char** argv) {
         }
         for (const auto& [p, text] : files)
             if (!fs::exists(p) || read_file(p) != text) {
-                std::cerr << "rosterrig-report: " << p.string() << " differs from what the results say; run rosterrig-report\n";
+                std::cerr << "rosterrig-report: " << p.string()
+                          << " differs from what the results say; run rosterrig-report\n";
                 rc = 1;
             }
         return rc;

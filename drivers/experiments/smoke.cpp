@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
     roster_spec spec;
     spec.events = 1000;
     spec.seed = 7;
-    cli::arg_parser args{"rosterrig-smoke", "Runs the end-to-end smoke test against the running stack (compose/stack up)."};
+    cli::arg_parser args{"rosterrig-smoke",
+                         "Runs the end-to-end smoke test against the running stack (compose/stack up)."};
     args.choice("--warehouse", warehouse, {"s3", "local"}, "where the table's files live (default s3)");
     std::string connector_config;
     args.option("--connector-config", connector_config, "KEY=VALUE,..",
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
     bool keep_tables = false;
     args.flag("--keep-tables", keep_tables, "leave the table in the catalog to inspect (printed at the end)");
     args.option("--out", out_file, "FILE", "write the result JSON here too");
-    args.option("--stack", stack_file, "FILE", "the stack to test, described in a file (docs/STACK.md; default: the local stack)");
+    args.option("--stack", stack_file, "FILE",
+                "the stack to test, described in a file (docs/STACK.md; default: the local stack)");
     try {
         if (!args.parse(argc, argv)) return 0;
     } catch (const cli::usage_error& e) {
@@ -62,7 +64,8 @@ int main(int argc, char** argv) {
         const auto pair = connector_config.substr(at, end - at);
         const auto eq = pair.find('=');
         if (eq == std::string::npos || eq == 0) {
-            std::cerr << "rosterrig-smoke: --connector-config: expected KEY=VALUE, got \"" << pair << "\"\n" << args.usage();
+            std::cerr << "rosterrig-smoke: --connector-config: expected KEY=VALUE, got \"" << pair << "\"\n"
+                      << args.usage();
             return 2;
         }
         overrides[pair.substr(0, eq)] = pair.substr(eq + 1);
@@ -73,7 +76,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (writer == "connect" && warehouse != "s3") {
-        std::cerr << "rosterrig-smoke: --writer connect writes to the object store only (--warehouse s3)\n" << args.usage();
+        std::cerr << "rosterrig-smoke: --writer connect writes to the object store only (--warehouse s3)\n"
+                  << args.usage();
         return 2;
     }
 
@@ -120,21 +124,28 @@ int main(int argc, char** argv) {
 
         long long visible = 0;
         std::string state;
-        poll_until(stack.catalog(), std::chrono::seconds(180), [&] {
-            auto cur = s.catalog.load(p.ns, p.table).current();
-            visible = cur ? cur->summary_int("total-records", 0) : 0;
-            if (visible >= static_cast<long long>(spec.events)) return true;
-            if (connect) {
-                const auto st = connect->writer.rest.status(job);
-                state = st ? st->state : "absent";
-                if (!st || st->state == "FAILED") throw live_error(stack.connect(), "connector " + job + " is " + state);
-            } else {
-                state = s.flink.job_state(job);
-                if (state == "FAILED" || state == "CANCELED") throw live_error(stack.flink(), "job " + job + " is " + state);
-            }
-            return false;
-        }, [&] { return "table " + p.table + " shows " + std::to_string(visible) + " records; the writer is " + state; },
-           {std::chrono::milliseconds(500)});
+        poll_until(
+            stack.catalog(), std::chrono::seconds(180),
+            [&] {
+                auto cur = s.catalog.load(p.ns, p.table).current();
+                visible = cur ? cur->summary_int("total-records", 0) : 0;
+                if (visible >= static_cast<long long>(spec.events)) return true;
+                if (connect) {
+                    const auto st = connect->writer.rest.status(job);
+                    state = st ? st->state : "absent";
+                    if (!st || st->state == "FAILED")
+                        throw live_error(stack.connect(), "connector " + job + " is " + state);
+                } else {
+                    state = s.flink.job_state(job);
+                    if (state == "FAILED" || state == "CANCELED")
+                        throw live_error(stack.flink(), "job " + job + " is " + state);
+                }
+                return false;
+            },
+            [&] {
+                return "table " + p.table + " shows " + std::to_string(visible) + " records; the writer is " + state;
+            },
+            {std::chrono::milliseconds(500)});
         const long long checkpoints = connect ? static_cast<long long>(s.catalog.load(p.ns, p.table).snapshots.size())
                                               : s.flink.checkpoints(job).completed;
         progress("smoke: snapshot shows " + std::to_string(visible) + " records after " + std::to_string(checkpoints) +
@@ -149,15 +160,18 @@ int main(int argc, char** argv) {
         // location (listed from the store itself), no checkpoint or savepoint folder.
         json::array left_behind;
         if (!keep_tables)
-            for (const auto& f : list_location(s, location).files) left_behind.push_back(json::value(location + "/" + f.relative));
+            for (const auto& f : list_location(s, location).files)
+                left_behind.push_back(json::value(location + "/" + f.relative));
         if (!connect)
             for (const auto& dir : job_folders(stack, job)) left_behind.push_back(json::value(dir));
-        progress("smoke: after clean-up, " + std::to_string(left_behind.size()) + " files or folders of the run remain");
+        progress("smoke: after clean-up, " + std::to_string(left_behind.size()) +
+                 " files or folders of the run remain");
 
         json::object versions_json;
         for (const auto& [k, v] : versions) versions_json[k] = v;
         json::array missing;
-        for (const auto& r : check.missing_runs) missing.push_back(json::array{json::value(r.first), json::value(r.last)});
+        for (const auto& r : check.missing_runs)
+            missing.push_back(json::array{json::value(r.first), json::value(r.last)});
         json::value result = {
             {"experiment", "e0_smoke"},
             {"warehouse", warehouse},

@@ -33,7 +33,8 @@ std::string region_of(const std::string& text, const std::string& test) {
 }
 }  // namespace
 
-TEST_CASE("every registered claim names a test that exists, with the mutation that makes it fail", "[claims][registry]") {
+TEST_CASE("every registered claim names a test that exists, with the mutation that makes it fail",
+          "[claims][registry]") {
     const auto all = experiments::claims();
     REQUIRE(all.size() >= 30);
     for (const auto& c : all) {
@@ -70,8 +71,10 @@ TEST_CASE("every claim test about the shipped results is in the registry", "[cla
     }
 }
 
-TEST_CASE("no test name has a semicolon, which ctest would split into two filters that check nothing", "[claims][registry]") {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(ROSTERRIG_SOURCE_DIR) + "/test")) {
+TEST_CASE("no test name has a semicolon, which ctest would split into two filters that check nothing",
+          "[claims][registry]") {
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(std::string(ROSTERRIG_SOURCE_DIR) + "/test")) {
         if (entry.path().extension() != ".cpp") continue;
         const auto text = source(std::filesystem::relative(entry.path(), ROSTERRIG_SOURCE_DIR).string());
         // ctest splits a discovered name at ';' into two arguments, each a
@@ -109,7 +112,8 @@ TEST_CASE("every registered experiment's shipped result re-judges to the verdict
     }
 }
 
-TEST_CASE("every registered experiment has a claims file whose recompute case the findings table names", "[claims][registry]") {
+TEST_CASE("every registered experiment has a claims file whose recompute case the findings table names",
+          "[claims][registry]") {
     // The README's "What we found" names experiments::claims_file_of(e) as the test that
     // re-judges each finding. Mutation: rename one claims file (or drop its
     // recorded_verdicts_are_recomputed call) and this fails.

@@ -47,15 +47,18 @@ constexpr bool is_optional<std::optional<T>> = true;
 // optional as its value, or "absent" (Catch2 prints it as {?}).
 template <class T>
 std::string text_of(const T& x) {
-    if constexpr (is_optional<T>) return x ? text_of(*x) : std::string("absent");
-    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) return std::to_string(x);
-    else return Catch::Detail::stringify(x);
+    if constexpr (is_optional<T>)
+        return x ? text_of(*x) : std::string("absent");
+    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        return std::to_string(x);
+    else
+        return Catch::Detail::stringify(x);
 }
 template <class A, class B>
 bool noted(bool holds, std::string_view what, std::string_view op, const A& a, const B& b) {
     if (!holds)
-        comparison_log::current().failed(std::string(what) + ": " + text_of(a) + " " + std::string(op) + " " + text_of(b) +
-                                         " is false");
+        comparison_log::current().failed(std::string(what) + ": " + text_of(a) + " " + std::string(op) + " " +
+                                         text_of(b) + " is false");
     return holds;
 }
 }  // namespace detail
@@ -63,38 +66,50 @@ bool noted(bool holds, std::string_view what, std::string_view op, const A& a, c
 // Integers of mixed signedness compare by value (std::cmp_*), as a reader of
 // the claim means them.
 template <class A, class B>
-constexpr bool both_integers = std::is_integral_v<A> && std::is_integral_v<B> && !std::is_same_v<A, bool> &&
-                               !std::is_same_v<B, bool>;
+constexpr bool both_integers =
+    std::is_integral_v<A> && std::is_integral_v<B> && !std::is_same_v<A, bool> && !std::is_same_v<B, bool>;
 
 template <class A, class B>
 bool eq(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_equal(a, b), what, "==", a, b);
-    else return detail::noted(a == b, what, "==", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_equal(a, b), what, "==", a, b);
+    else
+        return detail::noted(a == b, what, "==", a, b);
 }
 template <class A, class B>
 bool ne(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_not_equal(a, b), what, "!=", a, b);
-    else return detail::noted(a != b, what, "!=", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_not_equal(a, b), what, "!=", a, b);
+    else
+        return detail::noted(a != b, what, "!=", a, b);
 }
 template <class A, class B>
 bool ge(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_greater_equal(a, b), what, ">=", a, b);
-    else return detail::noted(a >= b, what, ">=", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_greater_equal(a, b), what, ">=", a, b);
+    else
+        return detail::noted(a >= b, what, ">=", a, b);
 }
 template <class A, class B>
 bool le(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_less_equal(a, b), what, "<=", a, b);
-    else return detail::noted(a <= b, what, "<=", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_less_equal(a, b), what, "<=", a, b);
+    else
+        return detail::noted(a <= b, what, "<=", a, b);
 }
 template <class A, class B>
 bool gt(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_greater(a, b), what, ">", a, b);
-    else return detail::noted(a > b, what, ">", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_greater(a, b), what, ">", a, b);
+    else
+        return detail::noted(a > b, what, ">", a, b);
 }
 template <class A, class B>
 bool lt(std::string_view what, const A& a, const B& b) {
-    if constexpr (both_integers<A, B>) return detail::noted(std::cmp_less(a, b), what, "<", a, b);
-    else return detail::noted(a < b, what, "<", a, b);
+    if constexpr (both_integers<A, B>)
+        return detail::noted(std::cmp_less(a, b), what, "<", a, b);
+    else
+        return detail::noted(a < b, what, "<", a, b);
 }
 // A condition with no operands worth printing (a name found, a flag set).
 inline bool that(std::string_view what, bool holds) {

@@ -14,7 +14,8 @@ TEST_CASE("a claim's failed comparison is printed with what it compared and both
     log.clear();
     CHECK(eq("rows", 3, 3u));
     CHECK_FALSE(eq("sinkv2 duplicate rows == excess records", std::size_t{3}, -2LL));
-    CHECK(log.text() == "the claim's comparison that failed: sinkv2 duplicate rows == excess records: 3 == -2 is false");
+    CHECK(log.text() ==
+          "the claim's comparison that failed: sinkv2 duplicate rows == excess records: 3 == -2 is false");
     CHECK_FALSE(ge("trials", 2, 300));
     CHECK(log.text() == "the claim's comparison that failed: trials: 2 >= 300 is false");
     CHECK_FALSE(that("a run of sinkv2", false));

@@ -83,14 +83,17 @@ TEST_CASE("every kill was seen by Flink as a failure and the same job restarted 
             return every_configuration_ran(x);
         },
         // Mutation: one kill's restart is recorded before the kill itself.
-        [](e1::samples& x) { x.configurations.at(2).kills.at(3).restarting_at_ms = x.configurations.at(2).kills.at(3).killed_at_ms - 1; });
+        [](e1::samples& x) {
+            x.configurations.at(2).kills.at(3).restarting_at_ms = x.configurations.at(2).kills.at(3).killed_at_ms - 1;
+        });
 }
 
 TEST_CASE("the checkpointing mode and interval in force are what was requested", "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters& p) {
             for (const auto& c : x.configurations) {
-                const std::string want = c.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
+                const std::string want =
+                    c.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
                 if (!claims_test::eq(c.name + " checkpointing mode in force", c.checkpoint_mode_in_force, want))
                     return false;
                 if (!claims_test::eq(c.name + " checkpoint interval in force (ms)", c.checkpoint_interval_in_force_ms,
@@ -139,7 +142,8 @@ TEST_CASE("append tables hold every event exactly once after all the kills", "[c
         [](e1::samples& x) { x.configurations.at(0).missing_runs.push_back({5, 9}); });
 }
 
-TEST_CASE("every e1 table's snapshots added exactly the events sent and committed no checkpoint twice", "[claims][e1]") {
+TEST_CASE("every e1 table's snapshots added exactly the events sent and committed no checkpoint twice",
+          "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters& p) {
             for (const auto& c : x.configurations) {
@@ -147,8 +151,8 @@ TEST_CASE("every e1 table's snapshots added exactly the events sent and committe
                 if (!claims_test::that(c.name + " snapshot log recorded", r.has_value()) ||
                     !claims_test::eq(c.name + " records the snapshots added == events", r->report.records_added,
                                      static_cast<std::int64_t>(p.events)) ||
-                    !claims_test::eq(c.name + " checkpoints committed twice",
-                                     r->report.replayed_watermarks.size(), 0) ||
+                    !claims_test::eq(c.name + " checkpoints committed twice", r->report.replayed_watermarks.size(),
+                                     0) ||
                     !claims_test::ge(c.name + " snapshots with data", r->report.snapshots_with_data, 2))
                     return false;
             }
@@ -210,7 +214,8 @@ TEST_CASE("the verdicts on record are the ones the code computes from the sample
     CHECK(experiment::rejudge(h).at(1).verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("append tables write no delete files and upsert tables pay for idempotence in equality deletes", "[claims][e1]") {
+TEST_CASE("append tables write no delete files and upsert tables pay for idempotence in equality deletes",
+          "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             // Upsert tables also write position deletes, for a key updated twice
@@ -230,7 +235,8 @@ TEST_CASE("append tables write no delete files and upsert tables pay for idempot
         [](e1::samples& x) { x.configurations.at(0).equality_delete_files = 3; });
 }
 
-TEST_CASE("every configuration's job was still running after its last kill when its table was read back", "[claims][e1]") {
+TEST_CASE("every configuration's job was still running after its last kill when its table was read back",
+          "[claims][e1]") {
     C::holds_and_is_mutation_checked(
         [](const e1::samples& x, const e1::parameters&) {
             for (const auto& c : x.configurations)
@@ -319,7 +325,10 @@ TEST_CASE("each e1 run's feed regenerates to the digest the results recorded", "
                                    offsets) &&
                    every_configuration_ran(x);
         },
-        [](e1::samples& x) { auto& d = *x.configurations.at(2).feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
+        [](e1::samples& x) {
+            auto& d = *x.configurations.at(2).feed_sha256;
+            d.at(0) = d.at(0) == '0' ? '1' : '0';
+        });
 }
 
 // Mutation: one configuration's job reported with 1 attempt.

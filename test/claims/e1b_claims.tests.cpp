@@ -97,9 +97,10 @@ TEST_CASE("each e1b job ran with the mode and alignment requested, as Flink repo
     C::holds_and_is_mutation_checked(
         [](const e1b::samples& x, const e1b::parameters& p) {
             for (const auto& c : x.configurations) {
-                const std::string want = c.run.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
-                if (!claims_test::eq(c.run.name + " checkpointing mode in force",
-                                     c.run.checkpoint_mode_in_force, want) ||
+                const std::string want =
+                    c.run.checkpoint_mode_requested == "AT_LEAST_ONCE" ? "at_least_once" : "exactly_once";
+                if (!claims_test::eq(c.run.name + " checkpointing mode in force", c.run.checkpoint_mode_in_force,
+                                     want) ||
                     !claims_test::eq(c.run.name + " checkpoint interval in force (ms)",
                                      c.run.checkpoint_interval_in_force_ms, p.checkpoint_interval_ms))
                     return false;
@@ -145,7 +146,10 @@ TEST_CASE("each e1b run's feed regenerates to the digest the results recorded", 
                     return false;
             return every_configuration_ran(x);
         },
-        [](e1b::samples& x) { auto& d = *x.configurations.at(1).run.feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
+        [](e1b::samples& x) {
+            auto& d = *x.configurations.at(1).run.feed_sha256;
+            d.at(0) = d.at(0) == '0' ? '1' : '0';
+        });
 }
 
 TEST_CASE("the e1b verdicts on record are the ones the code computes from the samples", "[claims][e1b]") {

@@ -30,7 +30,8 @@ bool every_cell_ran(const e1c::samples& s, const e1c::parameters& p) {
 }  // namespace
 
 // Mutation: one cell's writer recorded at one subtask.
-TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as Flink's plan reported", "[claims][e1c]") {
+TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as Flink's plan reported",
+          "[claims][e1c]") {
     REQUIRE_FALSE(C::load().params.quick);
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
@@ -47,8 +48,9 @@ TEST_CASE("every e1c cell ran its writer at two subtasks behind an exchange, as 
 }
 
 // Mutation: the aligned FlinkSink cell recorded with the generous timeout in force.
-TEST_CASE("each e1c job ran with the alignment, interval, timeout and tolerable failures requested, as Flink reported them",
-          "[claims][e1c]") {
+TEST_CASE(
+    "each e1c job ran with the alignment, interval, timeout and tolerable failures requested, as Flink reported them",
+    "[claims][e1c]") {
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
             for (const auto& c : e1c::cells())
@@ -84,7 +86,10 @@ TEST_CASE("each e1c cell's feed regenerates to the digest the results recorded",
             }
             return every_cell_ran(x, p);
         },
-        [](e1c::samples& x) { auto& d = x.runs.at(2).feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
+        [](e1c::samples& x) {
+            auto& d = x.runs.at(2).feed_sha256;
+            d.at(0) = d.at(0) == '0' ? '1' : '0';
+        });
 }
 
 // Mutation: a snapshot's added-records raised by one.
@@ -113,8 +118,9 @@ TEST_CASE("the e1c verdicts on record are the ones the code computes from the sa
 }
 
 // Mutation: one upsert run recorded with write.upsert.enabled=false.
-TEST_CASE("each e1c upsert cell's table was upsert on npi as the catalog reported it, and every NPI of the feed was checked",
-          "[claims][e1c]") {
+TEST_CASE(
+    "each e1c upsert cell's table was upsert on npi as the catalog reported it, and every NPI of the feed was checked",
+    "[claims][e1c]") {
     const auto npis = C::load().params.feed(experiment::table_kind::upsert).providers;
     C::holds_and_is_mutation_checked(
         [&](const e1c::samples& x, const e1c::parameters& p) {
@@ -138,6 +144,9 @@ TEST_CASE("each e1c upsert cell's table was upsert on npi as the catalog reporte
         },
         [](e1c::samples& x) {
             for (auto& r : x.runs)
-                if (r.upsert) { r.upsert->table_in_force.write_upsert_enabled = "false"; break; }
+                if (r.upsert) {
+                    r.upsert->table_in_force.write_upsert_enabled = "false";
+                    break;
+                }
         });
 }

@@ -51,8 +51,8 @@ TEST_CASE("each variant ran at least three times in the full run", "[claims][e2]
         },
         // Mutation: one repeat of the SinkV2 variant missing.
         [](e2::samples& x) {
-            x.runs.erase(std::find_if(x.runs.begin(), x.runs.end(),
-                                      [](const auto& r) { return r.variant == "append-sinkv2"; }));
+            x.runs.erase(
+                std::find_if(x.runs.begin(), x.runs.end(), [](const auto& r) { return r.variant == "append-sinkv2"; }));
         });
 }
 
@@ -122,7 +122,8 @@ TEST_CASE("with the default sink the table did not move while the restored job w
                 int running_stale = 0;
                 std::int64_t newest_while_stale = -1;
                 for (std::size_t i = 0; i < first_new(r); ++i) {
-                    if (r.samples[i].job_state == "RUNNING" && r.samples[i].newest_checkpoint_id > r.savepoint_checkpoint_id)
+                    if (r.samples[i].job_state == "RUNNING" &&
+                        r.samples[i].newest_checkpoint_id > r.savepoint_checkpoint_id)
                         ++running_stale;
                     newest_while_stale = std::max(newest_while_stale, r.samples[i].newest_checkpoint_id);
                 }
@@ -183,8 +184,9 @@ TEST_CASE("with the default sink the backlog committed in one lump", "[claims][e
                 const auto a = e2::analyze(r);
                 std::int64_t after_freeze = 0;
                 if (r.third_batch)
-                    after_freeze = static_cast<std::int64_t>(r.third_batch->last_seq - r.third_batch->first_seq + 1 -
-                                                             r.third_batch->missing_seqs + r.third_batch->duplicate_rows);
+                    after_freeze =
+                        static_cast<std::int64_t>(r.third_batch->last_seq - r.third_batch->first_seq + 1 -
+                                                  r.third_batch->missing_seqs + r.third_batch->duplicate_rows);
                 if (!claims_test::eq(run_label(r) + " snapshots in the burst", a.burst_snapshots, 1) ||
                     !claims_test::eq(run_label(r) + " records in the burst == rows added before the third batch",
                                      a.burst_records, static_cast<std::int64_t>(r.rows) - r.rows_before - after_freeze))
@@ -215,7 +217,8 @@ TEST_CASE("the consumer lag reached zero while the table was stale", "[claims][e
         // Mutation: the lag never fell below one while the table was stale.
         [](e2::samples& x) {
             auto* r = first_run(x, "append-flinksink");
-            for (std::size_t i = 0; i < first_new(*r); ++i) r->samples[i].lag = std::max<std::int64_t>(1, r->samples[i].lag);
+            for (std::size_t i = 0; i < first_new(*r); ++i)
+                r->samples[i].lag = std::max<std::int64_t>(1, r->samples[i].lag);
         });
 }
 

@@ -23,7 +23,8 @@ e3::cell_run& cell(e3::samples& s, e3::cell_role role) {
 
 e3::cell_run& grid(e3::samples& s, std::int64_t interval, std::int64_t parallelism) {
     return *std::find_if(s.cells.begin(), s.cells.end(), [&](const auto& c) {
-        return c.role == e3::cell_role::grid && c.interval_ms == interval && c.parallelism == parallelism && c.repeat == 1;
+        return c.role == e3::cell_role::grid && c.interval_ms == interval && c.parallelism == parallelism &&
+               c.repeat == 1;
     });
 }
 
@@ -75,7 +76,8 @@ TEST_CASE("the full run covers the grid, the 1 GB cell, the control and three ba
         [](e3::samples& x) { x.cells.pop_back(); });
 }
 
-TEST_CASE("every cell ran with the interval, writers and target it asked for, as the components report them", "[claims][e3]") {
+TEST_CASE("every cell ran with the interval, writers and target it asked for, as the components report them",
+          "[claims][e3]") {
     C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters&) {
             for (const auto& c : x.cells)
@@ -256,7 +258,8 @@ TEST_CASE("the interval moves mean file size far more than the 1 GB target does"
         });
 }
 
-TEST_CASE("every reader table held exactly the latest row per NPI before it was timed, and every answer was right", "[claims][e3]") {
+TEST_CASE("every reader table held exactly the latest row per NPI before it was timed, and every answer was right",
+          "[claims][e3]") {
     C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             if (!claims_test::that("the reader part recorded", x.reader.has_value())) return false;
@@ -282,7 +285,9 @@ TEST_CASE("every reader table held exactly the latest row per NPI before it was 
         });
 }
 
-TEST_CASE("the short-interval upsert table reads through many small files and equality deletes, the append table through none", "[claims][e3]") {
+TEST_CASE(
+    "the short-interval upsert table reads through many small files and equality deletes, the append table through none",
+    "[claims][e3]") {
     C::holds_and_is_mutation_checked(
         [](const e3::samples& x, const e3::parameters& p) {
             if (!claims_test::that("the reader part recorded", x.reader.has_value())) return false;

@@ -55,7 +55,10 @@ TEST_CASE("the full e4 run covers every procedure in both stores at least three 
         },
         // Mutation: the last local orphan run missing.
         [](e4::samples& x) {
-            x.orphans.erase(std::find_if(x.orphans.rbegin(), x.orphans.rend(), [](const auto& r) { return r.store == "local"; }).base() - 1);
+            x.orphans.erase(
+                std::find_if(x.orphans.rbegin(), x.orphans.rend(), [](const auto& r) { return r.store == "local"; })
+                    .base() -
+                1);
         });
 }
 
@@ -123,7 +126,8 @@ TEST_CASE("with the job's commit newest the watermark survived the expiry in bot
         [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).expire.watermark_after -= 1; });
 }
 
-TEST_CASE("with the job's commit newest the kill after the expiry lost nothing and duplicated nothing", "[claims][e4]") {
+TEST_CASE("with the job's commit newest the kill after the expiry lost nothing and duplicated nothing",
+          "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto* r : of<e4::expire_run>(x.expires, plain))
@@ -152,15 +156,20 @@ TEST_CASE("after another writer's commit the expiry left no snapshot carrying th
             return claims_test::ge("after-compaction expire runs", runs.size(), 6);
         },
         // Mutation: the job's snapshot kept by the expiry.
-        [](e4::samples& x) { first<e4::expire_run>(x.expires, after_compaction).expire.after_has_job_watermark = true; });
+        [](e4::samples& x) {
+            first<e4::expire_run>(x.expires, after_compaction).expire.after_has_job_watermark = true;
+        });
 }
 
-TEST_CASE("after another writer's commit and the expiry the killed job never came back: each restore failed on a file the committer had deleted", "[claims][e4]") {
+TEST_CASE(
+    "after another writer's commit and the expiry the killed job never came back: each restore failed on a file the committer had deleted",
+    "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             for (const auto* r : of<e4::expire_run>(x.expires, after_compaction)) {
-                const bool not_found = std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
-                                                   [](const std::string& e) { return e.find("NotFoundException") != std::string::npos; });
+                const bool not_found =
+                    std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
+                                [](const std::string& e) { return e.find("NotFoundException") != std::string::npos; });
                 if (!claims_test::that(r->name + " same job not running after the kill", !r->kill.same_job_running) ||
                     !claims_test::ne(r->name + " job state at the end", r->health.state, "RUNNING") ||
                     !claims_test::that(r->name + " a NotFoundException among the job's exceptions", not_found) ||
@@ -190,7 +199,8 @@ TEST_CASE("the store listing actually saw the table's location before concluding
         [](e4::samples& x) { x.orphans.front().before = {}; });
 }
 
-TEST_CASE("on the object store remove_orphan_files had no unreferenced object and no open upload to take", "[claims][e4]") {
+TEST_CASE("on the object store remove_orphan_files had no unreferenced object and no open upload to take",
+          "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
             const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; });
@@ -198,14 +208,17 @@ TEST_CASE("on the object store remove_orphan_files had no unreferenced object an
                 if (!claims_test::gt(r->name + " records in flight at the call", r->in_flight_records, 0) ||
                     !claims_test::eq(r->name + " unreferenced data objects before the call",
                                      r->before.data_unreferenced, 0) ||
-                    !claims_test::eq(r->name + " open multipart uploads before the call",
-                                     r->before.multipart_uploads, 0) ||
+                    !claims_test::eq(r->name + " open multipart uploads before the call", r->before.multipart_uploads,
+                                     0) ||
                     !claims_test::eq(r->name + " data files deleted", r->deleted_data_files.size(), 0))
                     return false;
             return claims_test::ge("object-store orphan runs", runs.size(), 6);
         },
         // Mutation: record one unreferenced object.
-        [](e4::samples& x) { first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).before.data_unreferenced = 1; });
+        [](e4::samples& x) {
+            first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).before.data_unreferenced =
+                1;
+        });
 }
 
 TEST_CASE("on the object store the in-flight records still arrived, once", "[claims][e4]") {
@@ -213,42 +226,52 @@ TEST_CASE("on the object store the in-flight records still arrived, once", "[cla
         [](const e4::samples& x) {
             for (const auto* r : of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }))
                 if (!claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)) ||
-                    !claims_test::eq(r->name + " referenced files missing from the store",
-                                     r->table.referenced_missing, 0))
+                    !claims_test::eq(r->name + " referenced files missing from the store", r->table.referenced_missing,
+                                     0))
                     return false;
             return true;
         },
         // Mutation: one missing run.
-        [](e4::samples& x) { first<e4::orphan_run>(x.orphans, [](const auto& r) { return r.store == "s3"; }).table.missing_runs.push_back({1, 1}); });
+        [](e4::samples& x) {
+            first<e4::orphan_run>(x.orphans, [](const auto& r) {
+                return r.store == "s3";
+            }).table.missing_runs.push_back({1, 1});
+        });
 }
 
 TEST_CASE("with the default row group the in-flight records were in no file in either store", "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.variant == "default-row-group"; });
+            const auto runs =
+                of<e4::orphan_run>(x.orphans, [](const auto& r) { return r.variant == "default-row-group"; });
             for (const auto* r : runs)
                 if (!claims_test::gt(r->name + " records in flight at the call", r->in_flight_records, 0) ||
-                    !claims_test::eq(r->name + " unreferenced data files before the call",
-                                     r->before.data_unreferenced, 0) ||
-                    !claims_test::le(r->name + " writer staging files before the call",
-                                     r->before.writer_staging_files, 0) ||
+                    !claims_test::eq(r->name + " unreferenced data files before the call", r->before.data_unreferenced,
+                                     0) ||
+                    !claims_test::le(r->name + " writer staging files before the call", r->before.writer_staging_files,
+                                     0) ||
                     !claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)))
                     return false;
             return claims_test::ge("default-row-group orphan runs", runs.size(), 6);
         },
         // Mutation: a staging file on the TaskManager's disk.
         [](e4::samples& x) {
-            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "default-row-group"); }).before.writer_staging_files = 1;
+            first<e4::orphan_run>(x.orphans, [](const auto& r) {
+                return orphan_in(r, "s3", "default-row-group");
+            }).before.writer_staging_files = 1;
         });
 }
 
-TEST_CASE("with a small row group the object store's in-flight file was a staging file on the TaskManager's disk, not an object", "[claims][e4]") {
+TEST_CASE(
+    "with a small row group the object store's in-flight file was a staging file on the TaskManager's disk, not an object",
+    "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); });
+            const auto runs =
+                of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); });
             for (const auto* r : runs)
-                if (!claims_test::ge(r->name + " writer staging files before the call",
-                                     r->before.writer_staging_files, 1) ||
+                if (!claims_test::ge(r->name + " writer staging files before the call", r->before.writer_staging_files,
+                                     1) ||
                     !claims_test::eq(r->name + " unreferenced data objects before the call",
                                      r->before.data_unreferenced, 0) ||
                     !claims_test::that(r->name + " row group size set on the table", r->row_group_bytes.has_value()))
@@ -257,18 +280,23 @@ TEST_CASE("with a small row group the object store's in-flight file was a stagin
         },
         // Mutation: no staging file seen.
         [](e4::samples& x) {
-            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "s3", "small-row-group"); }).before.writer_staging_files = 0;
+            first<e4::orphan_run>(x.orphans, [](const auto& r) {
+                return orphan_in(r, "s3", "small-row-group");
+            }).before.writer_staging_files = 0;
         });
 }
 
-TEST_CASE("with a small row group on a local filesystem the call deleted the in-flight files and the table lost their records while the job noticed nothing", "[claims][e4]") {
+TEST_CASE(
+    "with a small row group on a local filesystem the call deleted the in-flight files and the table lost their records while the job noticed nothing",
+    "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); });
+            const auto runs =
+                of<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); });
             for (const auto* r : runs)
                 if (!claims_test::gt(r->name + " data files deleted", r->deleted_data_files.size(), 0) ||
-                    !claims_test::ge(r->name + " referenced files missing from the store",
-                                     r->table.referenced_missing, 1) ||
+                    !claims_test::ge(r->name + " referenced files missing from the store", r->table.referenced_missing,
+                                     1) ||
                     !claims_test::ge(r->name + " records in the missing files", r->table.records_in_missing_files, 1) ||
                     !claims_test::eq(r->name + " job state at the end", r->health.state, "RUNNING") ||
                     !claims_test::eq(r->name + " job exceptions", r->health.exceptions, 0))
@@ -277,14 +305,18 @@ TEST_CASE("with a small row group on a local filesystem the call deleted the in-
         },
         // Mutation: every referenced file found.
         [](e4::samples& x) {
-            first<e4::orphan_run>(x.orphans, [](const auto& r) { return orphan_in(r, "local", "small-row-group"); }).table.referenced_missing = 0;
+            first<e4::orphan_run>(x.orphans, [](const auto& r) {
+                return orphan_in(r, "local", "small-row-group");
+            }).table.referenced_missing = 0;
         });
 }
 
-TEST_CASE("optimize against a live append writer committed every time and the table kept every event once", "[claims][e4]") {
+TEST_CASE("optimize against a live append writer committed every time and the table kept every event once",
+          "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; });
+            const auto runs =
+                of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; });
             for (const auto* r : runs) {
                 if (!claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)) ||
                     !claims_test::eq(r->name + " job exceptions", r->health.exceptions, 0))
@@ -297,13 +329,18 @@ TEST_CASE("optimize against a live append writer committed every time and the ta
             return claims_test::ge("append compaction runs", runs.size(), 3);
         },
         // Mutation: one optimize call failed.
-        [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; }).calls.front().ok = false; });
+        [](e4::samples& x) {
+            first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "append"; })
+                .calls.front()
+                .ok = false;
+        });
 }
 
 TEST_CASE("optimize against a live upsert writer never resurrected a superseded row", "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; });
+            const auto runs =
+                of<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; });
             for (const auto* r : runs)
                 if (!claims_test::that(r->name + " table holds the latest row per NPI and nothing else",
                                        e4::upsert_exact(r->table)))
@@ -311,7 +348,11 @@ TEST_CASE("optimize against a live upsert writer never resurrected a superseded 
             return claims_test::ge("upsert compaction runs", runs.size(), 3);
         },
         // Mutation: one stale row.
-        [](e4::samples& x) { first<e4::compaction_run>(x.compactions, [](const auto& r) { return r.table_kind == "upsert"; }).table.stale_rows = 1; });
+        [](e4::samples& x) {
+            first<e4::compaction_run>(x.compactions, [](const auto& r) {
+                return r.table_kind == "upsert";
+            }).table.stale_rows = 1;
+        });
 }
 
 TEST_CASE("the e4 verdicts on record are the ones the code computes from the samples", "[claims][e4]") {
@@ -319,7 +360,8 @@ TEST_CASE("the e4 verdicts on record are the ones the code computes from the sam
     // Mutation (data): a duplicate in one plain expire run's table changes the recomputed verdict.
     first<e4::expire_run>(h.samples.expires, plain).table.duplicate_rows = 1;
     const auto broken = experiment::rejudge(h);
-    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e4.expire-then-kill-lands-once"; });
+    const auto it = std::find_if(broken.begin(), broken.end(),
+                                 [](const auto& p) { return p.id == "e4.expire-then-kill-lands-once"; });
     REQUIRE(it != broken.end());
     CHECK(it->verdict == verdict_kind::refuted);
 }

@@ -38,7 +38,9 @@ e5::stuck_run& stuck(e5::samples& x, const std::string& ending, const std::strin
 }
 }  // namespace
 
-TEST_CASE("the full e5 run ran every run its plan asks: the pair and the seed's condition three times each, every boundary ratio three times and half the interval five, each restore three times, the broker maximum and three stuck runs", "[claims][e5]") {
+TEST_CASE(
+    "the full e5 run ran every run its plan asks: the pair and the seed's condition three times each, every boundary ratio three times and half the interval five, each restore three times, the broker maximum and three stuck runs",
+    "[claims][e5]") {
     REQUIRE_FALSE(C::load().params.quick);
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x, const e5::parameters& p) {
@@ -60,7 +62,10 @@ TEST_CASE("the full e5 run ran every run its plan asks: the pair and the seed's 
         },
         // Mutation: the last boundary run missing.
         [](e5::samples& x) {
-            x.runs.erase(std::find_if(x.runs.rbegin(), x.runs.rend(), [](const auto& r) { return r.part == "boundary"; }).base() - 1);
+            x.runs.erase(
+                std::find_if(x.runs.rbegin(), x.runs.rend(), [](const auto& r) { return r.part == "boundary"; })
+                    .base() -
+                1);
         });
 }
 
@@ -68,7 +73,8 @@ TEST_CASE("every e5 job ran at the interval it asked for, as Flink reports it", 
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x, const e5::parameters& p) {
             for (const auto& r : x.runs) {
-                const auto want = r.part == "pair" || r.part == "seed-condition" ? p.pair_interval_ms : p.boundary_interval_ms;
+                const auto want =
+                    r.part == "pair" || r.part == "seed-condition" ? p.pair_interval_ms : p.boundary_interval_ms;
                 if (!claims_test::eq(r.name + " checkpoint interval (ms)", r.interval_ms, want)) return false;
             }
             for (const auto& r : x.restarts)
@@ -102,8 +108,8 @@ TEST_CASE("the broker registered the 5 second timeout the job asked for", "[clai
             const auto& a = pair_run(x, 5000);
             return claims_test::that("the 5 s pair run's registered timeout recorded",
                                      a.registered_timeout_ms.has_value()) &&
-                   claims_test::eq("the 5 s pair run's timeout the broker registered (ms)",
-                                   *a.registered_timeout_ms, 5000);
+                   claims_test::eq("the 5 s pair run's timeout the broker registered (ms)", *a.registered_timeout_ms,
+                                   5000);
         },
         // Mutation: the broker registered 300 s.
         [](e5::samples& x) { pair_run(x, 5000).registered_timeout_ms = 300000; });
@@ -116,7 +122,9 @@ void for_each_short_pair_run(Samples& x, Each&& each) {
         if (r.part == "pair" && r.requested_timeout_ms == 5000) each(r);
 }
 
-TEST_CASE("a 5 s timeout against a 120 s interval cost a read_committed reader records in every repeat and all of them in most, though all were written", "[claims][e5]") {
+TEST_CASE(
+    "a 5 s timeout against a 120 s interval cost a read_committed reader records in every repeat and all of them in most, though all were written",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x, const e5::parameters&) {
             std::size_t runs = 0, lost_all = 0;
@@ -138,7 +146,9 @@ TEST_CASE("a 5 s timeout against a 120 s interval cost a read_committed reader r
         [](e5::samples& x) { for_each_short_pair_run(x, [](e5::txn_run& r) { r.committed = r.uncommitted; }); });
 }
 
-TEST_CASE("in the seed's own condition, the feed over before the abort, every repeat the broker aborted before a checkpoint lost every record and nothing reported it, as the reference study found, and a repeat whose checkpoint committed first lost nothing", "[claims][e5]") {
+TEST_CASE(
+    "in the seed's own condition, the feed over before the abort, every repeat the broker aborted before a checkpoint lost every record and nothing reported it, as the reference study found, and a repeat whose checkpoint committed first lost nothing",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x, const e5::parameters&) {
             std::size_t lost_silently = 0, committed_first = 0, runs = 0;
@@ -170,8 +180,8 @@ TEST_CASE("in the seed's own condition, the feed over before the abort, every re
                 }
             }
             return claims_test::ge("seed-condition runs", runs, 3) &&
-                   claims_test::gt("twice the seed-condition runs that lost silently > the runs",
-                                   lost_silently * 2, runs) &&
+                   claims_test::gt("twice the seed-condition runs that lost silently > the runs", lost_silently * 2,
+                                   runs) &&
                    claims_test::eq("seed-condition runs that lost silently + that committed first == the runs",
                                    lost_silently + committed_first, runs);
         },
@@ -191,9 +201,10 @@ TEST_CASE("the short timeout's transactions were aborted, not merely slow", "[cl
         // Mutation: drop the aborted states from what the broker was seen to report.
         [](e5::samples& x) {
             auto& st = pair_run(x, 5000).states;
-            st.erase(std::remove_if(st.begin(), st.end(),
-                                    [](const auto& s) { return s.state == "CompleteAbort" || s.state == "PrepareAbort"; }),
-                     st.end());
+            st.erase(
+                std::remove_if(st.begin(), st.end(),
+                               [](const auto& s) { return s.state == "CompleteAbort" || s.state == "PrepareAbort"; }),
+                st.end());
         });
 }
 
@@ -215,7 +226,9 @@ TEST_CASE("raising the timeout to 300 s delivered every record once", "[claims][
         [](e5::samples& x) { pair_run(x, 300000).committed.missing_runs.push_back({1, 1}); });
 }
 
-TEST_CASE("the losing job did not stay quiet: its exception history filled and the committer logged that it could not commit", "[claims][e5]") {
+TEST_CASE(
+    "the losing job did not stay quiet: its exception history filled and the committer logged that it could not commit",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x) {
             bool every = true;
@@ -229,16 +242,17 @@ TEST_CASE("the losing job did not stay quiet: its exception history filled and t
         [](e5::samples& x) { pair_run(x, 5000).signals.exceptions = 0; });
 }
 
-TEST_CASE("below the interval the broker's sweep decides: at half of it one run lost records and another none, and nothing was lost from 1.1 up", "[claims][e5]") {
+TEST_CASE(
+    "below the interval the broker's sweep decides: at half of it one run lost records and another none, and nothing was lost from 1.1 up",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x) {
             int half_lost = 0, half_whole = 0;
             for (const auto& r : x.runs) {
                 if (r.part != "boundary" || !r.ratio) continue;
                 if (*r.ratio == 0.5) (r.committed.distinct_seq < r.events ? half_lost : half_whole) += 1;
-                if (*r.ratio >= 1.1 &&
-                    !claims_test::that(r.name + " read committed: every record once",
-                                       e5::exactly_once(r.committed, r.events)))
+                if (*r.ratio >= 1.1 && !claims_test::that(r.name + " read committed: every record once",
+                                                          e5::exactly_once(r.committed, r.events)))
                     return false;
                 // every record was written
                 if (!claims_test::eq(r.name + " distinct seqs read uncommitted == events", r.uncommitted.distinct_seq,
@@ -258,7 +272,9 @@ TEST_CASE("below the interval the broker's sweep decides: at half of it one run 
         });
 }
 
-TEST_CASE("every restore after the pending transaction's timeout lost one run of records for read_committed, none twice, with the job RUNNING and no exception", "[claims][e5]") {
+TEST_CASE(
+    "every restore after the pending transaction's timeout lost one run of records for read_committed, none twice, with the job RUNNING and no exception",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x) {
             std::size_t runs = 0;
@@ -293,8 +309,8 @@ TEST_CASE("every restore of the same kind of savepoint within the timeout lost n
                 const auto run = restore_label(r);
                 if (!(claims_test::lt(run + " pending transaction's age at the restore < its timeout (ms)",
                                       e5::pending_age_at_restore_ms(r), r.requested_timeout_ms) &&
-                      claims_test::gt(run + " transactions pending at the savepoint",
-                                      r.pending_at_savepoint.size(), 0) &&
+                      claims_test::gt(run + " transactions pending at the savepoint", r.pending_at_savepoint.size(),
+                                      0) &&
                       claims_test::that(run + " read committed: every record once",
                                         e5::exactly_once(r.committed, r.events))))
                     return false;
@@ -325,23 +341,26 @@ TEST_CASE("above the broker's maximum the job failed within seconds and delivere
         });
 }
 
-TEST_CASE("a graceful cancel left no transaction open: plain records written after it were visible within seconds", "[claims][e5]") {
+TEST_CASE("a graceful cancel left no transaction open: plain records written after it were visible within seconds",
+          "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x) {
             for (const auto& st : x.stuck)
                 if (st.ending == "cancel")
                     return claims_test::gt("transactions open at the cancel", st.open_at_cancel.size(), 0) &&
-                           claims_test::ge("plain records all visible after the cancel (ms)",
-                                           st.all_visible_after_ms, 0) &&
-                           claims_test::le("plain records all visible after the cancel (ms)",
-                                           st.all_visible_after_ms, 5000);
+                           claims_test::ge("plain records all visible after the cancel (ms)", st.all_visible_after_ms,
+                                           0) &&
+                           claims_test::le("plain records all visible after the cancel (ms)", st.all_visible_after_ms,
+                                           5000);
             return claims_test::that("a cancel run recorded", false);
         },
         // Mutation: the plain records hidden for a minute.
         [](e5::samples& x) { stuck(x, "cancel", "default").all_visible_after_ms = 60000; });
 }
 
-TEST_CASE("a killed writer's open transaction held back read_committed readers of the partitions it wrote for most of its timeout, and only those", "[claims][e5]") {
+TEST_CASE(
+    "a killed writer's open transaction held back read_committed readers of the partitions it wrote for most of its timeout, and only those",
+    "[claims][e5]") {
     C::holds_and_is_mutation_checked(
         [](const e5::samples& x) {
             for (const auto& st : x.stuck) {
@@ -379,9 +398,11 @@ TEST_CASE("the e5 verdicts on record are the ones the code computes from the sam
     auto h = C::recorded_verdicts_are_recomputed(14);
     // Mutation (data): the 300 s run read at read_committed with one record missing changes the recomputed verdict.
     for (auto& r : h.samples.runs)
-        if (r.requested_timeout_ms >= r.interval_ms * 3 / 2 && r.part != "above-max") r.committed.missing_runs.push_back({1, 1});
+        if (r.requested_timeout_ms >= r.interval_ms * 3 / 2 && r.part != "above-max")
+            r.committed.missing_runs.push_back({1, 1});
     const auto broken = experiment::rejudge(h);
-    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e5.above-interval-delivers-once"; });
+    const auto it = std::find_if(broken.begin(), broken.end(),
+                                 [](const auto& p) { return p.id == "e5.above-interval-delivers-once"; });
     REQUIRE(it != broken.end());
     CHECK(it->verdict == verdict_kind::refuted);
 }

@@ -21,14 +21,16 @@ e6::consumer_run& run_named(e6::samples& x, const std::string& name) {
         if (r.run == name) return r;
     throw std::runtime_error("no run " + name);
 }
-bool every_run_of(const e6::samples& x, const std::string& scenario, const std::function<bool(const e6::consumer_run&)>& ok) {
+bool every_run_of(const e6::samples& x, const std::string& scenario,
+                  const std::function<bool(const e6::consumer_run&)>& ok) {
     const auto rs = e6::runs_of(x, scenario);
     return claims_test::gt(scenario + " runs", rs.size(), 0) &&
            std::all_of(rs.begin(), rs.end(), [&](const e6::consumer_run* r) { return ok(*r); });
 }
 }  // namespace
 
-TEST_CASE("the full e6 run covers each client and protocol in each of the five scenarios, three times", "[claims][e6]") {
+TEST_CASE("the full e6 run covers each client and protocol in each of the five scenarios, three times",
+          "[claims][e6]") {
     REQUIRE_FALSE(C::load().params.quick);
     REQUIRE(C::load().params.repeat_count() == 3);
     C::holds_and_is_mutation_checked(
@@ -65,10 +67,13 @@ TEST_CASE("every member started with the settings its run asked for, and every m
             return true;
         },
         // Mutation: a member of a fix-pause run that logged plain mode.
-        [](e6::samples& x) { run_named(x, "java/classic/fix-pause").clients.at(0) = "java classic plain kafka-clients"; });
+        [](e6::samples& x) {
+            run_named(x, "java/classic/fix-pause").clients.at(0) = "java classic plain kafka-clients";
+        });
 }
 
-TEST_CASE("a healthy group of every client processed each record once and committed to the end of the topic", "[claims][e6]") {
+TEST_CASE("a healthy group of every client processed each record once and committed to the end of the topic",
+          "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
             return every_run_of(x, "healthy", [](const e6::consumer_run& r) {
@@ -124,15 +129,16 @@ TEST_CASE("under the degraded latency every batch ended in a commit, and the com
         });
 }
 
-TEST_CASE("librdkafka handed the application the exceeded interval from poll, and the Java client's poll never threw", "[claims][e6]") {
+TEST_CASE("librdkafka handed the application the exceeded interval from poll, and the Java client's poll never threw",
+          "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
             for (const auto* r : e6::runs_of(x, "degraded")) {
                 const auto a = e6::accounting(*r);
                 const auto run = e6::run_label(*r);
-                if (r->settings.client == "cpp" ? !claims_test::ne(run + " poll errors handed to the application",
-                                                                   a.poll_errors, 0)
-                                                : !claims_test::eq(run + " poll errors", a.poll_errors, 0))
+                if (r->settings.client == "cpp"
+                        ? !claims_test::ne(run + " poll errors handed to the application", a.poll_errors, 0)
+                        : !claims_test::eq(run + " poll errors", a.poll_errors, 0))
                     return false;
                 if (!claims_test::ne(run + " client warnings about the poll interval", r->client_poll_warnings, 0))
                     return false;
@@ -145,7 +151,8 @@ TEST_CASE("librdkafka handed the application the exceeded interval from poll, an
         });
 }
 
-TEST_CASE("the seed's 'no exception' did not hold: every degraded application was handed its failed commits", "[claims][e6]") {
+TEST_CASE("the seed's 'no exception' did not hold: every degraded application was handed its failed commits",
+          "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
             return every_run_of(x, "degraded", [](const e6::consumer_run& r) {
@@ -160,8 +167,9 @@ TEST_CASE("the seed's 'no exception' did not hold: every degraded application wa
         });
 }
 
-TEST_CASE("every fix processed every record at most once, lost no commit and moved the committed offsets, but the interval fix under Java's consumer protocol",
-          "[claims][e6]") {
+TEST_CASE(
+    "every fix processed every record at most once, lost no commit and moved the committed offsets, but the interval fix under Java's consumer protocol",
+    "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters& p) {
             auto clean = [](const e6::consumer_run& r) {
@@ -188,12 +196,14 @@ TEST_CASE("every fix processed every record at most once, lost no commit and mov
         // Mutation: one record of the pause fix processed twice.
         [](e6::samples& x) {
             auto& r = run_named(x, "cpp/classic/fix-pause");
-            r.log.push_back(*std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; }));
+            r.log.push_back(
+                *std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; }));
         });
 }
 
-TEST_CASE("the 60 s interval under Java's consumer protocol was clean in two repeats of three, and every other configuration gave one outcome in all three",
-          "[claims][e6]") {
+TEST_CASE(
+    "the 60 s interval under Java's consumer protocol was clean in two repeats of three, and every other configuration gave one outcome in all three",
+    "[claims][e6]") {
     C::holds_and_is_mutation_checked(
         [](const e6::samples& x, const e6::parameters&) {
             std::map<std::string, std::pair<int, int>> clean_and_not;
@@ -218,7 +228,8 @@ TEST_CASE("the 60 s interval under Java's consumer protocol was clean in two rep
         // Mutation: the pause fix under the classic Java protocol processes a record twice in one repeat.
         [](e6::samples& x) {
             auto& r = run_named(x, "java/classic/fix-pause");
-            r.log.push_back(*std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; }));
+            r.log.push_back(
+                *std::find_if(r.log.begin(), r.log.end(), [](const auto& e) { return e.kind == "record"; }));
         });
 }
 
@@ -228,7 +239,8 @@ TEST_CASE("the e6 verdicts on record are the ones the code computes from the sam
     for (auto& r : h.samples.runs)
         if (r.settings.scenario == "healthy") r.offsets.back().committed -= 1;
     const auto broken = experiment::rejudge(h);
-    const auto it = std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e6.healthy-progresses-once"; });
+    const auto it =
+        std::find_if(broken.begin(), broken.end(), [](const auto& p) { return p.id == "e6.healthy-progresses-once"; });
     REQUIRE(it != broken.end());
     CHECK(it->verdict == verdict_kind::refuted);
 }

@@ -27,7 +27,8 @@ TEST_CASE("the e7 full run SIGKILLed the Connect worker at least thirty times", 
 }
 
 // Mutation: a kill whose replacement pid is the killed one.
-TEST_CASE("every e7 kill ended the worker JVM, its supervisor started another and the new worker answered", "[claims][e7]") {
+TEST_CASE("every e7 kill ended the worker JVM, its supervisor started another and the new worker answered",
+          "[claims][e7]") {
     C::holds_and_is_mutation_checked(
         [](const e7::samples& x) {
             if (!claims_test::that("the restart part recorded", x.restart.has_value())) return false;
@@ -140,7 +141,10 @@ TEST_CASE("each e7 feed regenerates to the digest the results recorded", "[claim
                    claims_test::eq("offsets part's feed digest recorded == regenerated", x.offsets.feed_sha256,
                                    offsets);
         },
-        [](e7::samples& x) { auto& d = *x.offsets.feed_sha256; d.at(0) = d.at(0) == '0' ? '1' : '0'; });
+        [](e7::samples& x) {
+            auto& d = *x.offsets.feed_sha256;
+            d.at(0) = d.at(0) == '0' ? '1' : '0';
+        });
 }
 
 TEST_CASE("the e7 verdicts on record are the ones the code computes from the samples", "[claims][e7]") {

@@ -43,8 +43,9 @@ TEST_CASE("the e7b full run made every planned trial of every cell, each with it
 // Mutation: a pause healed after 5 s. (The first full run read the state
 // letter right after each SIGSTOP, too soon to show the stop; this run reads
 // it until T, for at most 2 s.)
-TEST_CASE("every e7b kill ended the worker JVM and its supervisor started another, and every pause stopped the worker (state T) and was healed by SIGCONT after its full duration",
-          "[claims][e7b]") {
+TEST_CASE(
+    "every e7b kill ended the worker JVM and its supervisor started another, and every pause stopped the worker (state T) and was healed by SIGCONT after its full duration",
+    "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
             for (const auto& t : x.trials) {
@@ -64,15 +65,19 @@ TEST_CASE("every e7b kill ended the worker JVM and its supervisor started anothe
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
-                if (t.cell == e7b::zombie_pause) { t.healed_at_ms = t.fault_at_ms + 5000; break; }
+                if (t.cell == e7b::zombie_pause) {
+                    t.healed_at_ms = t.fault_at_ms + 5000;
+                    break;
+                }
         });
 }
 
 // Mutation: one trial recorded at a 30 s commit interval. (The first full run
 // read the tasks RUNNING right after the start, 1 of 2 in four trials; this
 // run polls for all of them, for at most 30 s, before the feed.)
-TEST_CASE("every e7b connector ran with the commit interval requested, as the worker stored it, every task RUNNING before the feed, on the workers each cell asks",
-          "[claims][e7b]") {
+TEST_CASE(
+    "every e7b connector ran with the commit interval requested, as the worker stored it, every task RUNNING before the feed, on the workers each cell asks",
+    "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
             for (const auto& t : x.trials) {
@@ -89,8 +94,9 @@ TEST_CASE("every e7b connector ran with the commit interval requested, as the wo
 }
 
 // Mutation: a coordinator-kill trial whose fault hit the other worker.
-TEST_CASE("every e7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause the other one",
-          "[claims][e7b]") {
+TEST_CASE(
+    "every e7b coordinator kill hit the worker whose log elected the coordinator, and every zombie pause the other one",
+    "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x) {
             for (const auto& t : x.trials) {
@@ -109,7 +115,10 @@ TEST_CASE("every e7b coordinator kill hit the worker whose log elected the coord
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
-                if (t.cell == e7b::coordinator_kill) { t.target_worker = 3 - t.coordinator_worker; break; }
+                if (t.cell == e7b::coordinator_kill) {
+                    t.target_worker = 3 - t.coordinator_worker;
+                    break;
+                }
         });
 }
 
@@ -117,9 +126,13 @@ TEST_CASE("the e7b verdicts on record are the ones the code computes from the sa
     auto h = C::recorded_verdicts_are_recomputed(9);
     // Mutation (data): a duplicate seq row in the first trial that read rows back refutes no-duplicate.
     for (auto& t : h.samples.trials)
-        if (t.rows > 0) { t.duplicate_rows = 1; break; }
+        if (t.rows > 0) {
+            t.duplicate_rows = 1;
+            break;
+        }
     const auto judged = experiment::rejudge(h);
-    const auto it = std::find_if(judged.begin(), judged.end(), [](const auto& o) { return o.id == "e7b.no-duplicate"; });
+    const auto it =
+        std::find_if(judged.begin(), judged.end(), [](const auto& o) { return o.id == "e7b.no-duplicate"; });
     REQUIRE(it != judged.end());
     CHECK(it->verdict == verdict_kind::refuted);
 }
@@ -129,8 +142,9 @@ TEST_CASE("the e7b verdicts on record are the ones the code computes from the sa
 // uncommitted (a kill after every record was committed has nothing to lose,
 // and the rule leaves it undecided).
 // Mutation: every after-commit trial but two recorded with all its records committed before the kill.
-TEST_CASE("at least three e7b after-commit kills came after the table's first snapshot, with acknowledged records still uncommitted",
-          "[claims][e7b]") {
+TEST_CASE(
+    "at least three e7b after-commit kills came after the table's first snapshot, with acknowledged records still uncommitted",
+    "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x) {
             std::size_t with_something_to_lose = 0;
@@ -143,7 +157,8 @@ TEST_CASE("at least three e7b after-commit kills came after the table's first sn
         [](e7b::samples& x) {
             std::size_t kept = 0;
             for (auto& t : x.trials)
-                if (t.cell == e7b::coordinator_kill_after_commit && ++kept > 2) t.records_before_fault = static_cast<std::int64_t>(t.acknowledged);
+                if (t.cell == e7b::coordinator_kill_after_commit && ++kept > 2)
+                    t.records_before_fault = static_cast<std::int64_t>(t.acknowledged);
         });
 }
 
@@ -151,8 +166,9 @@ TEST_CASE("at least three e7b after-commit kills came after the table's first sn
 // before any table snapshot, on a connector whose stored config holds
 // iceberg.kafka.auto.offset.reset=earliest; no other cell has it.
 // Mutation: one earliest trial recorded with the setting unset.
-TEST_CASE("every e7b earliest-cell connector ran with auto.offset.reset earliest as the worker stored it, no other cell's did, and its kills came before the table's first snapshot",
-          "[claims][e7b]") {
+TEST_CASE(
+    "every e7b earliest-cell connector ran with auto.offset.reset earliest as the worker stored it, no other cell's did, and its kills came before the table's first snapshot",
+    "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x) {
             for (const auto& t : x.trials) {
@@ -168,6 +184,9 @@ TEST_CASE("every e7b earliest-cell connector ran with auto.offset.reset earliest
         },
         [](e7b::samples& x) {
             for (auto& t : x.trials)
-                if (t.cell == e7b::coordinator_kill_earliest) { t.control_offset_reset.reset(); break; }
+                if (t.cell == e7b::coordinator_kill_earliest) {
+                    t.control_offset_reset.reset();
+                    break;
+                }
         });
 }

@@ -84,7 +84,8 @@ TEST_CASE("no e8 lost reply, 5xx answer or 504 after forwarding committed its ch
                     const auto cell = w + " " + e8::stem_of(c);
                     if (!claims_test::ge(cell + " valid trials", got.size(), 5)) return false;
                     for (const auto& o : got)
-                        if (!claims_test::eq(cell + " commits of the hit checkpoint", o.commits_of_checkpoint, 1)) return false;
+                        if (!claims_test::eq(cell + " commits of the hit checkpoint", o.commits_of_checkpoint, 1))
+                            return false;
                 }
             return true;
         },
@@ -96,8 +97,9 @@ TEST_CASE("no e8 lost reply, 5xx answer or 504 after forwarding committed its ch
 }
 
 // Mutation: one more duplicate seq row in the SinkV2 table than its doubled snapshots added.
-TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the doubled snapshots added, and no seq is missing",
-          "[claims][e8]") {
+TEST_CASE(
+    "the e8 duplicate seq rows Trino reads are exactly the records the doubled snapshots added, and no seq is missing",
+    "[claims][e8]") {
     C::holds_and_is_mutation_checked(
         [](const e8::samples& x) {
             std::size_t append_runs = 0;
@@ -108,11 +110,14 @@ TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the dou
                 for (const auto& t : r.trials) doubled += e8::outcome_of(r, t).excess_records;
                 const auto rr = e8::replay_report(r);
                 const auto& w = r.writer;
-                if (!claims_test::that(w + " table read back", r.observed) || !claims_test::eq(w + " missing seqs", r.missing_seq, 0) ||
+                if (!claims_test::that(w + " table read back", r.observed) ||
+                    !claims_test::eq(w + " missing seqs", r.missing_seq, 0) ||
                     !claims_test::gt(w + " duplicate rows", r.duplicate_rows, 0))
                     return false;
-                if (!claims_test::eq(w + " duplicate rows == records the doubled snapshots added", r.duplicate_rows, rr.excess_records()) ||
-                    !claims_test::eq(w + " records doubled snapshots added == the trials' excess", rr.excess_records(), doubled))
+                if (!claims_test::eq(w + " duplicate rows == records the doubled snapshots added", r.duplicate_rows,
+                                     rr.excess_records()) ||
+                    !claims_test::eq(w + " records doubled snapshots added == the trials' excess", rr.excess_records(),
+                                     doubled))
                     return false;
             }
             return claims_test::eq("append-table runs", append_runs, 2);
@@ -121,7 +126,8 @@ TEST_CASE("the e8 duplicate seq rows Trino reads are exactly the records the dou
 }
 
 // Mutation: one SinkV2 lost-reply trial with two failures in Flink's exception history.
-TEST_CASE("every e8 commit fault without a kill failed the Flink job exactly once, and the job committed again", "[claims][e8]") {
+TEST_CASE("every e8 commit fault without a kill failed the Flink job exactly once, and the job committed again",
+          "[claims][e8]") {
     C::holds_and_is_mutation_checked(
         [](const e8::samples& x) {
             std::size_t seen = 0;

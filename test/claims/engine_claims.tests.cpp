@@ -101,9 +101,10 @@ TEST_CASE("both table shapes and the source take the roster columns from one fil
 // Mutation: drop `${kafka_properties}` from sql/roster_source.sql (a stack
 // description's SASL or TLS settings would never reach Flink's Kafka source): this fails.
 TEST_CASE("the Kafka client settings of a stack description reach Flink's Kafka source", "[claims][sql]") {
-    const auto t = spliced_table("roster_source.sql", {},
-                                 "  'properties.security.protocol' = 'SASL_PLAINTEXT',\n"
-                                 "  'properties.sasl.jaas.config' = 'x required username=\"u\" password=\"it''s\";',\n");
+    const auto t =
+        spliced_table("roster_source.sql", {},
+                      "  'properties.security.protocol' = 'SASL_PLAINTEXT',\n"
+                      "  'properties.sasl.jaas.config' = 'x required username=\"u\" password=\"it''s\";',\n");
     REQUIRE(t.properties.count("properties.security.protocol") == 1);
     CHECK(t.properties.at("properties.security.protocol") == "SASL_PLAINTEXT");
     CHECK(t.properties.count("properties.sasl.jaas.config") == 1);
@@ -126,7 +127,8 @@ std::int64_t most_kills_per_job() {
 
 // Mutation: in compose/flink/component.sh, `restart-strategy.fixed-delay.attempts: 1000`
 // → `restart-strategy.fixed-delay.attempts: 1`: this fails.
-TEST_CASE("the stack's Flink restarts a killed job at least as many times as an experiment kills it", "[claims][flink]") {
+TEST_CASE("the stack's Flink restarts a killed job at least as many times as an experiment kills it",
+          "[claims][flink]") {
     const auto conf = stack_flink_config();
     const auto kills = most_kills_per_job();
     REQUIRE(kills >= 30);  // the full run of E1

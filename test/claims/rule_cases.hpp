@@ -42,8 +42,8 @@ T& named(std::vector<T>& items, const std::string& name, Key key) {
         if (n == name) return item;
         there += (there.empty() ? "" : ", ") + n;
     }
-    throw std::out_of_range("rule cases: nothing named \"" + name + "\" in the shipped run (there are: " +
-                            (there.empty() ? "none" : there) + ")");
+    throw std::out_of_range("rule cases: nothing named \"" + name +
+                            "\" in the shipped run (there are: " + (there.empty() ? "none" : there) + ")");
 }
 
 /// One experiment's hand-built cases (test/claims/rule_cases/<tag>.cpp).

@@ -12,9 +12,9 @@
 using namespace rosterrig;
 
 namespace {
-using all_experiments = std::tuple<e1::definition, e1b::definition, e1c::definition, e2::definition, e3::definition,
-                                   e4::definition, e5::definition, e6::definition, e7::definition, e7b::definition,
-                                   e8::definition>;
+using all_experiments =
+    std::tuple<e1::definition, e1b::definition, e1c::definition, e2::definition, e3::definition, e4::definition,
+               e5::definition, e6::definition, e7::definition, e7b::definition, e8::definition>;
 
 template <class... E>
 std::set<std::string> tags_of(std::tuple<E...>*) {

@@ -69,8 +69,8 @@ experiment::history<D> recorded_verdicts_are_recomputed(std::size_t at_least) {
     REQUIRE(judged.size() == h.samples.predictions.size());
     for (std::size_t i = 0; i < judged.size(); ++i) {
         INFO(judged[i].id << ": recomputed " << to_string(judged[i].verdict) << " (" << judged[i].reason
-                           << "), recorded " << to_string(h.samples.predictions[i].verdict) << " ("
-                           << h.samples.predictions[i].reason << ")");
+                          << "), recorded " << to_string(h.samples.predictions[i].verdict) << " ("
+                          << h.samples.predictions[i].reason << ")");
         CHECK(experiment::same_judgement(judged[i], h.samples.predictions[i]));
     }
     CHECK(experiment::overall(judged) == h.envelope.verdict);
@@ -85,7 +85,8 @@ struct claims_of {
     static experiment::history<D> recorded_verdicts_are_recomputed(std::size_t at_least) {
         return claims_test::recorded_verdicts_are_recomputed<D>(at_least);
     }
-    static void holds_and_is_mutation_checked(const claim<D>& c, const std::function<void(typename D::samples&)>& mutate) {
+    static void holds_and_is_mutation_checked(const claim<D>& c,
+                                              const std::function<void(typename D::samples&)>& mutate) {
         claims_test::holds_and_is_mutation_checked<D>(c, mutate);
     }
     // For claims that need only the samples.

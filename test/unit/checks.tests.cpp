@@ -15,7 +15,7 @@ namespace {
 std::vector<seq_range> missing_in(std::uint64_t n, const std::set<std::uint64_t>& present) {
     return missing_ranges(n, [&](std::uint64_t s) { return present.count(s) != 0; });
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("missing ranges are closed intervals, including a gap that runs to the end", "[check][missing]") {
     CHECK(missing_in(10, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).empty());
@@ -92,15 +92,17 @@ TEST_CASE("the expected upsert table is a perfect upsert table, by seq and by fi
 TEST_CASE("an upsert check names shared, missing, stale and unexpected NPIs", "[check][upsert]") {
     upsert_expectation x;
     x.events = 10;
-    auto rec = [](std::uint64_t seq, std::uint32_t rev, std::uint64_t digest) { return expected_record{seq, rev, digest}; };
+    auto rec = [](std::uint64_t seq, std::uint32_t rev, std::uint64_t digest) {
+        return expected_record{seq, rev, digest};
+    };
     x.by_npi[100] = {rec(5, 2, 55), rec(5, 2, 55)};
     x.by_npi[200] = {rec(7, 1, 77), rec(3, 2, 33)};  // late stale: last arrived is older
     x.by_npi[300] = {rec(9, 3, 99), rec(9, 3, 99)};
     const std::vector<observed_row> rows{
-        {5, 100, std::nullopt},       // correct
-        {2, 100, std::nullopt},       // second row for 100, and stale
-        {std::nullopt, 200, 77},      // correct by fields, behind the newest revision
-        {1, 400, std::nullopt},       // unexpected
+        {5, 100, std::nullopt},   // correct
+        {2, 100, std::nullopt},   // second row for 100, and stale
+        {std::nullopt, 200, 77},  // correct by fields, behind the newest revision
+        {1, 400, std::nullopt},   // unexpected
     };
     const upsert_result r = check_upsert(x, rows);
     CHECK(r.rows == 4);
@@ -130,8 +132,11 @@ TEST_CASE("an upsert check counts the NPIs whose rows all miss the last-arrived 
     x.by_npi[200] = {rec(7), rec(7)};  // only an older row: lost
     x.by_npi[300] = {rec(9), rec(9)};  // on no row: missing, counted there, not here
     x.by_npi[400] = {rec(8), rec(8)};  // the latest alone: exact
-    const std::vector<observed_row> rows{{2, 100, std::nullopt}, {5, 100, std::nullopt}, {3, 200, std::nullopt},
-                                         {1, 200, std::nullopt}, {8, 400, std::nullopt}};
+    const std::vector<observed_row> rows{{2, 100, std::nullopt},
+                                         {5, 100, std::nullopt},
+                                         {3, 200, std::nullopt},
+                                         {1, 200, std::nullopt},
+                                         {8, 400, std::nullopt}};
     const upsert_result r = check_upsert(x, rows);
     CHECK(r.npis_without_latest == 1);
     CHECK(r.missing_npis == std::vector<std::uint64_t>{300});
@@ -151,8 +156,7 @@ struct damaged_table {
 
 /// Starts from the perfect table (append: the feed; upsert: the expected
 /// rows), then deletes, duplicates, swaps in stale rows and adds strangers.
-damaged_table damage(const std::vector<roster_event>& perfect, const std::vector<roster_event>& feed,
-                     splitmix64& rng) {
+damaged_table damage(const std::vector<roster_event>& perfect, const std::vector<roster_event>& feed, splitmix64& rng) {
     damaged_table t;
     const double p_delete = uniform_unit(rng) * 0.2, p_dup = uniform_unit(rng) * 0.2, p_stale = uniform_unit(rng) * 0.2;
     const bool tail_gap = uniform_below(rng, 3) == 0;
@@ -162,8 +166,10 @@ damaged_table damage(const std::vector<roster_event>& perfect, const std::vector
         if (bernoulli(rng, p_delete)) continue;
         observed_row r = row_of(e);
         if (bernoulli(rng, p_stale)) r = row_of(feed[uniform_below(rng, feed.size())]);  // some other record
-        if (uniform_below(rng, 2) == 0) r.seq.reset();                                   // judged by fields
-        else r.fields_digest.reset();
+        if (uniform_below(rng, 2) == 0)
+            r.seq.reset();  // judged by fields
+        else
+            r.fields_digest.reset();
         t.rows.push_back(r);
         while (bernoulli(rng, p_dup)) t.rows.push_back(t.rows.back());
     }
@@ -174,9 +180,10 @@ damaged_table damage(const std::vector<roster_event>& perfect, const std::vector
     return t;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("the append check agrees with a brute-force count on 200 random damaged tables", "[check][append][property]") {
+TEST_CASE("the append check agrees with a brute-force count on 200 random damaged tables",
+          "[check][append][property]") {
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         splitmix64 rng{seed};
         const roster_spec spec{.seed = seed, .providers = 40, .events = 1 + uniform_below(rng, 300)};
@@ -190,15 +197,20 @@ TEST_CASE("the append check agrees with a brute-force count on 200 random damage
         std::uint64_t extra = 0, outside = 0;
         std::set<std::uint64_t> present;
         for (auto [s, c] : count) {
-            if (s < 1 || s > spec.events) { outside += c; continue; }
+            if (s < 1 || s > spec.events) {
+                outside += c;
+                continue;
+            }
             extra += c - 1;
             present.insert(s);
         }
         std::vector<seq_range> gaps;
         for (std::uint64_t s = 1; s <= spec.events; ++s)
             if (!present.count(s)) {
-                if (!gaps.empty() && gaps.back().last == s - 1) gaps.back().last = s;
-                else gaps.push_back({s, s});
+                if (!gaps.empty() && gaps.back().last == s - 1)
+                    gaps.back().last = s;
+                else
+                    gaps.push_back({s, s});
             }
 
         const append_result r = check_append(spec.events, seqs);
@@ -211,7 +223,8 @@ TEST_CASE("the append check agrees with a brute-force count on 200 random damage
     }
 }
 
-TEST_CASE("the upsert check agrees with a brute-force reference on 200 random damaged tables", "[check][upsert][property]") {
+TEST_CASE("the upsert check agrees with a brute-force reference on 200 random damaged tables",
+          "[check][upsert][property]") {
     // Mutation check: comparing fields-only rows against newest_by_revision
     // instead of latest_by_arrival in upsert_checker::observe fails this for
     // seeds with late stale assertions (tried once). behind_newest_revision
@@ -220,8 +233,11 @@ TEST_CASE("the upsert check agrees with a brute-force reference on 200 random da
     // newest revision of an NPI whose newest differs, fails this (tried once).
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         splitmix64 rng{seed * 31};
-        const roster_spec spec{.seed = seed, .providers = 30, .events = 50 + uniform_below(rng, 250),
-                               .partitions = 4, .late_stale_fraction = seed % 2 ? 0.1 : 0.0};
+        const roster_spec spec{.seed = seed,
+                               .providers = 30,
+                               .events = 50 + uniform_below(rng, 250),
+                               .partitions = 4,
+                               .late_stale_fraction = seed % 2 ? 0.1 : 0.0};
         const auto feed = generate(spec);
         const auto perfect = expected_latest_by_arrival(spec);
         const auto table = damage(perfect, feed, rng);
@@ -238,7 +254,10 @@ TEST_CASE("the upsert check agrees with a brute-force reference on 200 random da
         for (const auto& row : table.rows) {
             ++count[row.npi];
             auto it = last.find(row.npi);
-            if (it == last.end()) { ++unexpected; continue; }
+            if (it == last.end()) {
+                ++unexpected;
+                continue;
+            }
             auto is = [&row](const roster_event& e) {
                 return row.seq ? *row.seq == e.seq : *row.fields_digest == fields_digest(e.fields);
             };
@@ -280,8 +299,10 @@ TEST_CASE("the upsert check agrees with a brute-force reference on 200 random da
         REQUIRE(c.stale_cap == cap);
         REQUIRE(c.stale_rows == stale);
         REQUIRE(c.stale_capped == (stale > cap));
-        REQUIRE(c.stale == sorted(std::vector<stale_row>(stale_list.begin(),
-                                                         stale_list.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(cap, stale_list.size())))));
+        REQUIRE(c.stale ==
+                sorted(std::vector<stale_row>(
+                    stale_list.begin(),
+                    stale_list.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(cap, stale_list.size())))));
         REQUIRE(c.rows == r.rows);
         REQUIRE(c.rows_sharing_npi == r.rows_sharing_npi);
         REQUIRE(c.shared_npis == r.shared_npis);
@@ -345,9 +366,12 @@ TEST_CASE("flat_map: a slot of 16, 32 or 64 bytes sits in one cache line", "[che
     // line each. Mutation check: dropping alignas(slot_align) from
     // flat_map::slot leaves slots at the allocator's 16-byte alignment and
     // fails this (tried once).
-    struct three { std::uint64_t a, b, c; };  // with the key: 32 bytes
+    struct three {
+        std::uint64_t a, b, c;
+    };  // with the key: 32 bytes
     detail::flat_map<three> m;
-    for (std::uint64_t k = 1; k <= 50000; ++k) m[k * 7919] = three{k, k, k};  // 4 MB of slots: an mmap, 16 bytes past a page
+    for (std::uint64_t k = 1; k <= 50000; ++k)
+        m[k * 7919] = three{k, k, k};  // 4 MB of slots: an mmap, 16 bytes past a page
     std::size_t straddling = 0;
     for (const auto& s : m) {
         const auto at = reinterpret_cast<std::uintptr_t>(&s);

@@ -38,7 +38,9 @@ TEST_CASE("the flag parser refuses what it does not understand", "[cli]") {
         std::string mode;
         bool verbose = false;
         arg_parser p{"t", "test"};
-        p.option("--seed", seed, "S", "seed", required).choice("--mode", mode, {"a", "b"}, "mode").flag("--v", verbose, "v");
+        p.option("--seed", seed, "S", "seed", required)
+            .choice("--mode", mode, {"a", "b"}, "mode")
+            .flag("--v", verbose, "v");
         CHECK_THROWS_WITH(p.parse(args), message);
     };
     fails_with({"--seed", "1", "--colour", "red"}, "unknown flag --colour");
@@ -70,7 +72,8 @@ TEST_CASE("rows are read with npi as string or integer and fields all or none", 
     CHECK(row.npi == 1234567893ULL);
     CHECK_FALSE(row.has_fields);
     reader.parse(R"({"npi": 1234567893, "name": "A", "taxonomy": "T", "address": "1 Main St", "city": "C",
-                     "state": "IL", "zip": "62701", "phone": "217-555-0100", "status": "active", "extra": 1})", row);
+                     "state": "IL", "zip": "62701", "phone": "217-555-0100", "status": "active", "extra": 1})",
+                 row);
     CHECK_FALSE(row.seq);
     CHECK(row.has_fields);
     CHECK(row.observed().fields_digest == fields_digest(row.fields));

@@ -33,10 +33,12 @@ TEST_CASE("one checkpoint committed twice shows as a repeated watermark and exce
     CHECK(r.replayed_watermarks.at(0).snapshot_ids == std::vector<std::int64_t>{2, 3});
 }
 
-TEST_CASE("an upsert replay invisible in the rows is visible in the records the snapshots added", "[check][commit-replay]") {
+TEST_CASE("an upsert replay invisible in the rows is visible in the records the snapshots added",
+          "[check][commit-replay]") {
     // A restored job re-committing under a new job id: no watermark repeats, the counts do.
     // Mutation: sum added_records over the first snapshot only and the excess is missed.
-    const auto r = commit_replay({snap(1, 4, 500, {}, "overwrite", "job-a"), snap(2, 4, 500, {}, "overwrite", "job-b")}, 500);
+    const auto r =
+        commit_replay({snap(1, 4, 500, {}, "overwrite", "job-a"), snap(2, 4, 500, {}, "overwrite", "job-b")}, 500);
     CHECK(r.replayed_watermarks.empty());
     CHECK(r.excess_records() == 500);
     CHECK_FALSE(r.clean());

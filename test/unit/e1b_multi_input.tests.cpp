@@ -24,8 +24,9 @@ experiment::kill_sample kill(std::uint64_t index, std::int64_t restored) {
 
 // Mutation: fan_in_of counting one channel behind REBALANCE makes it fail.
 TEST_CASE("a writer behind a rebalance has one input channel per upstream subtask", "[e1b]") {
-    const auto f = experiment::fan_in_of({edge("", source, "NONE (source vertex)", 0, 4), edge(source, writer, "REBALANCE", 4, 1),
-                                          edge(writer, committer, "REBALANCE", 1, 1)});
+    const auto f =
+        experiment::fan_in_of({edge("", source, "NONE (source vertex)", 0, 4), edge(source, writer, "REBALANCE", 4, 1),
+                               edge(writer, committer, "REBALANCE", 1, 1)});
     CHECK(f.found);
     CHECK_FALSE(f.chained);
     CHECK(f.input_channels == 4);
@@ -44,7 +45,9 @@ TEST_CASE("a writer chained with the source is refused: one input channel cannot
 }
 
 // Mutation: job_problems accepting any planned kind (or not reading the plan's edges) makes it fail.
-TEST_CASE("a user's template is refused before the run when it makes an upsert table or chains its writer to the source", "[e1b]") {
+TEST_CASE(
+    "a user's template is refused before the run when it makes an upsert table or chains its writer to the source",
+    "[e1b]") {
     e1b::parameters p;
     CHECK(e1b::job_problems(p, {}).empty());  // the rig's own writer
     p.job = experiment::job_template{"mine.sql", "", "", experiment::template_plan{}};
@@ -65,11 +68,11 @@ TEST_CASE("a user's template is refused before the run when it makes an upsert t
 TEST_CASE("each later copy of a seq goes to the last kill whose restored checkpoint precedes it", "[e1b]") {
     e1b::configuration_run c;
     c.run.kills = {kill(1, 3), kill(2, 7), kill(3, 7), kill(4, 12)};
-    c.duplicate_copies = {{100, 7}, {100, 9},             // replayed after the restores of checkpoint 7: kill 3
+    c.duplicate_copies = {{100, 7},  {100, 9},              // replayed after the restores of checkpoint 7: kill 3
                           {200, 12}, {200, 13}, {200, 15},  // two replays, both after kill 4's restore of 12
-                          {300, 5}, {300, 4},             // out of order: the original is checkpoint 4, the copy at 5 is kill 1's
-                          {400, 2}, {400, 3},             // committed by checkpoint 3, which no restore precedes
-                          {500, -1}, {500, 8}};           // the original's checkpoint unknown: the copy at 8 goes to kill 3
+                          {300, 5},  {300, 4},  // out of order: the original is checkpoint 4, the copy at 5 is kill 1's
+                          {400, 2},  {400, 3},  // committed by checkpoint 3, which no restore precedes
+                          {500, -1}, {500, 8}};  // the original's checkpoint unknown: the copy at 8 goes to kill 3
     e1b::attribute_by_checkpoint(c);
     CHECK(c.run.kills[0].duplicates == 1);
     CHECK(c.run.kills[1].duplicates == 0);
@@ -92,6 +95,7 @@ TEST_CASE("at-least-once without duplicates is refuted only after thirty clean k
     s.configurations[0].run.kills[4].duplicates = 12;
     CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::held);
     // A chained writer cannot answer, whatever the kills say.
-    s.configurations[0].fan_in = experiment::fan_in_of({edge("", source + " -> " + writer, "NONE (source vertex)", 0, 4)});
+    s.configurations[0].fan_in =
+        experiment::fan_in_of({edge("", source + " -> " + writer, "NONE (source vertex)", 0, 4)});
     CHECK(e1b::at_least_once_duplicates(s, c.run.name, e1b::kills_to_refute).verdict == verdict_kind::inconclusive);
 }

@@ -37,7 +37,8 @@ verdict_kind judge(const std::string& id, const e1c::samples& s) {
 }  // namespace
 
 // Mutation: `loses` holding on timeouts alone (without a missing seq) makes the refuted case fail.
-TEST_CASE("e1c: the unaligned FlinkSink loss is held by a missing seq, refuted by 30 clean timeouts, undecided below", "[e1c]") {
+TEST_CASE("e1c: the unaligned FlinkSink loss is held by a missing seq, refuted by 30 clean timeouts, undecided below",
+          "[e1c]") {
     const std::string id = "e1c.loses:" + all_cells[0].name;
     CHECK(judge(id, {{run(all_cells[0], 31, 12)}, {}}) == verdict_kind::held);
     CHECK(judge(id, {{run(all_cells[0], 30, 0)}, {}}) == verdict_kind::refuted);
@@ -77,7 +78,9 @@ TEST_CASE("e1c: the control holds only when no checkpoint timed out", "[e1c]") {
 
 // Mutation: timeouts_of returning Flink's failed count (the run at 3869baf
 // counted a checkpoint refused at the job's start as a timeout) fails it.
-TEST_CASE("e1c: a checkpoint refused at its trigger, failed in Flink's count but absent from its history, is no timeout", "[e1c]") {
+TEST_CASE(
+    "e1c: a checkpoint refused at its trigger, failed in Flink's count but absent from its history, is no timeout",
+    "[e1c]") {
     auto control = run(all_cells[4], 0, 0);
     control.totals.failed = 1;
     for (std::int64_t id = 1; id <= 40; ++id) control.checkpoints.push_back({id, "COMPLETED", "", 0, 100});
@@ -98,7 +101,8 @@ TEST_CASE("e1c: one duplicate seq row in any cell refutes no-duplicates", "[e1c]
 
 // Mutation: timeouts_applied ignoring restarts makes the second check fail.
 TEST_CASE("e1c: the fault counts as applied only with 30 timeouts per short cell and no restart", "[e1c]") {
-    CHECK(judge("e1c.timeouts-applied", {{run(all_cells[0], 30, 0), run(all_cells[4], 0, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.timeouts-applied", {{run(all_cells[0], 30, 0), run(all_cells[4], 0, 0)}, {}}) ==
+          verdict_kind::held);
     auto restarted = run(all_cells[0], 30, 0);
     restarted.restarts_reported = 1;
     CHECK(judge("e1c.timeouts-applied", {{restarted}, {}}) == verdict_kind::refuted);
@@ -112,8 +116,8 @@ TEST_CASE("e1c: a cell that lost in one run of three holds its loss and refutes 
     CHECK(judge("e1c.loses:" + lossy.name, {{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}}) ==
           verdict_kind::held);
     const auto& clean = all_cells[3];
-    CHECK(judge("e1c.loses-nothing:" + clean.name, {{run(clean, 31, 0, 1), run(clean, 31, 0, 2), run(clean, 31, 7, 3)}, {}}) ==
-          verdict_kind::refuted);
+    CHECK(judge("e1c.loses-nothing:" + clean.name,
+                {{run(clean, 31, 0, 1), run(clean, 31, 0, 2), run(clean, 31, 7, 3)}, {}}) == verdict_kind::refuted);
     // Named, not a temporary: runs_of points into the samples.
     const e1c::samples lost_once{{run(lossy, 31, 0, 1), run(lossy, 31, 0, 2), run(lossy, 31, 7, 3)}, {}};
     const auto runs = e1c::runs_of(lost_once, lossy.name);
@@ -126,7 +130,8 @@ TEST_CASE("e1c: a no-loss prediction's bound counts the timeouts of every run of
     const e1c::samples three{{run(c, 10, 0, 1), run(c, 10, 0, 2), run(c, 10, 0, 3)}, {}};
     CHECK(e1c::total_of(e1c::runs_of(three, c.name)).timeouts == 30);
     CHECK(judge("e1c.loses-nothing:" + c.name, three) == verdict_kind::held);
-    CHECK(judge("e1c.loses-nothing:" + c.name, {{run(c, 10, 0, 1), run(c, 10, 0, 2)}, {}}) == verdict_kind::inconclusive);
+    CHECK(judge("e1c.loses-nothing:" + c.name, {{run(c, 10, 0, 1), run(c, 10, 0, 2)}, {}}) ==
+          verdict_kind::inconclusive);
 }
 
 // Mutation: `timeouts_applied` judging a cell's runs together (or its first run
@@ -164,10 +169,12 @@ TEST_CASE("e1c: the upsert cells are the ones the rules name", "[e1c]") {
 }
 
 // Mutation: lost_of reading missing_seq for upsert runs (always 0 here) makes the held case fail.
-TEST_CASE("e1c: an upsert loss is an NPI without its last record, held by one and refuted by 30 clean timeouts", "[e1c]") {
+TEST_CASE("e1c: an upsert loss is an NPI without its last record, held by one and refuted by 30 clean timeouts",
+          "[e1c]") {
     const std::string id = "e1c.loses:" + flinksink_upsert.name;
     CHECK(judge(id, {{upsert_run(flinksink_upsert, 31, 1, 0)}, {}}) == verdict_kind::held);
-    CHECK(judge(id, {{upsert_run(flinksink_upsert, 30, 0, 5)}, {}}) == verdict_kind::refuted);  // doubled rows are no loss
+    CHECK(judge(id, {{upsert_run(flinksink_upsert, 30, 0, 5)}, {}}) ==
+          verdict_kind::refuted);  // doubled rows are no loss
     CHECK(judge(id, {{upsert_run(flinksink_upsert, 12, 0, 0)}, {}}) == verdict_kind::inconclusive);
     const std::string none = "e1c.loses-nothing:" + sinkv2_aligned_upsert.name;
     CHECK(judge(none, {{upsert_run(sinkv2_aligned_upsert, 30, 1, 0)}, {}}) == verdict_kind::refuted);
@@ -195,7 +202,8 @@ TEST_CASE("e1c: an upsert run whose table the catalog does not report as upsert 
 }
 
 // Mutation: control_exact ignoring rows on a shared NPI (upsert) makes the refuted case fail.
-TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecided when its checkpoints timed out", "[e1c]") {
+TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecided when its checkpoints timed out",
+          "[e1c]") {
     const auto& control = all_cells[9];
     REQUIRE(!control.short_timeout);
     CHECK(judge("e1c.upsert-control-exact", {{upsert_run(control, 0, 0, 0)}, {}}) == verdict_kind::held);
@@ -207,7 +215,8 @@ TEST_CASE("e1c: the upsert control is refuted by an NPI on two rows and undecide
 // Mutation: record_table counting the NPIs seen as the NPIs expected (without
 // adding those on no row and removing those the feed never had) makes the
 // upsert count check fail; copying missing seqs into an upsert run fails the last.
-TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run's NPI counts, settings kept", "[e1c]") {
+TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run's NPI counts, settings kept",
+          "[e1c]") {
     experiment::writer_settings in_force;
     in_force.mode = "exactly_once", in_force.checkpoint_timeout_ms = 100;
     in_force.table = experiment::table_settings{"true", 2, {"npi"}};
@@ -215,7 +224,8 @@ TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run
     o.by_seq.rows = 90, o.by_seq.distinct_seq = 88, o.by_seq.duplicate_rows = 2;
     o.by_seq.missing_seq = 12, o.by_seq.missing_runs = {{5, 16}};
     o.by_npi.distinct_npis = 50, o.by_npi.unexpected_npis = {7, 9}, o.by_npi.missing_npis = {3};
-    o.by_npi.npis_without_latest = 4, o.by_npi.rows_sharing_npi = 6, o.by_npi.stale_rows = 8, o.by_npi.unexpected_rows = 2;
+    o.by_npi.npis_without_latest = 4, o.by_npi.rows_sharing_npi = 6, o.by_npi.stale_rows = 8,
+    o.by_npi.unexpected_rows = 2;
 
     auto append = e1c::started_run(e1c::parameters::full(), all_cells[0], 2, "job", "ns.t", in_force, 100);
     CHECK((!append.upsert && !append.observed && append.repeat == 2 && append.timeout_requested_ms == 100));
@@ -228,7 +238,8 @@ TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run
     e1c::record_table(upsert, o);
     CHECK(experiment::reports_upsert_on(upsert.upsert->table_in_force, "npi"));
     CHECK(upsert.upsert->npis_expected == 49);
-    CHECK((upsert.upsert->npis_missing == 1 && upsert.upsert->npis_without_latest == 4 && upsert.upsert->rows_sharing_npi == 6));
+    CHECK((upsert.upsert->npis_missing == 1 && upsert.upsert->npis_without_latest == 4 &&
+           upsert.upsert->rows_sharing_npi == 6));
     CHECK((upsert.upsert->stale_rows == 8 && upsert.upsert->unexpected_rows == 2));
     CHECK((upsert.missing_seq == 0 && upsert.missing_runs.empty()));
 }

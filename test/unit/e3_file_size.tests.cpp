@@ -37,7 +37,8 @@ e3::reader_cost exact_reader_run() {
             rc.tables.push_back(tb);
             for (std::uint64_t r = 1; r <= 3; ++r)
                 for (const std::string q : {"count", "lookup"})
-                    rc.timings.push_back({phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
+                    rc.timings.push_back(
+                        {phase, r, t, q, t == "append" ? 10.0 : (phase == "before" ? 40.0 : 12.0), 1, true});
         }
     return rc;
 }
@@ -69,8 +70,8 @@ TEST_CASE("a negative freshness falls below zero, not into the first bucket", "[
 
 TEST_CASE("a row whose snapshot or acknowledgement is unknown is counted as unmapped, not guessed", "[e3][freshness]") {
     std::int64_t unmapped = 0;
-    const auto h = experiment::freshness_of({{1, 10}, {2, 11}, {3, -1}}, {{10, 5000}}, {{1, 4000}, {2, 4100}}, 100,
-                                            unmapped);
+    const auto h =
+        experiment::freshness_of({{1, 10}, {2, 11}, {3, -1}}, {{10, 5000}}, {{1, 4000}, {2, 4100}}, 100, unmapped);
     CHECK(unmapped == 2);  // seq 2's snapshot 11 has no commit time; seq 3 has no snapshot
     CHECK(h.records == 1);
     CHECK(h.max_ms == 1000);
@@ -91,14 +92,17 @@ TEST_CASE("the baseline cell's repeats are spread over the run, the last one at 
     CHECK(at[1] > at[0] + 2);
 }
 
-TEST_CASE("every cell at the longest interval runs three times in the full run and once in the quick run, under its own name", "[e3]") {
+TEST_CASE(
+    "every cell at the longest interval runs three times in the full run and once in the quick run, under its own name",
+    "[e3]") {
     const auto cs = e3::cells(e3::parameters::full());
     std::vector<std::string> longest;
     for (const auto& c : cs)
         if (c.interval_ms == 120000) longest.push_back(c.name + "/" + std::to_string(c.repeat));
     std::sort(longest.begin(), longest.end());
-    CHECK(longest == std::vector<std::string>{"120s-p1 #2/2", "120s-p1 #3/3", "120s-p1/1", "120s-p2 #2/2", "120s-p2 #3/3",
-                                              "120s-p2/1", "120s-p4 #2/2", "120s-p4 #3/3", "120s-p4/1"});
+    CHECK(longest == std::vector<std::string>{"120s-p1 #2/2", "120s-p1 #3/3", "120s-p1/1", "120s-p2 #2/2",
+                                              "120s-p2 #3/3", "120s-p2/1", "120s-p4 #2/2", "120s-p4 #3/3",
+                                              "120s-p4/1"});
     std::vector<std::string> names;
     for (const auto& c : cs) names.push_back(c.name);
     std::sort(names.begin(), names.end());
@@ -109,8 +113,9 @@ TEST_CASE("every cell at the longest interval runs three times in the full run a
     auto p = e3::parameters::full();
     p.intervals_ms = {5000};
     const auto only_baseline = e3::cells(p);
-    CHECK(std::count_if(only_baseline.begin(), only_baseline.end(), [](const e3::cell& c) { return c.name.rfind("5s-p2", 0) == 0; }) ==
-          3 + 1);  // three runs and the 1 GB cell
+    CHECK(std::count_if(only_baseline.begin(), only_baseline.end(), [](const e3::cell& c) {
+              return c.name.rfind("5s-p2", 0) == 0;
+          }) == 3 + 1);  // three runs and the 1 GB cell
 }
 
 TEST_CASE("an interval or parallelism that cannot run is refused, naming the flag", "[e3][usage]") {
@@ -209,7 +214,8 @@ TEST_CASE("a reader rule judges every run of the reader part: a repeat that fail
     CHECK(e3::optimize_removes_most_of_the_gap(s, p).verdict == verdict_kind::refuted);
     CHECK_THAT(e3::optimize_removes_most_of_the_gap(s, p).reason, Catch::Contains("reader run 3"));
     const auto table = e3::part_b_repeats_table(s);
-    CHECK_THAT(table, Catch::Contains("| after optimize | upsert-5s | count(*) | 12.0 / 12.0 / 35.0 | ×1.20 / ×1.20 / ×3.50 |"));
+    CHECK_THAT(table, Catch::Contains(
+                          "| after optimize | upsert-5s | count(*) | 12.0 / 12.0 / 35.0 | ×1.20 / ×1.20 / ×3.50 |"));
 }
 
 TEST_CASE("the interval rule judges every run at the longest interval", "[e3][verdict]") {
@@ -247,7 +253,8 @@ TEST_CASE("a snapshot counts the rows whose data file it added and each row's fr
     e3::cell_run run;
     std::vector<e3::snapshot_entry> snaps{{10, 6000, "append", "job", 1, 2, 0}, {11, 9000, "append", "job", 1, 1, 0}};
     // seq 1 and 2 landed in snapshot 10, seq 3 in 11, seq 4's file is not in the metadata.
-    e3::record_snapshots(run, snaps, {{1, 10}, {2, 10}, {3, 11}, {4, -1}}, {{1, 5000}, {2, 5500}, {3, 5000}, {4, 5000}}, 100);
+    e3::record_snapshots(run, snaps, {{1, 10}, {2, 10}, {3, 11}, {4, -1}}, {{1, 5000}, {2, 5500}, {3, 5000}, {4, 5000}},
+                         100);
     REQUIRE(run.snapshots.size() == 2);
     // Mutation: count the rows by seq instead of by their snapshot (++first_visible[seq]) and this fails.
     CHECK(run.snapshots[0].rows_first_visible == 2);
@@ -269,13 +276,15 @@ TEST_CASE("a cell's settings in force take the target file size from the table's
     // Mutation: read another property (write.target-file-size) and the target is reported as not set.
     REQUIRE(in.target_file_size_bytes.has_value());
     CHECK(*in.target_file_size_bytes == 1024);
-    CHECK_FALSE(e3::settings_from(w, {2, "w"}, {{"write.format.default", "parquet"}}).target_file_size_bytes.has_value());
+    CHECK_FALSE(
+        e3::settings_from(w, {2, "w"}, {{"write.format.default", "parquet"}}).target_file_size_bytes.has_value());
 }
 
 TEST_CASE("a cell's record starts from what the cell asks for and the feed's size", "[e3]") {
     const auto p = e3::parameters::full();
     const auto cs = e3::cells(p);
-    const auto it = std::find_if(cs.begin(), cs.end(), [](const e3::cell& c) { return c.role == e3::cell_role::control; });
+    const auto it =
+        std::find_if(cs.begin(), cs.end(), [](const e3::cell& c) { return c.role == e3::cell_role::control; });
     REQUIRE(it != cs.end());
     const auto run = e3::planned_run(p, *it);
     CHECK(run.cell == it->name);
@@ -307,7 +316,9 @@ verdict_kind freshness_verdict(std::int64_t interval_ms, std::int64_t feed_ms, s
 
 // Mutation: put back the old tolerance, |p50 - I/2| <= 0.25·I + 2 s, and the
 // 5 s cells at 5.5 s and at 1.0 s hold: this fails.
-TEST_CASE("the freshness rule refutes a 5 s cell whose median wait is past its interval plus the commit allowance or far below half of it", "[e3][verdict]") {
+TEST_CASE(
+    "the freshness rule refutes a 5 s cell whose median wait is past its interval plus the commit allowance or far below half of it",
+    "[e3][verdict]") {
     // 200 s of feed at 5 s: at least 39 complete intervals, 2.5% of the feed
     // outside them, so p50 in [2.44, 4.66] s.
     const auto b = e3::freshness_p50_bound(5000, 200000, 100);
@@ -321,7 +332,8 @@ TEST_CASE("the freshness rule refutes a 5 s cell whose median wait is past its i
 // Mutation: take f as 0 in freshness_p50_bound (ignore the records outside
 // complete intervals) and the 120 s cell fed for 200 s refutes a median of
 // 50 s that its two commits allow: this fails.
-TEST_CASE("the freshness rule holds any median a short feed allows and refutes one beyond the longest wait", "[e3][verdict]") {
+TEST_CASE("the freshness rule holds any median a short feed allows and refutes one beyond the longest wait",
+          "[e3][verdict]") {
     // 200 s of feed at 120 s: no complete interval is certain, so the median
     // can be anywhere a record's wait can be, 0 to 120 s + 2 s + one bucket.
     const auto b = e3::freshness_p50_bound(120000, 200000, 100);

@@ -37,12 +37,13 @@ e4::orphan_run local_small_run() {
 }
 }  // namespace
 
-TEST_CASE("a listed data file no metadata references is unreferenced, and checksum files are neither data nor metadata", "[e4]") {
-    const std::vector<experiment::listed_file> files{{"data/a.parquet", 100}, {"data/b.parquet", 50}, {"data/.b.parquet.crc", 8},
-                                                     {"metadata/v1.metadata.json", 10}, {"metadata/snap-1.avro", 10},
-                                                     {"metadata/x.stats", 3}};
-    const std::set<std::string> refs{loc + "/data/a.parquet", loc + "/metadata/v1.metadata.json", loc + "/metadata/snap-1.avro",
-                                     "s3://bucket/elsewhere/data/b.parquet"};
+TEST_CASE("a listed data file no metadata references is unreferenced, and checksum files are neither data nor metadata",
+          "[e4]") {
+    const std::vector<experiment::listed_file> files{{"data/a.parquet", 100},      {"data/b.parquet", 50},
+                                                     {"data/.b.parquet.crc", 8},   {"metadata/v1.metadata.json", 10},
+                                                     {"metadata/snap-1.avro", 10}, {"metadata/x.stats", 3}};
+    const std::set<std::string> refs{loc + "/data/a.parquet", loc + "/metadata/v1.metadata.json",
+                                     loc + "/metadata/snap-1.avro", "s3://bucket/elsewhere/data/b.parquet"};
     const auto l = experiment::classify(files, loc, refs);
     CHECK(l.data_files == 2);
     CHECK(l.data_bytes == 150);
@@ -66,8 +67,9 @@ TEST_CASE("what a call deleted is what was unreferenced before it and is not lis
 TEST_CASE("every run of the full plan is named once and every expire run has its one kill", "[e4]") {
     const auto p = e4::parameters::full();
     const auto runs = e4::runs_of(p);
-    CHECK(runs.size() == p.repeats * (p.expire_stores.size() * p.expire_variants.size() +
-                                      p.orphan_stores.size() * p.orphan_row_groups.size() + p.compaction_tables.size()));
+    CHECK(runs.size() ==
+          p.repeats * (p.expire_stores.size() * p.expire_variants.size() +
+                       p.orphan_stores.size() * p.orphan_row_groups.size() + p.compaction_tables.size()));
     std::set<std::string> names;
     for (const auto& r : runs) names.insert(r.name());
     CHECK(names.size() == runs.size());
@@ -89,11 +91,13 @@ TEST_CASE("parameters that cannot run are refused naming what is wrong", "[e4]")
 TEST_CASE("the small row group variant and only it sets the row-group property's run name", "[e4]") {
     const auto p = e4::parameters::full();
     const auto runs = e4::runs_of(p);
-    CHECK(std::count_if(runs.begin(), runs.end(), [](const e4::run_plan& r) { return r.variant == "small-row-group"; }) ==
-          static_cast<long>(p.repeats * p.orphan_stores.size()));
+    CHECK(std::count_if(runs.begin(), runs.end(), [](const e4::run_plan& r) {
+              return r.variant == "small-row-group";
+          }) == static_cast<long>(p.repeats * p.orphan_stores.size()));
     CHECK(e4::pipeline_of(p, {"orphans", "local", "small-row-group", 1}).store == experiment::warehouse::local);
     CHECK(e4::pipeline_of(p, {"compaction", "s3", "upsert", 1}).table == experiment::table_kind::upsert);
-    CHECK(e4::pipeline_of(p, {"expire", "s3", "after-compaction", 1}).checkpoint_interval_ms == p.expire_compaction_interval_ms);
+    CHECK(e4::pipeline_of(p, {"expire", "s3", "after-compaction", 1}).checkpoint_interval_ms ==
+          p.expire_compaction_interval_ms);
 }
 
 TEST_CASE("the expire keeps the watermark only while the job's commit stays the newest snapshot", "[e4][verdict]") {
@@ -127,7 +131,9 @@ const std::string no_resource =
 // Mutation: put back the old rule's "at most 1 exception after the kill" in
 // e4::restart_was_clean and the healthy restart with four exceptions is
 // judged broken (held): this fails.
-TEST_CASE("a healthy restart with four NoResourceAvailable exceptions is judged clean and refutes the broken-restart prediction", "[e4][verdict]") {
+TEST_CASE(
+    "a healthy restart with four NoResourceAvailable exceptions is judged clean and refutes the broken-restart prediction",
+    "[e4][verdict]") {
     e4::samples s;
     auto r = after_compaction_run();
     // As the shipped plain expire runs restored: the same job RUNNING again,
@@ -148,7 +154,8 @@ TEST_CASE("a healthy restart with four NoResourceAvailable exceptions is judged 
 // Mutation: reduce e4::restart_was_clean to the kill loop's same_job_running
 // (drop the final state and the table check) and the job that came back once,
 // then went on restarting with rows missing, is judged clean: this fails.
-TEST_CASE("a job left RESTARTING with rows missing is judged broken and holds the broken-restart prediction", "[e4][verdict]") {
+TEST_CASE("a job left RESTARTING with rows missing is judged broken and holds the broken-restart prediction",
+          "[e4][verdict]") {
     e4::samples s;
     auto r = after_compaction_run();
     // Came back once after the kill, then failed again on the expired
@@ -170,7 +177,8 @@ TEST_CASE("a job left RESTARTING with rows missing is judged broken and holds th
     CHECK(e4::expire_after_compaction_breaks_the_restart(s).verdict == verdict_kind::held);
 }
 
-TEST_CASE("a local orphan run that lost its in-flight file holds the prediction only while the job stays silent", "[e4][verdict]") {
+TEST_CASE("a local orphan run that lost its in-flight file holds the prediction only while the job stays silent",
+          "[e4][verdict]") {
     e4::samples s;
     s.orphans.push_back(local_small_run());
     CHECK(e4::orphans_small_row_group_local_loses_the_in_flight_file(s).verdict == verdict_kind::held);
@@ -181,7 +189,8 @@ TEST_CASE("a local orphan run that lost its in-flight file holds the prediction 
     CHECK(e4::orphans_local_commit_references_missing_files(s).verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("the object-store orphan prediction is refuted by one unreferenced object or one open upload", "[e4][verdict]") {
+TEST_CASE("the object-store orphan prediction is refuted by one unreferenced object or one open upload",
+          "[e4][verdict]") {
     e4::samples s;
     e4::orphan_run r;
     r.name = "orphans/s3/small-row-group #1", r.store = "s3", r.variant = "small-row-group";

@@ -25,7 +25,9 @@ e5::txn_run run_with(std::int64_t interval, std::int64_t timeout, std::uint64_t 
 }
 }  // namespace
 
-TEST_CASE("the full plan repeats the pair three times, runs the seed's condition three times, each boundary ratio three times and half the interval five", "[e5]") {
+TEST_CASE(
+    "the full plan repeats the pair three times, runs the seed's condition three times, each boundary ratio three times and half the interval five",
+    "[e5]") {
     const auto p = e5::parameters::full();
     const auto runs = e5::runs_of(p);
     std::map<std::string, std::size_t> per_cell;
@@ -34,14 +36,16 @@ TEST_CASE("the full plan repeats the pair three times, runs the seed's condition
     CHECK(per_cell.at("pair: 300 s timeout, 120 s interval") == 3);
     CHECK(per_cell.at("seed condition: 5 s timeout, 120 s interval, feed at once") == 3);
     CHECK(per_cell.at("boundary x0.5") == 5);
-    for (const char* c : {"boundary x0.9", "boundary x1.1", "boundary x1.5", "boundary x3.0"}) CHECK(per_cell.at(c) == 3);
+    for (const char* c : {"boundary x0.9", "boundary x1.1", "boundary x1.5", "boundary x3.0"})
+        CHECK(per_cell.at(c) == 3);
     CHECK(runs.size() == 6 + 3 + 5 + 4 * 3);
     // Only the seed's condition writes its feed at once.
     for (const auto& r : runs) CHECK((e5::feed_rate_of(r, p) == 0.0) == (r.part == "seed-condition"));
     CHECK(runs.back().timeout_ms == 10000);  // the last two repeats are half the interval's: 0.5 x 20 s
 }
 
-TEST_CASE("a plan without repeat counts, as older results record it, runs the pair once and no seed condition", "[e5]") {
+TEST_CASE("a plan without repeat counts, as older results record it, runs the pair once and no seed condition",
+          "[e5]") {
     auto p = e5::parameters::full();
     p.pair_repeats.reset(), p.seed_condition_repeats.reset(), p.half_ratio_repeats.reset();
     p.boundary_repeats = 2;
@@ -51,8 +55,11 @@ TEST_CASE("a plan without repeat counts, as older results record it, runs the pa
 }
 
 TEST_CASE("the first abort is bounded by the sample that showed it and the sample before", "[e5]") {
-    std::vector<e5::transaction_state> xs{{100, "a", "Empty"}, {2500, "a", "Ongoing"}, {2500, "b", "Ongoing"},
-                                          {6100, "a", "CompleteAbort"}, {9000, "b", "PrepareAbort"}};
+    std::vector<e5::transaction_state> xs{{100, "a", "Empty"},
+                                          {2500, "a", "Ongoing"},
+                                          {2500, "b", "Ongoing"},
+                                          {6100, "a", "CompleteAbort"},
+                                          {9000, "b", "PrepareAbort"}};
     const auto w = e5::first_abort(xs);
     REQUIRE(w);
     CHECK(w->after_ms == 2500);
@@ -61,7 +68,8 @@ TEST_CASE("the first abort is bounded by the sample that showed it and the sampl
     CHECK_FALSE(e5::first_abort(xs));
 }
 
-TEST_CASE("the seed's condition is judged only when the feed was over before the abort's earliest moment", "[e5][verdict]") {
+TEST_CASE("the seed's condition is judged only when the feed was over before the abort's earliest moment",
+          "[e5][verdict]") {
     e5::samples s;
     auto r = run_with(120000, 5000, 0, true);  // Ongoing at 0, CompleteAbort at 3000
     r.part = "seed-condition";
@@ -81,7 +89,8 @@ TEST_CASE("the seed's condition is judged only when the feed was over before the
 }
 
 TEST_CASE("the spread of a cell's repeats counts how often a reader got everything and how often nothing", "[e5]") {
-    std::vector<e5::txn_run> runs{run_with(20000, 10000, 0, true), run_with(20000, 10000, 100, true), run_with(20000, 10000, 40, true)};
+    std::vector<e5::txn_run> runs{run_with(20000, 10000, 0, true), run_with(20000, 10000, 100, true),
+                                  run_with(20000, 10000, 40, true)};
     for (auto& r : runs) r.name = "boundary x0.5 #" + std::to_string(&r - runs.data() + 1);
     runs[1].committed.missing_runs.clear();
     runs[2].signals.exceptions = 2;
@@ -242,11 +251,13 @@ TEST_CASE("a timeout above the broker's maximum is refused for every run but the
 
 TEST_CASE("a transaction warning naming another run's id is not counted for this run", "[e5]") {
     const std::string ours = "rr_e5_boundary_3_7_9_tx";
-    const std::string zombie = "2026-11-30 04:03:53,203 WARN  org.apache.kafka.clients.NetworkClient [] - [Producer "
-                               "clientId=producer-rr_e5_pair_0_7_9_tx-1-1, transactionalId=rr_e5_pair_0_7_9_tx-1-1] Error "
-                               "while fetching metadata";
-    const std::string mine = "2026-11-30 04:00:07,068 ERROR org.apache.flink.connector.kafka.sink.KafkaCommitter [] - Unable "
-                             "to commit transaction (committable=KafkaCommittable{transactionalId=rr_e5_boundary_3_7_9_tx-0-1})";
+    const std::string zombie =
+        "2026-11-30 04:03:53,203 WARN  org.apache.kafka.clients.NetworkClient [] - [Producer "
+        "clientId=producer-rr_e5_pair_0_7_9_tx-1-1, transactionalId=rr_e5_pair_0_7_9_tx-1-1] Error "
+        "while fetching metadata";
+    const std::string mine =
+        "2026-11-30 04:00:07,068 ERROR org.apache.flink.connector.kafka.sink.KafkaCommitter [] - Unable "
+        "to commit transaction (committable=KafkaCommittable{transactionalId=rr_e5_boundary_3_7_9_tx-0-1})";
     const std::string anonymous = "2026-11-30 04:00:07,068 WARN  x [] - Transaction aborted";
     CHECK(e5::is_transaction_warning(zombie));
     // Mutation: count every transaction warning (is_transaction_warning) and the zombie line is counted.
@@ -292,7 +303,8 @@ TEST_CASE("a partition counts as visible at the first read that shows every plai
 TEST_CASE("only a transaction begun before the savepoint was triggered is pending at the savepoint", "[e5]") {
     e5::restart_run r;
     // Begun at 1000 (before the trigger at 5000), at 6000 (after it), and one with no open transaction.
-    e5::note_pending_at_savepoint(r, {{"tx-0-1", 1000, 60000}, {"tx-1-2", 6000, 60000}, {"tx-1-1", -1, 60000}}, 5000, 8000);
+    e5::note_pending_at_savepoint(r, {{"tx-0-1", 1000, 60000}, {"tx-1-2", 6000, 60000}, {"tx-1-1", -1, 60000}}, 5000,
+                                  8000);
     // Mutation: drop the `start_ms >= triggered_at` test and tx-1-2 counts as pending.
     CHECK(r.pending_at_savepoint == std::vector<std::string>{"tx-0-1"});
     CHECK(r.pending_open_for_ms_at_savepoint == 7000);  // 8000 - 1000

@@ -156,7 +156,8 @@ TEST_CASE("a run the parameters cannot mean is refused before anything is create
     CHECK(e6::settings_of(e6::parameters::full(), "cpp/classic/fix-interval").max_poll_interval_ms == 60000);
 }
 
-TEST_CASE("the full run repeats every configuration three times and the quick run once, and 0 repeats is refused", "[e6]") {
+TEST_CASE("the full run repeats every configuration three times and the quick run once, and 0 repeats is refused",
+          "[e6]") {
     CHECK(e6::parameters::full().repeat_count() == 3);
     CHECK(e6::parameters::quick_run().repeat_count() == 1);
     CHECK_FALSE(e6::parameters::quick_run().repeats.has_value());  // a quick run's samples carry no repeat number
@@ -165,7 +166,8 @@ TEST_CASE("the full run repeats every configuration three times and the quick ru
     CHECK(e6::usage_problem(p, 0));
 }
 
-TEST_CASE("the repeats table gives each configuration's clean count and the least and most of each count", "[e6][report]") {
+TEST_CASE("the repeats table gives each configuration's clean count and the least and most of each count",
+          "[e6][report]") {
     e6::samples s;
     for (std::uint64_t k = 1; k <= 3; ++k) {
         auto r = healthy_run();
@@ -182,7 +184,8 @@ TEST_CASE("the repeats table gives each configuration's clean count and the leas
     CHECK(e6::run_label(s.runs[1]) == "java/consumer/healthy");
 }
 
-TEST_CASE("the repeat rule judges only repeated configurations and says inconclusive when none repeated", "[e6][verdict]") {
+TEST_CASE("the repeat rule judges only repeated configurations and says inconclusive when none repeated",
+          "[e6][verdict]") {
     e6::samples s;
     s.runs = {healthy_run()};
     s.runs[0].run = e6::predicted_to_vary;

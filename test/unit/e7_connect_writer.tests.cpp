@@ -87,7 +87,8 @@ TEST_CASE("freshness follows the interval when its median grows and stays within
     CHECK(e7::freshness_follows_interval(s).verdict == verdict_kind::refuted);
 }
 
-TEST_CASE("the restart rule is experiment 1's, and without part 1 it gives no verdict, while a duplicate refutes", "[e7]") {
+TEST_CASE("the restart rule is experiment 1's, and without part 1 it gives no verdict, while a duplicate refutes",
+          "[e7]") {
     e7::samples s;
     CHECK(e7::restart_no_duplicates(s).verdict == verdict_kind::inconclusive);
     s.restart.emplace();

@@ -16,7 +16,8 @@ e7b::trial trial(const char* cell, std::int64_t committed, std::uint64_t duplica
         t.control_offset_reset = props.at("iceberg.kafka.auto.offset.reset");
     t.records_at_window_end = committed;
     t.landed_after_ms = committed >= 1000 ? 30000 : -1;
-    t.rows = 1000 + duplicates - missing, t.distinct_seq = 1000 - missing, t.duplicate_rows = duplicates, t.missing_seq = missing;
+    t.rows = 1000 + duplicates - missing, t.distinct_seq = 1000 - missing, t.duplicate_rows = duplicates,
+    t.missing_seq = missing;
     return t;
 }
 verdict_kind judge(const std::string& id, const e7b::samples& s) {
@@ -30,10 +31,14 @@ verdict_kind judge(const std::string& id, const e7b::samples& s) {
 // Mutation: `stalled` reading landed_after_ms alone (ignoring the records
 // committed) still passes; `in_some_trial` counting trials whose fault never
 // applied makes the inconclusive case fail.
-TEST_CASE("e7b: the stall rule holds on one uncommitted trial, fails when every trial landed, and needs an applied fault", "[e7b]") {
+TEST_CASE(
+    "e7b: the stall rule holds on one uncommitted trial, fails when every trial landed, and needs an applied fault",
+    "[e7b]") {
     const std::string id = "e7b.coordinator-kill-stalls-commits";
-    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::coordinator_kill, 0)}, "", {}}) == verdict_kind::held);
-    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::coordinator_kill, 0)}, "", {}}) ==
+          verdict_kind::held);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::coordinator_kill, 1000)}, "", {}}) ==
+          verdict_kind::refuted);
     auto never = trial(e7b::coordinator_kill, 0);
     never.target_pid = 0;
     CHECK(judge(id, {{never}, "", {}}) == verdict_kind::inconclusive);
@@ -84,8 +89,10 @@ TEST_CASE("e7b: the zombie, control and earliest cells must commit within the wi
 // Mutation: summing duplicates only over coordinator-kill trials makes the refuted case hold.
 TEST_CASE("e7b: one duplicate seq row in any cell refutes no-duplicate", "[e7b]") {
     const std::string id = "e7b.no-duplicate";
-    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::zombie_pause, 1000)}, "", {}}) == verdict_kind::held);
-    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::zombie_pause, 1000, 1)}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::zombie_pause, 1000)}, "", {}}) ==
+          verdict_kind::held);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), trial(e7b::zombie_pause, 1000, 1)}, "", {}}) ==
+          verdict_kind::refuted);
     auto unread = trial(e7b::coordinator_kill, 0);
     unread.rows = 0;
     CHECK(judge(id, {{unread}, "", {}}) == verdict_kind::inconclusive);
@@ -112,13 +119,16 @@ TEST_CASE("e7b: the coordinator lines are counted as the Iceberg sink 1.10 write
     CHECK(e7b::count_coordinator_lines("").started == 0);
 }
 
-TEST_CASE("e7b: the plan gives every cell its trials, the zombie a pause of pause_ms, and is the same for the same seed", "[e7b]") {
+TEST_CASE(
+    "e7b: the plan gives every cell its trials, the zombie a pause of pause_ms, and is the same for the same seed",
+    "[e7b]") {
     const auto p = e7b::parameters::full();
     const auto plan = e7b::fault_plan(p);
     CHECK(plan.steps.size() == p.trials * p.cells.size());
     for (const auto& s : plan.steps) {
         CHECK((s.delay_ms >= p.fault_delay_min_ms && s.delay_ms <= p.fault_delay_max_ms));
-        CHECK(s.kind == (s.variant == e7b::zombie_pause ? experiment::fault_kind::pause : experiment::fault_kind::kill));
+        CHECK(s.kind ==
+              (s.variant == e7b::zombie_pause ? experiment::fault_kind::pause : experiment::fault_kind::kill));
     }
     CHECK(plan == e7b::fault_plan(p));
     auto bad = p;
@@ -128,7 +138,8 @@ TEST_CASE("e7b: the plan gives every cell its trials, the zombie a pause of paus
 }
 
 // Mutation: reading coord_members_after_delete >= 0 (the group read, empty) as a leak makes the refuted case hold.
-TEST_CASE("e7b: a coordinator outliving its deleted connector is a member of its group 10 s after the deletion", "[e7b]") {
+TEST_CASE("e7b: a coordinator outliving its deleted connector is a member of its group 10 s after the deletion",
+          "[e7b]") {
     const std::string id = "e7b.deleted-connector-leaves-coordinators";
     auto leaked = trial(e7b::coordinator_kill, 0);
     leaked.coord_members_after_delete = 2;
@@ -154,7 +165,9 @@ TEST_CASE("e7b: the after-commit rule judges only kills that came after the tabl
 }
 
 // Mutation: counting trials that landed (not only stalled ones) makes the held case refuted by the landed trial's lag.
-TEST_CASE("e7b: a stalled trial with its source offsets at the log end holds the offsets rule, and one with lag left refutes it", "[e7b]") {
+TEST_CASE(
+    "e7b: a stalled trial with its source offsets at the log end holds the offsets rule, and one with lag left refutes it",
+    "[e7b]") {
     const std::string id = "e7b.stalled-sink-committed-its-offsets";
     auto stalled_at_end = trial(e7b::coordinator_kill, 0, 0, 1000);
     stalled_at_end.source_lag_at_window_end = 0;
@@ -173,5 +186,6 @@ TEST_CASE("e7b: the earliest rule judges only connectors the worker stored with 
     auto unset = trial(e7b::coordinator_kill_earliest, 0, 0, 1000);
     unset.control_offset_reset = "";
     CHECK(judge("e7b.earliest-recovers-exactly", {{unset}, "", {}}) == verdict_kind::inconclusive);
-    CHECK(judge("e7b.earliest-recovers-exactly", {{trial(e7b::coordinator_kill_earliest, 0, 0, 1000)}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge("e7b.earliest-recovers-exactly", {{trial(e7b::coordinator_kill_earliest, 0, 0, 1000)}, "", {}}) ==
+          verdict_kind::refuted);
 }

@@ -11,11 +11,12 @@ using namespace rosterrig::e8;
 
 namespace {
 
-table_request post(std::uint64_t event, std::uint64_t rule, std::int64_t received, std::int64_t forwarded, std::int64_t replied,
-                   unsigned upstream, unsigned answered, std::int64_t watermark) {
+table_request post(std::uint64_t event, std::uint64_t rule, std::int64_t received, std::int64_t forwarded,
+                   std::int64_t replied, unsigned upstream, unsigned answered, std::int64_t watermark) {
     table_request r;
     r.event = event, r.method = "POST", r.rule = rule, r.received_at_ms = received, r.forwarded_at_ms = forwarded;
-    r.upstream_replied_at_ms = replied, r.upstream_status = upstream, r.answered_status = answered, r.watermark = watermark;
+    r.upstream_replied_at_ms = replied, r.upstream_status = upstream, r.answered_status = answered,
+    r.watermark = watermark;
     r.answered_at_ms = answered ? replied + 1 : 0;
     return r;
 }
@@ -35,8 +36,9 @@ trial zombie_409_trial() {
     experiment::kill_record k;
     k.killed_at_ms = 1100;
     t.kill = k;
-    t.requests = {post(10, 1, 1000, 21000, 21050, 200, 0, 7), get(11, 8000), post(12, 2, 9000, 29000, 29010, 409, 409, 7),
-                  get(13, 29050), post(14, 0, 29100, 29100, 29150, 200, 200, 7)};
+    t.requests = {post(10, 1, 1000, 21000, 21050, 200, 0, 7), get(11, 8000),
+                  post(12, 2, 9000, 29000, 29010, 409, 409, 7), get(13, 29050),
+                  post(14, 0, 29100, 29100, 29150, 200, 200, 7)};
     return t;
 }
 
@@ -85,13 +87,15 @@ TEST_CASE("e8: a zombie-409 trial is valid only when A lands after the kill and 
     CHECK_FALSE(validity_of(stopped).valid);
 }
 
-TEST_CASE("e8: a zombie-refresh trial needs A to land between the restored load and the replay's refresh, with no 409", "[e8]") {
+TEST_CASE("e8: a zombie-refresh trial needs A to land between the restored load and the replay's refresh, with no 409",
+          "[e8]") {
     trial t;
     t.index = 1, t.kind = cell::zombie_refresh, t.hit_rule = 1, t.get_rule = 3;
     experiment::kill_record k;
     k.killed_at_ms = 1100;
     t.kill = k;
-    t.requests = {post(10, 1, 1000, 36000, 36050, 200, 0, 7), get(11, 25000), get(12, 45000), post(13, 0, 45100, 45100, 45150, 200, 200, 7)};
+    t.requests = {post(10, 1, 1000, 36000, 36050, 200, 0, 7), get(11, 25000), get(12, 45000),
+                  post(13, 0, 45100, 45100, 45150, 200, 200, 7)};
     CHECK(validity_of(t).valid);
     auto no_refresh_after = t;
     no_refresh_after.requests[2].forwarded_at_ms = 30000;  // both GETs before A landed: the refresh saw no A
@@ -104,7 +108,9 @@ TEST_CASE("e8: a zombie-refresh trial needs A to land between the restored load 
 
 // Mutation: in outcome_of, count only the first snapshot with the watermark
 // (ids.size() -> min(1, ids.size())): the doubled run reads clean and this fails (checked).
-TEST_CASE("e8: two snapshots carrying the hit checkpoint's watermark are a double commit, and their extra records are counted", "[e8]") {
+TEST_CASE(
+    "e8: two snapshots carrying the hit checkpoint's watermark are a double commit, and their extra records are counted",
+    "[e8]") {
     const auto doubled = run_with(zombie_409_trial(), {snap(1, 6, 100), snap(2, 7, 100), snap(3, 7, 100)});
     const auto o = outcome_of(doubled, doubled.trials[0]);
     CHECK(o.checkpoint == 7);
@@ -127,7 +133,8 @@ TEST_CASE("e8: the zombie rule is refuted by a valid trial that committed its ch
     CHECK(judge_cell(s, "flinksink", cell::zombie_409).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("e8: a lost-reply rule is refuted by a double commit, or by a trial that failed Flink other than once", "[e8]") {
+TEST_CASE("e8: a lost-reply rule is refuted by a double commit, or by a trial that failed Flink other than once",
+          "[e8]") {
     trial t;
     t.index = 1, t.kind = cell::lose_reply, t.hit_rule = 1, t.exceptions_before = 0, t.exceptions_after = 1;
     auto lost = post(10, 1, 1000, 1000, 1050, 200, 0, 7);
@@ -179,7 +186,8 @@ TEST_CASE("e8: the same seed draws the same plan, every step with a heal, and ba
 }
 
 // Mutation: draw the more tables' steps before the append runs', and the append steps change with them.
-TEST_CASE("e8: more tables add their steps after the append runs', which stay as the same seed drew them without them", "[e8]") {
+TEST_CASE("e8: more tables add their steps after the append runs', which stay as the same seed drew them without them",
+          "[e8]") {
     auto p = parameters::full();
     REQUIRE(p.more_tables);
     const auto with = fault_plan(p);
@@ -188,14 +196,17 @@ TEST_CASE("e8: more tables add their steps after the append runs', which stay as
     REQUIRE(with.steps.size() > without.steps.size());
     for (std::size_t i = 0; i < without.steps.size(); ++i) CHECK(with.steps[i] == without.steps[i]);
     std::set<std::string> runs;
-    for (std::size_t i = without.steps.size(); i < with.steps.size(); ++i) runs.insert(with.steps[i].variant.substr(0, with.steps[i].variant.find('/')));
-    CHECK(runs == std::set<std::string>{"sinkv2-upsert", "sinkv2-append-no-retries", "sinkv2-upsert-no-retries", "flinksink-upsert",
-                                        "flinksink-append-no-retries", "flinksink-upsert-no-retries"});
+    for (std::size_t i = without.steps.size(); i < with.steps.size(); ++i)
+        runs.insert(with.steps[i].variant.substr(0, with.steps[i].variant.find('/')));
+    CHECK(runs == std::set<std::string>{"sinkv2-upsert", "sinkv2-append-no-retries", "sinkv2-upsert-no-retries",
+                                        "flinksink-upsert", "flinksink-append-no-retries",
+                                        "flinksink-upsert-no-retries"});
     CHECK(run_name("sinkv2", table_variant::append) == "sinkv2");
 }
 
 // Mutation: always push_back in keep_trial: the second save of trial 1 makes two records and this fails.
-TEST_CASE("e8: a trial saved twice is one record holding its last state, and the next trial is a record of its own", "[e8]") {
+TEST_CASE("e8: a trial saved twice is one record holding its last state, and the next trial is a record of its own",
+          "[e8]") {
     e8::writer_run r;
     e8::trial t;
     t.index = 1;
@@ -211,7 +222,9 @@ TEST_CASE("e8: a trial saved twice is one record holding its last state, and the
 }
 
 // Mutation: tables() ignoring the job (the rig's append run and more tables) fails the single run and its name.
-TEST_CASE("e8: a user's job runs the cells once, as the writer 'job', on the table kind its template was planned to make", "[e8]") {
+TEST_CASE(
+    "e8: a user's job runs the cells once, as the writer 'job', on the table kind its template was planned to make",
+    "[e8]") {
     auto p = parameters::full();
     p.job = experiment::job_template{"mine.sql", "", "", experiment::template_plan{}};
     p.job->plan->kind = experiment::table_kind::upsert;

@@ -7,10 +7,12 @@
 
 using namespace rosterrig;
 
-TEST_CASE("engine check: bucket fragments of a missing run merge into the run, across bucket edges", "[check][engine]") {
+TEST_CASE("engine check: bucket fragments of a missing run merge into the run, across bucket edges",
+          "[check][engine]") {
     // A run 1490-1510 cut by buckets of 100 comes back as 1490-1499 and 1500-1510.
     // Mutation check: joining only fragments that overlap (`out.back().last == f.first`) leaves two runs and fails.
-    CHECK(engine_check::merge_adjacent({{1500, 1510}, {1490, 1499}, {7, 7}}) == std::vector<seq_range>{{7, 7}, {1490, 1510}});
+    CHECK(engine_check::merge_adjacent({{1500, 1510}, {1490, 1499}, {7, 7}}) ==
+          std::vector<seq_range>{{7, 7}, {1490, 1510}});
     CHECK(engine_check::merge_adjacent({{1, 3}, {5, 6}}) == std::vector<seq_range>{{1, 3}, {5, 6}});
     CHECK(engine_check::merge_adjacent({{1, 100}, {101, 200}, {201, 250}}) == std::vector<seq_range>{{1, 250}});
     CHECK(engine_check::merge_adjacent({}).empty());
@@ -23,7 +25,8 @@ TEST_CASE("engine check: overlapping or reversed fragments are an error, not a s
 
 TEST_CASE("engine check: every window function orders within a seq bucket, never the whole table", "[check][engine]") {
     // One global ORDER BY would run on one worker: the query must stay spread out.
-    const auto q = engine_check::append_missing_fragments("iceberg.ns.\"t\"", 12'000'000, engine_check::bucket_width(12'000'000));
+    const auto q =
+        engine_check::append_missing_fragments("iceberg.ns.\"t\"", 12'000'000, engine_check::bucket_width(12'000'000));
     const std::regex over(R"(OVER \(([^)]*)\))");
     int windows = 0;
     for (auto it = std::sregex_iterator(q.begin(), q.end(), over); it != std::sregex_iterator(); ++it, ++windows)
@@ -32,7 +35,8 @@ TEST_CASE("engine check: every window function orders within a seq bucket, never
     CHECK(q.find("sequence(0, 12000000 / 1048576)") != std::string::npos);
 }
 
-TEST_CASE("engine check: the bucket width keeps the bucket list within Trino's 10,000-element sequence", "[check][engine]") {
+TEST_CASE("engine check: the bucket width keeps the bucket list within Trino's 10,000-element sequence",
+          "[check][engine]") {
     for (const std::uint64_t n : {1ULL, 1'200'000ULL, 12'000'000ULL, 10'000'000'000ULL, 1'000'000'000'000ULL})
         CHECK(n / engine_check::bucket_width(n) < 10'000);
     CHECK(engine_check::bucket_width(1'200'000) == 1ULL << 20);
@@ -50,7 +54,8 @@ append_result some_append() {
 upsert_result some_upsert() {
     upsert_result r;
     r.rows = 5, r.distinct_npis = 4, r.rows_sharing_npi = 1, r.shared_npis = {{7, 2}}, r.missing_npis = {9},
-    r.stale_rows = 1, r.npis_without_latest = 1, r.stale = {{8, 2, 4}}, r.unexpected_rows = 0, r.behind_newest_revision = 1;
+    r.stale_rows = 1, r.npis_without_latest = 1, r.stale = {{8, 2, 4}}, r.unexpected_rows = 0,
+    r.behind_newest_revision = 1;
     return r;
 }
 }  // namespace
@@ -72,7 +77,8 @@ TEST_CASE("engine check: agreement names every append count and list that differ
     CHECK(append_disagreements(a, b).size() == 4);
 }
 
-TEST_CASE("engine check: out-of-range seqs are compared as sets only when both sides hold every one", "[check][engine]") {
+TEST_CASE("engine check: out-of-range seqs are compared as sets only when both sides hold every one",
+          "[check][engine]") {
     auto a = some_append(), b = some_append();
     a.out_of_range_rows = b.out_of_range_rows = 2;
     a.out_of_range_seq = {99, 0}, b.out_of_range_seq = {0, 99};  // arrival order against ascending: the same set
@@ -93,7 +99,8 @@ TEST_CASE("engine check: agreement names every upsert count and list that differ
     b = a, b.missing_npis = {};
     CHECK(upsert_disagreements(a, b).size() == 1);
     b = a, b.behind_newest_revision = 0;
-    CHECK(upsert_disagreements(a, b) == std::vector<std::string>{"rows behind the newest revision: streamed 1, engine 0"});
+    CHECK(upsert_disagreements(a, b) ==
+          std::vector<std::string>{"rows behind the newest revision: streamed 1, engine 0"});
     b = a, b.npis_without_latest = 0;
     CHECK(upsert_disagreements(a, b).size() == 1);
     b = a, b.stale = {{8, 1, 4}}, b.stale_capped = true;  // a cut list is not compared

@@ -39,7 +39,7 @@ CREATE TABLE lake.ns.t (
     CHECK(*t.primary_key == std::vector<std::string>{"npi"});
     CHECK(t.primary_key_not_enforced);
     CHECK(t.properties == std::map<std::string, std::string>{
-        {"format-version", "2"}, {"write.upsert.enabled", "true"}, {"location", "s3://b/it's"}});
+                              {"format-version", "2"}, {"write.upsert.enabled", "true"}, {"location", "s3://b/it's"}});
 }
 
 TEST_CASE("flink_sql_text: a table without a key has none, and an enforced key is told apart", "[unit][engine]") {
@@ -57,8 +57,8 @@ TEST_CASE("flink_sql_text: a table without a key has none, and an enforced key i
 
 TEST_CASE("flink_sql_text: what is not one CREATE TABLE ... WITH (...) is refused", "[unit][engine]") {
     CHECK_THROWS_AS(parse_create_table("INSERT INTO t SELECT 1"), std::invalid_argument);
-    CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT)"), std::invalid_argument);              // no WITH
-    CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT WITH ('k'='v')"), std::invalid_argument); // unbalanced
+    CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT)"), std::invalid_argument);                // no WITH
+    CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT WITH ('k'='v')"), std::invalid_argument);  // unbalanced
     CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT) WITH ('k'='v', 'k'='w')"), std::invalid_argument);
     CHECK_THROWS_AS(parse_create_table("CREATE TABLE t (a INT) WITH (k = 'v')"), std::invalid_argument);
     CHECK_THROWS_AS(parse_create_table("CREATE TABLE a (x INT) WITH ('k'='v'); CREATE TABLE b (x INT) WITH ('k'='v')"),
@@ -79,7 +79,8 @@ TEST_CASE("flink_sql_text: splicing drops the fragment's comment lines and fills
 
 // --- flink_config_text -----------------------------------------------------------
 
-TEST_CASE("flink_config_text: the heredoc that writes a file is found and read as flat key: value lines", "[unit][engine]") {
+TEST_CASE("flink_config_text: the heredoc that writes a file is found and read as flat key: value lines",
+          "[unit][engine]") {
     const std::string script = R"(write() {
   cat > "$CONF/log4j.properties" <<'EOF'
 rootLogger.level = INFO
@@ -120,25 +121,29 @@ namespace {
 // What Flink 1.20's SQL Gateway returns for a CREATE TABLE that the catalog
 // rejects: a generic summary, then the server-side trace with the real error
 // as the deepest "Caused by:", followed by more frames.
-const std::string gateway_error_body = R"({"errors":["Internal server error.","<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.\n\tat org.apache.flink.table.gateway.rest.handler.statement.FetchResultsHandler.handleRequest(FetchResultsHandler.java:91)\n\tat org.apache.flink.table.gateway.rest.handler.AbstractSqlGatewayRestHandler.respondToRequest(AbstractSqlGatewayRestHandler.java:84)\n\tat org.apache.flink.runtime.rest.handler.AbstractHandler.respondAsLeader(AbstractHandler.java:196)\n\tat java.base/java.lang.Thread.run(Thread.java:840)\nCaused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.\n\tat org.apache.flink.table.gateway.service.SqlGatewayServiceImpl.fetchResults(SqlGatewayServiceImpl.java:231)\n\t... 48 more\nCaused by: org.apache.flink.table.gateway.service.utils.SqlExecutionException: Failed to execute the operation 6f0c1b3e-5b9e-4a53-9d43-1f9b2a1f6f11.\n\tat org.apache.flink.table.gateway.service.operation.OperationManager$Operation.processThrowable(OperationManager.java:414)\n\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)\n\t... 1 more\nCaused by: org.apache.flink.table.api.ValidationException: Could not execute CreateTable in path `lake`.`rr_e1`.`roster_upsert`\n\tat org.apache.flink.table.catalog.CatalogManager.execute(CatalogManager.java:1296)\n\tat org.apache.flink.table.catalog.CatalogManager.createTable(CatalogManager.java:946)\n\t... 14 more\nCaused by: org.apache.iceberg.exceptions.AlreadyExistsException: Table already exists: rr_e1.roster_upsert\n\tat org.apache.iceberg.rest.ErrorHandlers$DefaultErrorHandler.accept(ErrorHandlers.java:208)\n\tat org.apache.iceberg.rest.HTTPClient.throwFailure(HTTPClient.java:240)\n\tat org.apache.iceberg.rest.HTTPClient.execute(HTTPClient.java:336)\n\tat org.apache.iceberg.flink.FlinkCatalog.createIcebergTable(FlinkCatalog.java:419)\n\t... 17 more\n\nEnd of exception on server side>"]})";
+const std::string gateway_error_body =
+    R"({"errors":["Internal server error.","<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.\n\tat org.apache.flink.table.gateway.rest.handler.statement.FetchResultsHandler.handleRequest(FetchResultsHandler.java:91)\n\tat org.apache.flink.table.gateway.rest.handler.AbstractSqlGatewayRestHandler.respondToRequest(AbstractSqlGatewayRestHandler.java:84)\n\tat org.apache.flink.runtime.rest.handler.AbstractHandler.respondAsLeader(AbstractHandler.java:196)\n\tat java.base/java.lang.Thread.run(Thread.java:840)\nCaused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.\n\tat org.apache.flink.table.gateway.service.SqlGatewayServiceImpl.fetchResults(SqlGatewayServiceImpl.java:231)\n\t... 48 more\nCaused by: org.apache.flink.table.gateway.service.utils.SqlExecutionException: Failed to execute the operation 6f0c1b3e-5b9e-4a53-9d43-1f9b2a1f6f11.\n\tat org.apache.flink.table.gateway.service.operation.OperationManager$Operation.processThrowable(OperationManager.java:414)\n\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)\n\t... 1 more\nCaused by: org.apache.flink.table.api.ValidationException: Could not execute CreateTable in path `lake`.`rr_e1`.`roster_upsert`\n\tat org.apache.flink.table.catalog.CatalogManager.execute(CatalogManager.java:1296)\n\tat org.apache.flink.table.catalog.CatalogManager.createTable(CatalogManager.java:946)\n\t... 14 more\nCaused by: org.apache.iceberg.exceptions.AlreadyExistsException: Table already exists: rr_e1.roster_upsert\n\tat org.apache.iceberg.rest.ErrorHandlers$DefaultErrorHandler.accept(ErrorHandlers.java:208)\n\tat org.apache.iceberg.rest.HTTPClient.throwFailure(HTTPClient.java:240)\n\tat org.apache.iceberg.rest.HTTPClient.execute(HTTPClient.java:336)\n\tat org.apache.iceberg.flink.FlinkCatalog.createIcebergTable(FlinkCatalog.java:419)\n\t... 17 more\n\nEnd of exception on server side>"]})";
 }  // namespace
 
 // Mutation: in flink_error.hpp, drop `if (deepest.empty())` before
 // `deepest = text.substr(0, text.find('\n'));` (the first line instead of the
 // cause): "Internal server error." comes back and this fails.
-TEST_CASE("a real error survives output cleaning: flink_cause finds the root cause under the Java trace", "[unit][engine][claims]") {
+TEST_CASE("a real error survives output cleaning: flink_cause finds the root cause under the Java trace",
+          "[unit][engine][claims]") {
     CHECK(flink_cause(gateway_error_body) ==
           "org.apache.iceberg.exceptions.AlreadyExistsException: Table already exists: rr_e1.roster_upsert");
 
     // The statement-rejected path (POST): one cause deep.
-    const std::string posted = R"({"errors":["Internal server error.","<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to executeStatement.\n\tat org.apache.flink.table.gateway.service.SqlGatewayServiceImpl.executeStatement(SqlGatewayServiceImpl.java:262)\nCaused by: org.apache.flink.table.api.SqlParserException: SQL parse failed. Encountered \"WITH\" at line 3, column 3.\n\tat org.apache.flink.table.planner.parse.CalciteParser.parseSqlList(CalciteParser.java:81)\n\t... 9 more\n\nEnd of exception on server side>"]})";
+    const std::string posted =
+        R"({"errors":["Internal server error.","<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to executeStatement.\n\tat org.apache.flink.table.gateway.service.SqlGatewayServiceImpl.executeStatement(SqlGatewayServiceImpl.java:262)\nCaused by: org.apache.flink.table.api.SqlParserException: SQL parse failed. Encountered \"WITH\" at line 3, column 3.\n\tat org.apache.flink.table.planner.parse.CalciteParser.parseSqlList(CalciteParser.java:81)\n\t... 9 more\n\nEnd of exception on server side>"]})";
     CHECK(flink_cause(posted) ==
           "org.apache.flink.table.api.SqlParserException: SQL parse failed. Encountered \"WITH\" at line 3, column 3.");
 }
 
 TEST_CASE("flink_cause: without a cause it gives the first line, for JSON and for plain bodies", "[unit][engine]") {
     CHECK(flink_cause(R"({"errors":["Session 3b1d not found.","trace line\n\tat x"]})") == "Session 3b1d not found.");
-    CHECK(flink_cause("<html><body>502 Bad Gateway</body></html>\nmore") == "<html><body>502 Bad Gateway</body></html>");
+    CHECK(flink_cause("<html><body>502 Bad Gateway</body></html>\nmore") ==
+          "<html><body>502 Bad Gateway</body></html>");
     CHECK(flink_cause("").empty());
     // A cause longer than the limit is cut, not dropped.
     const std::string long_cause(3000, 'x');
@@ -148,10 +153,12 @@ TEST_CASE("flink_cause: without a cause it gives the first line, for JSON and fo
 
 // Mutation: drop the newline after the token line in catalog_option_lines: the
 // token and the first property share a line and this fails (checked).
-TEST_CASE("flink_sql_text: a job's own catalog properties follow the token line, one quoted line each", "[unit][engine]") {
+TEST_CASE("flink_sql_text: a job's own catalog properties follow the token line, one quoted line each",
+          "[unit][engine]") {
     using rosterrig::engine::catalog_option_lines;
     CHECK(catalog_option_lines("", {}).empty());
-    CHECK(catalog_option_lines("", {{"rest.client.socket-timeout-ms", "600000"}}) == "  'rest.client.socket-timeout-ms' = '600000',");
+    CHECK(catalog_option_lines("", {{"rest.client.socket-timeout-ms", "600000"}}) ==
+          "  'rest.client.socket-timeout-ms' = '600000',");
     CHECK(catalog_option_lines("  'token' = 't',", {{"a", "it's"}, {"b", "2"}}) ==
           "  'token' = 't',\n  'a' = 'it''s',\n  'b' = '2',");
 }

@@ -58,7 +58,8 @@ TEST_CASE("the expected upsert table has one row per NPI, in seq order", "[expec
     CHECK(expected_append_rows(spec).size() == 700);
 }
 
-TEST_CASE("an upsert table's missing runs are stretches of expected seqs whose NPI has no row", "[expected_state][missing]") {
+TEST_CASE("an upsert table's missing runs are stretches of expected seqs whose NPI has no row",
+          "[expected_state][missing]") {
     roster_spec spec;
     spec.seed = 3, spec.events = 300, spec.providers = 50;
     const auto latest = expected_latest_by_arrival(spec);  // one row per NPI, in seq order
@@ -80,8 +81,8 @@ TEST_CASE("the one-pass expectation equals folding every event of the feed", "[e
     // as the newest revision's seq.
     for (const double late : {0.0, 0.05, 0.3}) {
         for (const std::uint64_t seed : {1u, 6u}) {
-            const roster_spec spec{.seed = seed, .providers = 400, .events = 3000, .partitions = 4,
-                                   .late_stale_fraction = late};
+            const roster_spec spec{
+                .seed = seed, .providers = 400, .events = 3000, .partitions = 4, .late_stale_fraction = late};
             INFO("seed " << seed << ", late_stale_fraction " << late);
             const upsert_expectation one = expect_upsert(spec);
             const upsert_expectation folded = expect_upsert_by_folding(spec);

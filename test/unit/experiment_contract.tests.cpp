@@ -51,7 +51,8 @@ TEST_CASE("contract: pre-run checks list what the parameters alone forbid first,
     // Slots unknown: only the parameters decide; known: four writers do not fit in one slot.
     p.parallelisms = {4};
     CHECK(experiment_traits<e3::definition>::problems(p, {}).empty());
-    const auto one_slot = experiment_traits<e3::definition>::problems(p, {.task_slots = 1, .broker_transaction_max_timeout_ms = std::nullopt});
+    const auto one_slot = experiment_traits<e3::definition>::problems(
+        p, {.task_slots = 1, .broker_transaction_max_timeout_ms = std::nullopt});
     REQUIRE(one_slot.size() == 1);
     CHECK(one_slot.front().rfind("--parallelisms", 0) == 0);
     p.intervals_ms = {0};
@@ -61,6 +62,8 @@ TEST_CASE("contract: pre-run checks list what the parameters alone forbid first,
 TEST_CASE("contract: experiment 5 checks its transaction timeouts against the broker's maximum once it is read") {
     auto p = e5::parameters::full();
     CHECK(experiment_traits<e5::definition>::problems(p, {}).empty());
-    CHECK(experiment_traits<e5::definition>::problems(p, {.task_slots = 4, .broker_transaction_max_timeout_ms = 1}).size() == 1);
-    CHECK(experiment_traits<e5::definition>::problems(p, {.task_slots = 4, .broker_transaction_max_timeout_ms = 900000}).empty());
+    CHECK(experiment_traits<e5::definition>::problems(p, {.task_slots = 4, .broker_transaction_max_timeout_ms = 1})
+              .size() == 1);
+    CHECK(experiment_traits<e5::definition>::problems(p, {.task_slots = 4, .broker_transaction_max_timeout_ms = 900000})
+              .empty());
 }

@@ -15,7 +15,8 @@ namespace {
 e1::configuration_run clean_run(const std::string& name, std::uint64_t kills) {
     e1::configuration_run r;
     r.name = name;
-    r.table_kind = name.find("upsert") != std::string::npos ? experiment::table_kind::upsert : experiment::table_kind::append;
+    r.table_kind =
+        name.find("upsert") != std::string::npos ? experiment::table_kind::upsert : experiment::table_kind::append;
     r.events = 100 * kills;
     r.job_id = "job";
     std::vector<check::snapshot_entry> log;
@@ -26,7 +27,12 @@ e1::configuration_run clean_run(const std::string& name, std::uint64_t kills) {
         s.killed_at_ms = 1000 * static_cast<std::int64_t>(k + 1);
         r.kills.push_back(s);
         // Checkpoint k+1 committed 100 records half a second after kill k+1.
-        log.push_back({static_cast<std::int64_t>(k + 1), "append", "job", static_cast<std::int64_t>(k + 1), 100, {},
+        log.push_back({static_cast<std::int64_t>(k + 1),
+                       "append",
+                       "job",
+                       static_cast<std::int64_t>(k + 1),
+                       100,
+                       {},
                        1000 * static_cast<std::int64_t>(k + 1) + 500});
     }
     r.snapshot_log = log;
@@ -117,7 +123,8 @@ TEST_CASE("the tight bound holds only when all four configurations made 99 clean
     CHECK(e1::tight_bound_everywhere(s).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("an upsert table's duplicate seqs judge nothing: no-duplicates is inconclusive there and no-replay judges", "[e1][verdict]") {
+TEST_CASE("an upsert table's duplicate seqs judge nothing: no-duplicates is inconclusive there and no-replay judges",
+          "[e1][verdict]") {
     auto run = clean_run("exactly-once + upsert", 30);
     // Mutation: judge upsert no-duplicates on its seqs again, and this fails (it would hold with a bound).
     CHECK(e1::no_duplicates_seen(&run).verdict == verdict_kind::inconclusive);
@@ -143,7 +150,9 @@ TEST_CASE("a checkpoint committed twice refutes no-replay and names the kill it 
     CHECK(v.reason.find("after kills 20") != std::string::npos);
 }
 
-TEST_CASE("records added beyond the events sent refute no-replay, too few refute it as a loss, and no log is inconclusive", "[e1][verdict]") {
+TEST_CASE(
+    "records added beyond the events sent refute no-replay, too few refute it as a loss, and no log is inconclusive",
+    "[e1][verdict]") {
     auto run = clean_run("exactly-once + upsert", 30);
     // A replay that repeats no watermark: one snapshot added 3 records too many.
     (*run.snapshot_log)[4].added_records += 3;
@@ -162,7 +171,8 @@ TEST_CASE("records added beyond the events sent refute no-replay, too few refute
     CHECK(e1::no_replay(nullptr).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("the snapshots agree with the rows on an append table, and disagree when a duplicate row has no extra record", "[e1][verdict]") {
+TEST_CASE("the snapshots agree with the rows on an append table, and disagree when a duplicate row has no extra record",
+          "[e1][verdict]") {
     e1::samples s;
     s.configurations.push_back(clean_run("exactly-once + append", 30));
     CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::held);
@@ -178,7 +188,8 @@ TEST_CASE("the snapshots agree with the rows on an append table, and disagree wh
     CHECK(e1::snapshots_agree_with_rows(s).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest, and with no upsert run it is inconclusive", "[e1][verdict]") {
+TEST_CASE("an upsert table with a stale row refutes upsert-holds-latest, and with no upsert run it is inconclusive",
+          "[e1][verdict]") {
     e1::samples s;
     s.configurations.push_back(clean_run("exactly-once + upsert", 30));
     CHECK(e1::upsert_holds_latest(s).verdict == verdict_kind::held);
@@ -195,7 +206,8 @@ TEST_CASE("the offsets predictions need a real rewind before they can hold", "[e
                        {"rewound", 0, 6000, 6000, 0, "j", 0, -1},
                        {"restored_from_checkpoint", 6000, 6000, 6000, 0, "j", 1, 7},
                        {"fresh_from_group_offsets", 6000, 6000, 12000, 6000, "k", 0, -1}};
-    std::vector<result::prediction> preds{{"e1.recovery-ignores-offsets", "", ""}, {"e1.fresh-job-replays-log", "", ""}};
+    std::vector<result::prediction> preds{{"e1.recovery-ignores-offsets", "", ""},
+                                          {"e1.fresh-job-replays-log", "", ""}};
     auto judged = experiment::judge(s, e1::parameters{}, preds, e1::rules());
     CHECK(judged[0].verdict == verdict_kind::held);
     CHECK(judged[1].verdict == verdict_kind::held);
@@ -239,7 +251,7 @@ e2::restore_run frozen_append_run() {
     e2::restore_run r;
     r.variant = "append-flinksink", r.repeat = 1, r.snapshot_before = 10, r.watermark_before = 19;
     r.total_records_before = 16000, r.duplicate_rows = 3000, r.restore_requested_at_ms = 1'000'000;
-    r.samples = {sample(0, "", -1, 4000, 10, 19, 16000), sample(500, "RUNNING", 6, 4000, 10, 19, 16000),
+    r.samples = {sample(0, "", -1, 4000, 10, 19, 16000),        sample(500, "RUNNING", 6, 4000, 10, 19, 16000),
                  sample(1000, "RUNNING", 12, 0, 10, 19, 16000), sample(1500, "RUNNING", 19, 0, 10, 19, 16000),
                  sample(2000, "RUNNING", 20, 0, 11, 20, 32000), sample(2500, "RUNNING", 21, 0, 11, 20, 32000)};
     r.snapshots_after = {{11, 1'001'800, 20, "j", "append", 16000, 32000}};
@@ -319,13 +331,15 @@ TEST_CASE("sampling settles once the table moved, the lag is zero and three more
 TEST_CASE("a quick run's sampling settles two checkpoints after the table moved, a full run's three", "[e2][settle]") {
     e2::parameters full = e2::parameters::full(), quick = e2::parameters::quick_run();
     auto wf = e2::settle_watch_of(full, 10), wq = e2::settle_watch_of(quick, 10);
-    for (auto* w : {&wf, &wq}) CHECK_FALSE(w->settled(sample(500, "RUNNING", 20, 0, 11, 20, 0)));  // moved at checkpoint 20
+    for (auto* w : {&wf, &wq})
+        CHECK_FALSE(w->settled(sample(500, "RUNNING", 20, 0, 11, 20, 0)));  // moved at checkpoint 20
     CHECK(wq.settled(sample(1000, "RUNNING", 22, 0, 11, 20, 0)));
     CHECK_FALSE(wf.settled(sample(1000, "RUNNING", 22, 0, 11, 20, 0)));
     CHECK(wf.settled(sample(1500, "RUNNING", 23, 0, 11, 20, 0)));
 }
 
-TEST_CASE("a batch written after the freeze must land once: its seqs counted out of the whole read-back", "[e2][verdict]") {
+TEST_CASE("a batch written after the freeze must land once: its seqs counted out of the whole read-back",
+          "[e2][verdict]") {
     experiment::table_observation o;
     o.by_seq.missing_runs = {{5, 9}, {98, 103}};
     o.by_seq.duplicates = {{50, 2}, {101, 3}, {120, 2}};
@@ -341,7 +355,8 @@ TEST_CASE("a batch written after the freeze must land once: its seqs counted out
     s.runs[0].third_batch->duplicate_rows = 1;
     CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::refuted);
     // An upsert table misses most seqs by design; its NPIs decide.
-    s.runs[0].table_kind = experiment::table_kind::upsert, s.runs[0].third_batch = b, s.runs[0].third_batch->duplicate_rows = 0;
+    s.runs[0].table_kind = experiment::table_kind::upsert, s.runs[0].third_batch = b,
+    s.runs[0].third_batch->duplicate_rows = 0;
     CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::held);
     s.runs[0].missing_npis = 1;
     CHECK(e2::post_freeze_batch_lands_once(s).verdict == verdict_kind::refuted);
@@ -350,7 +365,8 @@ TEST_CASE("a batch written after the freeze must land once: its seqs counted out
 TEST_CASE("the commit burst stops where the batch written after the freeze begins", "[e2][freeze]") {
     auto r = frozen_append_run();
     r.variant = "append-sinkv2";
-    r.snapshots_after = {{11, 1'001'800, 5, "j", "append", 1000, 17000}, {12, 1'002'900, 6, "j", "append", 1000, 18000},
+    r.snapshots_after = {{11, 1'001'800, 5, "j", "append", 1000, 17000},
+                         {12, 1'002'900, 6, "j", "append", 1000, 18000},
                          {13, 1'040'500, 9, "j", "append", 2000, 20000}};  // the third batch, written 40 s in
     r.third_batch = e2::batch_landing{14001, 16000, 0, 0, 40000};
     const auto a = e2::analyze(r);
@@ -363,7 +379,9 @@ TEST_CASE("the commit burst stops where the batch written after the freeze begin
 
 // Mutation: count a kill with one read of -1 among those with both reads (drop
 // the `continue` in e1::restart_counts_of) and this fails.
-TEST_CASE("numRestarts reads of -1 are counted as not reported, and only kills with both reads say whether the count moved", "[e1][report]") {
+TEST_CASE(
+    "numRestarts reads of -1 are counted as not reported, and only kills with both reads say whether the count moved",
+    "[e1][report]") {
     e1::configuration_run a, b;
     auto kill = [](std::int64_t before, std::int64_t after) {
         e1::kill_sample k;
@@ -373,11 +391,12 @@ TEST_CASE("numRestarts reads of -1 are counted as not reported, and only kills w
     a.kills = {kill(-1, -1), kill(0, 1), kill(1, 1)};
     b.kills = {kill(2, -1), kill(-1, 3)};
     const std::vector<e1::configuration_run> runs{a, b};
-    const auto r = e1::restart_counts_of(runs, [](const e1::configuration_run& c) -> const e1::configuration_run& { return c; });
+    const auto r =
+        e1::restart_counts_of(runs, [](const e1::configuration_run& c) -> const e1::configuration_run& { return c; });
     CHECK(r.reads == 10);
     CHECK(r.not_reported == 4);
     CHECK(r.kills_with_both == 2);
     CHECK(r.moved == 1);
-    CHECK(e1::restart_count_sentence(r).find("4 of 10 reads were -1; of the 2 kills with both reads, the count moved in 1.") !=
-          std::string::npos);
+    CHECK(e1::restart_count_sentence(r).find(
+              "4 of 10 reads were -1; of the 2 kills with both reads, the count moved in 1.") != std::string::npos);
 }

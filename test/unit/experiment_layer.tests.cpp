@@ -60,7 +60,8 @@ TEST_CASE("a history of another experiment is refused, naming $.experiment", "[h
 
 TEST_CASE("a history is judged against the predictions it recorded, and unjudged ones stay inconclusive", "[history]") {
     e1::samples s;
-    s.predictions = experiment::unjudged({{"e1.fresh-job-replays-log", "text", "measure"}, {"e1.not-a-rule", "t", "m"}});
+    s.predictions =
+        experiment::unjudged({{"e1.fresh-job-replays-log", "text", "measure"}, {"e1.not-a-rule", "t", "m"}});
     CHECK(experiment::overall(s.predictions) == verdict_kind::inconclusive);
     s.offsets.events = 10;
     s.offsets.steps.push_back({"fresh_from_group_offsets", 10, 10, 20, 10, "j", 0, -1});
@@ -78,11 +79,15 @@ TEST_CASE("a history is judged against the predictions it recorded, and unjudged
 // Mutation: drop the first line of set_verdict (the prediction text left as
 // the runner wrote it before the run, every line unjudged) and the refuted
 // prediction's line says "inconclusive" beside a "refuted" envelope: this fails.
-TEST_CASE("the envelope's published prediction names each prediction's verdict, and the envelope's verdict merges exactly those", "[history]") {
-    const std::vector<result::prediction> predictions{{"e.first", "the first claim", "m"}, {"e.second", "the second claim", "m"}};
+TEST_CASE(
+    "the envelope's published prediction names each prediction's verdict, and the envelope's verdict merges exactly those",
+    "[history]") {
+    const std::vector<result::prediction> predictions{{"e.first", "the first claim", "m"},
+                                                      {"e.second", "the second claim", "m"}};
     result::result_envelope env;
     env.prediction.text = experiment::prediction_lines(experiment::unjudged(predictions));
-    CHECK(env.prediction.text == "e.first (inconclusive): the first claim\ne.second (inconclusive): the second claim\n");
+    CHECK(env.prediction.text ==
+          "e.first (inconclusive): the first claim\ne.second (inconclusive): the second claim\n");
     auto judged = experiment::unjudged(predictions);
     judged[0].verdict = verdict_kind::held, judged[0].reason = "fine";
     judged[1].verdict = verdict_kind::refuted, judged[1].reason = "not fine";
@@ -92,7 +97,8 @@ TEST_CASE("the envelope's published prediction names each prediction's verdict, 
     // The verdicts the published text shows merge to the envelope's verdict.
     verdict_kind shown = verdict_kind::held;
     for (const auto v : {verdict_kind::held, verdict_kind::refuted, verdict_kind::inconclusive})
-        if (env.prediction.text.find(" (" + std::string(to_string(v)) + "): ") != std::string::npos) shown = merge(shown, v);
+        if (env.prediction.text.find(" (" + std::string(to_string(v)) + "): ") != std::string::npos)
+            shown = merge(shown, v);
     CHECK(shown == env.verdict);
 }
 
@@ -108,7 +114,8 @@ TEST_CASE("configuration values keep the JSON names results were written with", 
 
 // Mutation: in restart_strategy_of, take the attempts from
 // restart-strategy.fixed-delay.delay's key: this fails.
-TEST_CASE("the restart strategy is read from Flink's configuration entries, and a non-number is no attempts", "[config]") {
+TEST_CASE("the restart strategy is read from Flink's configuration entries, and a non-number is no attempts",
+          "[config]") {
     const auto r = experiment::restart_strategy_of({{"rest.port", "8081"},
                                                     {"restart-strategy.type", "fixed-delay"},
                                                     {"restart-strategy.fixed-delay.attempts", "1000"},
@@ -147,14 +154,15 @@ TEST_CASE("an upsert table needs the flag and the key as identifier, an append t
     CHECK_FALSE(experiment::reports_no_upsert(upsert));
     CHECK(experiment::reports_no_upsert(append));
     CHECK_FALSE(experiment::reports_upsert_on(append, "npi"));
-    CHECK_FALSE(experiment::reports_upsert_on({"true", 2, {}}, "npi"));       // the flag without a key
+    CHECK_FALSE(experiment::reports_upsert_on({"true", 2, {}}, "npi"));             // the flag without a key
     CHECK_FALSE(experiment::reports_upsert_on({std::nullopt, 2, {"npi"}}, "npi"));  // a key without the flag
     CHECK_FALSE(experiment::reports_no_upsert({"false", 2, {"npi"}}));
     using experiment::table_kind;
     CHECK(experiment::reports_table_kind(upsert, table_kind::upsert, "npi"));
     CHECK(experiment::reports_table_kind(append, table_kind::append, "npi"));
     CHECK_FALSE(experiment::reports_table_kind(upsert, table_kind::append, "npi"));
-    CHECK_FALSE(experiment::reports_table_kind(experiment::table_settings{"true", 1, {"npi"}}, table_kind::upsert, "npi"));
+    CHECK_FALSE(
+        experiment::reports_table_kind(experiment::table_settings{"true", 1, {"npi"}}, table_kind::upsert, "npi"));
     CHECK_FALSE(experiment::reports_table_kind(std::nullopt, table_kind::append, "npi"));  // nothing reported
 }
 
@@ -194,7 +202,8 @@ TEST_CASE("the digests and reported settings round-trip, and results without the
     CHECK(back.offsets.feed_sha256 == "cd");
 }
 
-TEST_CASE("missing runs are written [first, last] and read back, and a backwards range is refused", "[result][ranges]") {
+TEST_CASE("missing runs are written [first, last] and read back, and a backwards range is refused",
+          "[result][ranges]") {
     std::vector<seq_range> runs{{3, 5}, {9, 9}};
     const auto v = boost::json::value_from(runs);
     CHECK(boost::json::serialize(v) == "[[3,5],[9,9]]");
@@ -227,7 +236,9 @@ TEST_CASE("the table observation of the feed itself finds nothing wrong, by seq 
 }
 
 TEST_CASE("the snapshots since a known one follow parent links, oldest first", "[snapshots]") {
-    struct snap { long long id, parent; };
+    struct snap {
+        long long id, parent;
+    };
     std::vector<snap> listed{{30, 20}, {10, -1}, {40, 30}, {20, 10}, {99, 10}};  // 99: a branch not on the chain
     auto id = [](const snap& s) { return s.id; };
     auto parent = [](const snap& s) { return s.parent; };
@@ -269,7 +280,8 @@ TEST_CASE("the compiled-in commit reads from git describe's forms, and anything 
 // Mutation: in may_run, return allowed for a full run whatever it found and
 // every refusal below fails; drop the tree_dirty check and the dirty
 // checkout's refusal (and its quick warning) fails.
-TEST_CASE("a full run starts only from a clean binary built from the checkout's HEAD, and a quick run only warns", "[provenance]") {
+TEST_CASE("a full run starts only from a clean binary built from the checkout's HEAD, and a quick run only warns",
+          "[provenance]") {
     const auto clean = experiment::parse_binary_commit(head_sha);
     const auto built_dirty = experiment::parse_binary_commit(head_sha + "-dirty");
     const auto stale = experiment::parse_binary_commit(other_sha);
@@ -291,7 +303,8 @@ TEST_CASE("a full run starts only from a clean binary built from the checkout's 
     CHECK_FALSE(experiment::may_run(unknown, head_sha, false, false).allowed);
     CHECK_FALSE(experiment::may_run(clean, "", false, false).allowed);
     // A quick run goes on, warned of the same things.
-    for (const auto& [b, dirty] : {std::pair{clean, true}, std::pair{stale, false}, std::pair{built_dirty, false}, std::pair{unknown, false}}) {
+    for (const auto& [b, dirty] :
+         {std::pair{clean, true}, std::pair{stale, false}, std::pair{built_dirty, false}, std::pair{unknown, false}}) {
         const auto quick = experiment::may_run(b, head_sha, dirty, true);
         CHECK(quick.allowed);
         CHECK_THAT(quick.reason, Catch::StartsWith("warning: "));

@@ -245,8 +245,7 @@ TEST_CASE("an HTTP delay holds the request back at least its value", "[proxy]") 
 
 // Mutation: make proxy_rule::armed() ignore the count (return true): the third
 // request is answered 503 too and this fails (checked).
-TEST_CASE("a rule with count 1 affects only the first matching request, and others on the connection pass",
-          "[proxy]") {
+TEST_CASE("a rule with count 1 affects only the first matching request, and others on the connection pass", "[proxy]") {
     http_rig rig;
     fault_parameters p = http_match("POST", "/v1/commit", 1);
     p.status = 503;
@@ -304,8 +303,9 @@ TEST_CASE("a rule the proxy's mode cannot apply, or cannot apply as given, is re
 TEST_CASE("the control API arms, lists and removes rules, releases holds and serves the log as JSON", "[proxy]") {
     http_rig rig;
     auto& proxy = *rig.proxy;
-    const auto added = answer_control(proxy, "POST", "/rules",
-                                      R"({"kind": "http_status", "method": "POST", "path": "/v1/.*", "status": 503, "count": 2})");
+    const auto added =
+        answer_control(proxy, "POST", "/rules",
+                       R"({"kind": "http_status", "method": "POST", "path": "/v1/.*", "status": 503, "count": 2})");
     REQUIRE(added.status == 201);
     const auto id = boost::json::parse(added.body).at("id").as_int64();
     CHECK(id == 1);
@@ -422,8 +422,9 @@ TEST_CASE("a planned proxy fault applied and healed leaves its record: times, wh
           "[proxy]") {
     http_rig rig;
     const experiment::scheduled_fault planned{
-        1, "v", experiment::make_fault(fault_kind::http_lose_reply, experiment::fault_target::iceberg_catalog,
-                                       http_match("POST", "/v1/commit", 1))};
+        1, "v",
+        experiment::make_fault(fault_kind::http_lose_reply, experiment::fault_target::iceberg_catalog,
+                               http_match("POST", "/v1/commit", 1))};
     auto handle = apply_on_proxy(*rig.proxy, planned);
     CHECK(handle.record.applied());
     CHECK(handle.record.done == "proxy rule 1: http_lose_reply on POST /v1/commit, for 1 matching");
@@ -437,7 +438,8 @@ TEST_CASE("a planned proxy fault applied and healed leaves its record: times, wh
     REQUIRE(handle.record.notes.count("iceberg_catalog") == 1);
     const auto& notes = handle.record.notes.at("iceberg_catalog");
     REQUIRE(notes.size() == 1);  // the second request passed: no rule applied to it
-    CHECK(notes[0] == "POST /v1/commit: http_lose_reply, upstream answered 200, the client's connection dropped unanswered");
+    CHECK(notes[0] ==
+          "POST /v1/commit: http_lose_reply, upstream answered 200, the client's connection dropped unanswered");
 }
 
 // Mutation: in fault_proxy::stop, leave the open streams open (drop the loop
@@ -458,7 +460,7 @@ TEST_CASE("stopping the proxy with a reply held and a connection blackholed ends
         return reply.get();
     });
     const auto unanswered = held.get();
-    CHECK(unanswered.error);  // the connection went with the proxy, unanswered,
+    CHECK(unanswered.error);                                  // the connection went with the proxy, unanswered,
     CHECK(unanswered.error != boost::beast::error::timeout);  // and not at the client's own deadline
     tcp_rig rig;
     rig.proxy->add_rule(fault_kind::tcp_blackhole, {});

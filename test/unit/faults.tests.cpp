@@ -54,7 +54,8 @@ TEST_CASE("every fault kind against every target has a heal in words", "[faults]
 }
 
 TEST_CASE("a TaskManager kill heals in the words the shipped results record", "[faults]") {
-    const std::string recorded = "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint";
+    const std::string recorded =
+        "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint";
     CHECK(heal_of(fault_kind::kill_taskmanager, fault_target::flink_taskmanager) == recorded);
     CHECK(heal_of(fault_kind::kill, fault_target::flink_taskmanager) == recorded);
 }
@@ -103,7 +104,8 @@ TEST_CASE("a fault that cannot be applied as given says why", "[faults]") {
     CHECK(fault_problem(healless));
 }
 
-TEST_CASE("the same seed gives the same schedule over kinds and targets, and each delay lies in its bounds", "[faults]") {
+TEST_CASE("the same seed gives the same schedule over kinds and targets, and each delay lies in its bounds",
+          "[faults]") {
     schedule_spec spec;
     spec.variants = {"a", "b"};
     spec.count = 50;
@@ -165,9 +167,11 @@ TEST_CASE("every shipped result's fault plan is what its parameters draw today, 
     shipped_plan_is_redrawn<e4::definition>();
 }
 
-TEST_CASE("an applied fault keeps its plan, its times and each component's notes, and reads back strictly", "[faults]") {
+TEST_CASE("an applied fault keeps its plan, its times and each component's notes, and reads back strictly",
+          "[faults]") {
     applied_fault a;
-    a.planned = {1, "v", make_fault(fault_kind::http_hold_reply, fault_target::iceberg_catalog, {30000, 0, "POST", "/v1/.*"})};
+    a.planned = {1, "v",
+                 make_fault(fault_kind::http_hold_reply, fault_target::iceberg_catalog, {30000, 0, "POST", "/v1/.*"})};
     CHECK_FALSE(a.applied());
     CHECK(a.fault_lasted_ms() == -1);
     a.applied_at_ms = 1000;

@@ -18,7 +18,7 @@ std::string feed_bytes(const roster_spec& spec) {
     for_each_event(spec, [&](const roster_event& e) { append_json_line(out, e); });
     return out;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("the default feed's bytes are pinned by SHA-256", "[generate][golden]") {
     // The default feed: seed 1, 2,000 providers, 12,000 events, 4 partitions,
@@ -85,7 +85,10 @@ TEST_CASE("providers recur about six times each in the default feed", "[generate
 }
 
 TEST_CASE("without late stale assertions each NPI's revisions arrive in order, event time rising", "[generate]") {
-    struct last { std::uint32_t revision; std::int64_t at; };
+    struct last {
+        std::uint32_t revision;
+        std::int64_t at;
+    };
     std::map<std::uint64_t, last> seen;
     std::uint64_t corrections = 0;
     for_each_event(roster_spec{.seed = 5}, [&](const roster_event& e) {

@@ -63,20 +63,27 @@ TEST_CASE("job template: a key without npi is refused, and a key holding npi mak
     CHECK(kind_of_key({}) == table_kind::append);
 }
 
-TEST_CASE("job template: unknown placeholders, a second INSERT or no table are refused from the text alone", "[job_template]") {
-    const std::string ok = "CREATE TABLE lake.${namespace}.${table} (x INT);\nINSERT INTO lake.${namespace}.${table} SELECT 1;\n";
+TEST_CASE("job template: unknown placeholders, a second INSERT or no table are refused from the text alone",
+          "[job_template]") {
+    const std::string ok =
+        "CREATE TABLE lake.${namespace}.${table} (x INT);\nINSERT INTO lake.${namespace}.${table} SELECT 1;\n";
     CHECK(template_text_problems(ok).empty());
     CHECK(mentions(template_text_problems(ok + "INSERT INTO t SELECT 2;\n"), "2 INSERT statements"));
     CHECK(mentions(template_text_problems("INSERT INTO lake.${namespace}.${table} SELECT 1;\n"), "0 CREATE TABLE"));
     // The feed is the rig's (roster_feed): a template has no topic of its own to name.
     CHECK(mentions(template_text_problems(ok + "-- ${topic}\n"), "unknown placeholder ${topic}"));
-    CHECK(mentions(template_text_problems("CREATE TABLE lake.${namespace}.${tabel} (x INT);\nINSERT INTO x SELECT 1;\n"),
-                   "unknown placeholder ${tabel}"));
-    CHECK(mentions(template_text_problems("CREATE TABLE t (x INT);\nINSERT INTO t SELECT 1;\n"), "never uses ${table}"));
+    CHECK(
+        mentions(template_text_problems("CREATE TABLE lake.${namespace}.${tabel} (x INT);\nINSERT INTO x SELECT 1;\n"),
+                 "unknown placeholder ${tabel}"));
+    CHECK(
+        mentions(template_text_problems("CREATE TABLE t (x INT);\nINSERT INTO t SELECT 1;\n"), "never uses ${table}"));
 }
 
-TEST_CASE("job template: statements split where a line ends in a semicolon, comments dropped, kinds from the first words", "[job_template]") {
-    const auto s = sql_statements("-- a comment\nSET 'a' = 'b';\n  create   table x (\n  y INT\n);\ninsert into x\nSELECT 1;\n");
+TEST_CASE(
+    "job template: statements split where a line ends in a semicolon, comments dropped, kinds from the first words",
+    "[job_template]") {
+    const auto s =
+        sql_statements("-- a comment\nSET 'a' = 'b';\n  create   table x (\n  y INT\n);\ninsert into x\nSELECT 1;\n");
     REQUIRE(s.size() == 3);
     CHECK(kind_of_statement(s[0]) == statement_kind::set);
     CHECK(kind_of_statement(s[1]) == statement_kind::create_table);
@@ -90,7 +97,8 @@ TEST_CASE("job template: the rig's own jobs and the worked example pass the offl
     CHECK(template_text_problems(source_file("docs/examples/upsert_partitioned_hash_sinkv2.sql")).empty());
 }
 
-TEST_CASE("job template: EXPLAIN's execution plan gives the writer's input, and the sink by its operators' names", "[job_template]") {
+TEST_CASE("job template: EXPLAIN's execution plan gives the writer's input, and the sink by its operators' names",
+          "[job_template]") {
     // Flink 1.20's EXPLAIN JSON_EXECUTION_PLAN for the worked example (SinkV2, hash, writer at 4), trimmed.
     const std::string v2 = R"plan(== Optimized Execution Plan ==
 Sink(table=[lake.p.t])
@@ -125,7 +133,9 @@ Sink(table=[lake.p.t])
     CHECK_THROWS(engine::execution_plan_edges("== Optimized Execution Plan ==\nno JSON here"));
 }
 
-TEST_CASE("e1 with a user's job runs one configuration of the planned kind, and a full run of it has its own fault plan", "[job_template][e1]") {
+TEST_CASE(
+    "e1 with a user's job runs one configuration of the planned kind, and a full run of it has its own fault plan",
+    "[job_template][e1]") {
     auto p = e1::parameters::full();
     CHECK(e1::configurations_of(p).size() == 4);
     p.job = job_template{"mine.sql", "digest", "text", roster_table({"npi", "npi_shard"})};
@@ -151,7 +161,9 @@ e1::samples job_run(table_kind kind, std::size_t kills) {
 }
 }  // namespace
 
-TEST_CASE("e1 your-job rule: holds on a clean upsert table after 30 kills, refutes a stale row, cannot say after one kill", "[job_template][e1]") {
+TEST_CASE(
+    "e1 your-job rule: holds on a clean upsert table after 30 kills, refutes a stale row, cannot say after one kill",
+    "[job_template][e1]") {
     // Mutation check: leaving stale_rows out of `wrong` makes the second case hold and fails here.
     CHECK(e1::your_job_lands_exactly_once(job_run(table_kind::upsert, 30)).verdict == verdict_kind::held);
     auto stale = job_run(table_kind::upsert, 30);
@@ -161,7 +173,9 @@ TEST_CASE("e1 your-job rule: holds on a clean upsert table after 30 kills, refut
     CHECK(e1::your_job_lands_exactly_once(job_run(table_kind::upsert, 0)).verdict == verdict_kind::inconclusive);
 }
 
-TEST_CASE("e1 your-job rule: an append table with a missing run or a duplicate is refuted, and the rig's runs are inconclusive", "[job_template][e1]") {
+TEST_CASE(
+    "e1 your-job rule: an append table with a missing run or a duplicate is refuted, and the rig's runs are inconclusive",
+    "[job_template][e1]") {
     auto missing = job_run(table_kind::append, 30);
     missing.configurations[0].missing_runs = {{5, 9}};
     CHECK(e1::your_job_lands_exactly_once(missing).verdict == verdict_kind::refuted);

@@ -17,7 +17,8 @@ TEST_CASE("clean-up never removes a name it did not record", "[leftovers]") {
     const std::vector<run_on_disk> runs{
         run("runs/e1/2026-11-30T01-00-00.000Z_111.json", run_status::running, false,
             {{"topic", "rr_e1_a"}, {"table", "rosterrig.e1_a"}, {"job", "j1"}}),
-        run("runs/e1/2026-11-30T02-00-00.000Z_222.json", run_status::running, true, {{"topic", "rr_e1_b"}, {"job", "j2"}}),
+        run("runs/e1/2026-11-30T02-00-00.000Z_222.json", run_status::running, true,
+            {{"topic", "rr_e1_b"}, {"job", "j2"}}),
         run("runs/e1/2026-11-30T03-00-00.000Z_333.json", run_status::complete, false, {{"topic", "rr_e1_c"}}),
         run("runs/e5/2026-11-30T04-00-00.000Z_444.json", run_status::failed, false, {{"topic", "rr_e5_d"}}),
         run("runs/e5/2026-11-30T05-00-00.000Z_555.json", run_status::running, false,
@@ -29,8 +30,8 @@ TEST_CASE("clean-up never removes a name it did not record", "[leftovers]") {
     // Only the two dead running runs, and every name is one they recorded.
     // Mutation: let a failed or complete run's names in (drop the status
     // test), or a live driver's (drop `driver_alive`), and this fails.
-    CHECK(names == std::vector<std::string>{"job j1", "job j5", "transactional-id-prefix rr_e5_e_tx", "table rosterrig.e1_a",
-                                            "topic rr_e1_a", "topic rr_e5_e"});
+    CHECK(names == std::vector<std::string>{"job j1", "job j5", "transactional-id-prefix rr_e5_e_tx",
+                                            "table rosterrig.e1_a", "topic rr_e1_a", "topic rr_e5_e"});
     for (const auto& l : out) {
         const auto& from = *std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return r.path == l.history; });
         CHECK(std::find(from.created.begin(), from.created.end(), l.what) != from.created.end());

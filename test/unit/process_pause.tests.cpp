@@ -24,7 +24,8 @@ struct sleeping_child {
     pid_t pid = ::fork();
     std::string pid_file;
     explicit sleeping_child(std::string file = (std::filesystem::temp_directory_path() /
-                                                ("rr-pause-" + std::to_string(::getpid()) + ".pid")).string())
+                                                ("rr-pause-" + std::to_string(::getpid()) + ".pid"))
+                                                   .string())
         : pid_file(std::move(file)) {
         if (pid == 0) {
             ::execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
@@ -121,7 +122,8 @@ TEST_CASE("a stack process a dead driver left paused is resumed while no run hol
 
     const auto listed = heal_paused_leftovers(state.dir.string(), true);
     REQUIRE(listed.size() == 1);
-    CHECK_THAT(listed[0], Catch::StartsWith("catalog (pid " + std::to_string(paused.pid) + ")") && Catch::Contains("would resume"));
+    CHECK_THAT(listed[0], Catch::StartsWith("catalog (pid " + std::to_string(paused.pid) + ")") &&
+                              Catch::Contains("would resume"));
     CHECK(settled_state(paused.pid, "T") == 'T');  // a dry run signals nothing
 
     // Mutation: drop the SIGCONT in heal_paused_leftovers and the child stays 'T'.

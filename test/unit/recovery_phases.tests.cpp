@@ -27,7 +27,8 @@ TEST_CASE("the phase summary takes the median and the max over the recoveries th
     experiment::recovery_moments a, b, c;
     a.tasks_running_at_ms = 18000, b.tasks_running_at_ms = 19000, c.tasks_running_at_ms = 30000;
     a.failure_seen_at_ms = 11000;
-    const auto s = experiment::summarize_phases({experiment::recovery_phases(10000, 0, 0, a), experiment::recovery_phases(10000, 0, 0, b),
+    const auto s = experiment::summarize_phases({experiment::recovery_phases(10000, 0, 0, a),
+                                                 experiment::recovery_phases(10000, 0, 0, b),
                                                  experiment::recovery_phases(10000, 0, 0, c)});
     REQUIRE(s.size() == 2);  // failure_seen (one recovery) and tasks_running (three); the rest reported by none
     CHECK(s[0].phase == "failure_seen");

@@ -102,7 +102,7 @@ line_plot e2_like_plot() {
     return p;
 }
 
-} // namespace
+}  // namespace
 
 // --- number_format ---------------------------------------------------------
 
@@ -158,9 +158,10 @@ TEST_CASE("report: a table renders byte for byte as the README's tables do", "[r
 
     markdown_table v{{"Prediction", "Verdict", "Why"}};
     v.row({"`e1.upsert-holds-latest`", "held", "every NPI row is the expected latest"}).row({"x", "", "z"});
-    CHECK(v.render() ==
-          "| Prediction | Verdict | Why |\n|---|---|---|\n| `e1.upsert-holds-latest` | held | every NPI row is the expected "
-          "latest |\n| x |  | z |\n");
+    CHECK(
+        v.render() ==
+        "| Prediction | Verdict | Why |\n|---|---|---|\n| `e1.upsert-holds-latest` | held | every NPI row is the expected "
+        "latest |\n| x |  | z |\n");
     CHECK(v.columns() == 3);
     CHECK(v.rows() == 2);
     CHECK(markdown_table{{"only"}}.render() == "| only |\n|---|\n");
@@ -235,8 +236,8 @@ TEST_CASE("report: a missing BEGIN marker, or none at all, is an error that says
     std::string only_end = "x\n<!-- END e1 -->\n", none = "no markers here\n";
     CHECK_THROWS_AS(splice_section(only_end, "e1", "b\n"), missing_section);
     CHECK_THROWS_WITH(splice_section(only_end, "e1", "b\n"), Catch::Contains("<!-- BEGIN e1 --> is missing"));
-    CHECK_THROWS_WITH(splice_section(none, "e1", "b\n"), Catch::Contains("<!-- BEGIN e1 -->") &&
-                                                             Catch::Contains("<!-- END e1 -->"));
+    CHECK_THROWS_WITH(splice_section(none, "e1", "b\n"),
+                      Catch::Contains("<!-- BEGIN e1 -->") && Catch::Contains("<!-- END e1 -->"));
     // A section's name is the whole name: e1's markers are not e10's.
     std::string other = "<!-- BEGIN e10 -->\n<!-- END e10 -->\n";
     CHECK_THROWS_AS(splice_section(other, "e1", "b\n"), missing_section);
@@ -268,8 +269,9 @@ TEST_CASE("report: a body that carries its own section's marker is refused", "[r
 
 // Mutation: `names.push_back(...)` -> `names.insert(names.begin(), ...)` fails here.
 TEST_CASE("report: section names are the BEGIN markers in document order", "[report]") {
-    const std::string doc = "# R\n<!-- BEGIN e2 -->\n<!-- END e2 -->\ntext <!-- BEGIN e1 --> <!-- END e1 -->\n"
-                            "<!-- BEGIN broken\n-->\n<!-- BEGIN  -->\n<!-- BEGIN e3 --><!-- BEGIN e2 -->\n";
+    const std::string doc =
+        "# R\n<!-- BEGIN e2 -->\n<!-- END e2 -->\ntext <!-- BEGIN e1 --> <!-- END e1 -->\n"
+        "<!-- BEGIN broken\n-->\n<!-- BEGIN  -->\n<!-- BEGIN e3 --><!-- BEGIN e2 -->\n";
     CHECK(section_names(doc) == std::vector<std::string>{"e2", "e1", "e3", "e2"});
     CHECK(section_names("").empty());
     CHECK(section_names("<!-- BEGIN unterminated").empty());
@@ -287,9 +289,9 @@ TEST_CASE("report: ticks are round numbers that cover the data", "[report]") {
     CHECK(nice_ticks(0, 0.3) == std::vector<double>{0, 0.1, 0.2, 0.3});
     CHECK(nice_ticks(-7, 12) == std::vector<double>{-10, -5, 0, 5, 10, 15});
 
-    const double ranges[][2] = {{0, 1},     {0, 7},       {0, 11999}, {0, 15999}, {0, 19999}, {0, 54},
-                                {-3, 97},   {0.1, 0.37},  {0, 3e9},   {-1e-4, 0}, {5, 5},     {0, 0},
-                                {12, 13},   {-250, -249}, {0, 1e-9},  {0, 42},    {0, 101},   {1e6, 1e6 + 7}};
+    const double ranges[][2] = {{0, 1},   {0, 7},       {0, 11999}, {0, 15999}, {0, 19999}, {0, 54},
+                                {-3, 97}, {0.1, 0.37},  {0, 3e9},   {-1e-4, 0}, {5, 5},     {0, 0},
+                                {12, 13}, {-250, -249}, {0, 1e-9},  {0, 42},    {0, 101},   {1e6, 1e6 + 7}};
     for (const auto& r : ranges) {
         for (int target = 4; target <= 8; ++target) {
             const auto t = nice_ticks(r[0], r[1], target);
@@ -398,7 +400,9 @@ TEST_CASE("report: data and reference lines stay inside the frame", "[report]") 
 TEST_CASE("report: series take the palette's colours in order, dashed when asked, each in the legend", "[report]") {
     line_plot p;
     for (int i = 0; i < 11; ++i)
-        p.add_series({std::string("s").append(std::to_string(i)), {{0, i}, {1, i + 1}}, i % 2 ? axis::right : axis::left,
+        p.add_series({std::string("s").append(std::to_string(i)),
+                      {{0, i}, {1, i + 1}},
+                      i % 2 ? axis::right : axis::left,
                       i == 1});
     const std::string svg = p.render();
     const auto paths = elements(svg, "path", "series");
@@ -496,12 +500,14 @@ TEST_CASE("report: a resumed run says so in its provenance, when, on which code 
     env.started_at = "2026-11-30T00:52:26Z", env.finished_at = "2026-11-30T02:10:00Z";
     env.code_commit = "649fd57aaaaaaaaa", env.prediction.recorded_in_commit = "889d770bbbbbbbbb";
     CHECK(rosterrig::report::provenance(env).find("Resumed") == std::string::npos);
-    env.resumed = std::vector<rosterrig::result::resumption>{{"2026-11-30T01:59:54Z", "8daafcaccccccccc-dirty", "a wait timed out", "runs/x.json"}};
+    env.resumed = std::vector<rosterrig::result::resumption>{
+        {"2026-11-30T01:59:54Z", "8daafcaccccccccc-dirty", "a wait timed out", "runs/x.json"}};
     const auto text = rosterrig::report::provenance(env);
     // Mutation: leave resumptions() out of provenance() and a merged run reads as one: this fails.
     // Mutation: cut the commit to twelve characters again and "-dirty" disappears: this fails.
-    CHECK(text.find("Resumed 2026-11-30T01:59:54Z on code 8daafcaccccc-dirty after the run stopped (a wait timed out)") !=
-          std::string::npos);
+    CHECK(
+        text.find("Resumed 2026-11-30T01:59:54Z on code 8daafcaccccc-dirty after the run stopped (a wait timed out)") !=
+        std::string::npos);
     // The envelope keeps it through a write and a strict read.
     const auto back = boost::json::value_to<rosterrig::result::result_envelope>(rosterrig::result::to_json(env));
     REQUIRE(back.resumed);
@@ -511,15 +517,20 @@ TEST_CASE("report: a resumed run says so in its provenance, when, on which code 
 TEST_CASE("the findings table takes each prediction's first clause and counts every verdict", "[report][findings]") {
     using rosterrig::experiment::prediction_outcome;
     std::vector<rosterrig::report::experiment_findings> all{
-        {"e1", "test/claims/e1_claims.tests.cpp",
-         {prediction_outcome{"e1.a", "No kill duplicates: the writer has one input. More text.", "m", rosterrig::verdict_kind::held, "0 of 100"},
+        {"e1",
+         "test/claims/e1_claims.tests.cpp",
+         {prediction_outcome{"e1.a", "No kill duplicates: the writer has one input. More text.", "m",
+                             rosterrig::verdict_kind::held, "0 of 100"},
           prediction_outcome{"e1.b", "Upsert hides it", "m", rosterrig::verdict_kind::refuted, "3 duplicates"}}},
-        {"e5", "test/claims/e5_claims.tests.cpp",
-         {prediction_outcome{"e5.a", "A rule that cannot decide. Then why.", "m", rosterrig::verdict_kind::inconclusive, "no samples"}}}};
+        {"e5",
+         "test/claims/e5_claims.tests.cpp",
+         {prediction_outcome{"e5.a", "A rule that cannot decide. Then why.", "m", rosterrig::verdict_kind::inconclusive,
+                             "no samples"}}}};
     const auto text = rosterrig::report::findings_section(all);
     // Mutation: count an inconclusive verdict as held and the totals differ.
     CHECK(text.find("1 held, 1 refuted, 1 inconclusive") != std::string::npos);
-    CHECK(text.find("| e1 | No kill duplicates. | held | 0 of 100 | `test/claims/e1_claims.tests.cpp` |") != std::string::npos);
+    CHECK(text.find("| e1 | No kill duplicates. | held | 0 of 100 | `test/claims/e1_claims.tests.cpp` |") !=
+          std::string::npos);
     CHECK(text.find("| e1 | Upsert hides it. | refuted | 3 duplicates |") != std::string::npos);
     CHECK(text.find("| e5 | A rule that cannot decide. | inconclusive |") != std::string::npos);
 }
@@ -541,5 +552,6 @@ TEST_CASE("a prediction's first clause ends outside its parentheses", "[report][
 
 TEST_CASE("a prediction that continues the one before keeps its leading ellipsis", "[report][findings]") {
     // Mutation: drop the `i > 3` guard and this clause is "..".
-    CHECK(rosterrig::report::first_clause("... and the records land once: every event") == "... and the records land once.");
+    CHECK(rosterrig::report::first_clause("... and the records land once: every event") ==
+          "... and the records land once.");
 }

@@ -35,7 +35,7 @@ struct parameters {
     friend bool operator==(const parameters&, const parameters&) = default;
 };
 BOOST_DESCRIBE_STRUCT(parameters, (), (seed, mode))
-} // namespace test_schema
+}  // namespace test_schema
 
 namespace {
 fs::path scratch(const std::string& name) {
@@ -76,7 +76,7 @@ void expect_read_error(const fs::path& file, const std::string& text, const std:
         CHECK(std::string(e.what()) == file.string() + ": " + message);
     }
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("a result written and read back is the same result", "[result]") {
     const fs::path file = scratch("roundtrip.json");
@@ -128,7 +128,8 @@ TEST_CASE("typed samples are read strictly, with paths into arrays", "[result]")
         (void)samples_as<test_schema::samples>(e, "results/e1.json");
         FAIL("no error");
     } catch (const read_error& err) {
-        CHECK(std::string(err.what()) == "results/e1.json: $.samples.kills[1].duplicates: expected integer, found string");
+        CHECK(std::string(err.what()) ==
+              "results/e1.json: $.samples.kills[1].duplicates: expected integer, found string");
         CHECK(err.path() == "$.samples.kills[1].duplicates");
     }
     e.samples.as_object()["kills"].as_array()[1].as_object()["duplicates"] = -1;
@@ -176,7 +177,8 @@ TEST_CASE("verdicts merge as refuted over inconclusive over held", "[result][pre
 }
 
 // Mutation: return `text` unchanged from state_folder_relative and this fails.
-TEST_CASE("a path into the stack's state folder is written from .stack/ on, wherever a message puts it", "[result][paths]") {
+TEST_CASE("a path into the stack's state folder is written from .stack/ on, wherever a message puts it",
+          "[result][paths]") {
     CHECK(state_folder_relative("kafka at 127.0.0.1:29092: refused (read /work/main/.stack/logs/kafka.log)") ==
           "kafka at 127.0.0.1:29092: refused (read .stack/logs/kafka.log)");
     CHECK(state_folder_relative("Error opening Iceberg split file:/work/main/.stack/data/warehouse/ns/t/a.parquet") ==
@@ -194,7 +196,8 @@ TEST_CASE("a path into the stack's state folder is written from .stack/ on, wher
 
 // Mutation: check only "/work/" in holds_machine_path and the /root, /home
 // and /tmp cases fail.
-TEST_CASE("an absolute path under /work, /root, /home or /tmp followed by a letter is a machine path", "[result][paths]") {
+TEST_CASE("an absolute path under /work, /root, /home or /tmp followed by a letter is a machine path",
+          "[result][paths]") {
     CHECK(holds_machine_path("read /work/main/.stack/logs/kafka.log"));
     CHECK(holds_machine_path("/root/x"));
     CHECK(holds_machine_path("file:/home/me/t"));
@@ -207,7 +210,8 @@ TEST_CASE("an absolute path under /work, /root, /home or /tmp followed by a lett
 
 // Mutation: write the envelope's JSON as it is in write_result (no
 // make_state_paths_relative) and this fails.
-TEST_CASE("a result file is written with paths into the state folder relative, in values and member names", "[result][paths]") {
+TEST_CASE("a result file is written with paths into the state folder relative, in values and member names",
+          "[result][paths]") {
     result_envelope e;
     e.experiment = "e_paths";
     e.failure = "trino at 127.0.0.1:28080: failed (read /work/main/.stack/logs/trino.log)";

@@ -32,14 +32,15 @@ stack::environment_lookup env_with(std::map<std::string, std::string> vars) {
 }
 
 stack::description read(const std::string& text, stack::environment_lookup env) {
-    return stack::resolve(result::strict_value_to<stack::description_file>(boost::json::parse(text), "t.json"), "t.json",
-                          std::move(env));
+    return stack::resolve(result::strict_value_to<stack::description_file>(boost::json::parse(text), "t.json"),
+                          "t.json", std::move(env));
 }
 }  // namespace
 
 TEST_CASE("a description gives each component its own host spelling and takes secrets from the environment",
           "[stack]") {
-    const auto d = read(minimal, env_with({{"RR_TEST_KAFKA_PASSWORD", "kafka-pw-1"}, {"RR_TEST_S3_SECRET", "s3-pw-2"}}));
+    const auto d =
+        read(minimal, env_with({{"RR_TEST_KAFKA_PASSWORD", "kafka-pw-1"}, {"RR_TEST_S3_SECRET", "s3-pw-2"}}));
     CHECK(d.kafka_bootstrap == "localhost:29094");
     CHECK(d.kafka_bootstrap_from_flink == "localhost:29094");
     CHECK(d.flink.where() == "127.0.0.1:28081");
@@ -76,12 +77,14 @@ TEST_CASE("an unset environment variable is named, and its would-be value is not
         read(minimal, env_with({{"RR_TEST_S3_SECRET", "s3-pw-2"}}));
         FAIL("an unset variable was accepted");
     } catch (const description_error& e) {
-        CHECK(std::string(e.what()) == "t.json: $.kafka.client.sasl.password: environment variable RR_TEST_KAFKA_PASSWORD is not set");
+        CHECK(std::string(e.what()) ==
+              "t.json: $.kafka.client.sasl.password: environment variable RR_TEST_KAFKA_PASSWORD is not set");
     }
 }
 
-TEST_CASE("a misspelt member, a bad address, an unknown fault kind or a name outside [a-z0-9_] is refused with its path",
-          "[stack]") {
+TEST_CASE(
+    "a misspelt member, a bad address, an unknown fault kind or a name outside [a-z0-9_] is refused with its path",
+    "[stack]") {
     const auto env = env_with({{"RR_TEST_KAFKA_PASSWORD", "p"}, {"RR_TEST_S3_SECRET", "s"}});
     auto refused = [&](std::string from, std::string to) {
         std::string text = minimal;
@@ -97,7 +100,8 @@ TEST_CASE("a misspelt member, a bad address, an unknown fault kind or a name out
     };
     CHECK(refused("\"trino\": {\"address\"", "\"trino\": {\"adress\"").find("$.trino") != std::string::npos);
     CHECK(refused("127.0.0.1:28081", "127.0.0.1") == "t.json: $.flink.address: expected host:port, got \"127.0.0.1\"");
-    CHECK(refused("localhost:28083", "localhost:8o83") == "t.json: $.sql_gateway.address: \"8o83\" is not a port number");
+    CHECK(refused("localhost:28083", "localhost:8o83") ==
+          "t.json: $.sql_gateway.address: \"8o83\" is not a port number");
     CHECK(refused("\"kill_taskmanager\"", "\"kill_broker\"") ==
           "t.json: $.faults.kill_broker: no such fault kind (known: kill_taskmanager)");
     CHECK(refused("team_lake", "team-lake") == "t.json: $.names.ns: \"team-lake\" may hold only a-z, 0-9 and _");

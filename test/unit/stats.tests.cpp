@@ -20,11 +20,14 @@ TEST_CASE("with events the upper bound matches an independent implementation", "
     // print(beta.ppf(0.95, k+1, n-k))", computed once and pasted here.
     // Mutation check: using Beta(k, n-k+1) (the lower bound's shape) fails
     // (tried once).
-    struct ref { std::uint64_t k, n; double upper; };
+    struct ref {
+        std::uint64_t k, n;
+        double upper;
+    };
     const ref refs[] = {
-        {1, 10, 0.39416330243650466},   {1, 30, 0.14859606865911312},  {3, 30, 0.23859785729325092},
-        {5, 100, 0.1022533776432745},   {12, 1000, 0.019370199285059248}, {50, 100, 0.5863782853690882},
-        {99, 100, 0.9994871985837377},  {1, 1000000, 4.743855638214234e-06},
+        {1, 10, 0.39416330243650466},  {1, 30, 0.14859606865911312},        {3, 30, 0.23859785729325092},
+        {5, 100, 0.1022533776432745},  {12, 1000, 0.019370199285059248},    {50, 100, 0.5863782853690882},
+        {99, 100, 0.9994871985837377}, {1, 1000000, 4.743855638214234e-06},
     };
     for (const auto& r : refs) {
         INFO("k=" << r.k << " n=" << r.n);
@@ -67,7 +70,9 @@ TEST_CASE("summaries give min, median and max, and an even count averages the mi
     CHECK_THROWS_AS(summarize({}), std::domain_error);
 }
 
-TEST_CASE("a nearest-rank quantile is a measured value: the minimum at 0, the maximum at 1, the upper middle of an even count", "[stats]") {
+TEST_CASE(
+    "a nearest-rank quantile is a measured value: the minimum at 0, the maximum at 1, the upper middle of an even count",
+    "[stats]") {
     // Mutation check: truncating the rank instead of rounding it gives 2 for the
     // even median and 10 for the 95th percentile of 1..11, and fails.
     CHECK(nearest_rank_quantile({4, 1, 3, 2}, 0.5) == 3);

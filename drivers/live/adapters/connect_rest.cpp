@@ -50,7 +50,8 @@ std::string connect_rest::version() const {
 
 bool connect_rest::healthy() const {
     try {
-        return http_call(where_, http_method::get, "/health", {}, "application/json", std::chrono::seconds(2)).status == 200;
+        return http_call(where_, http_method::get, "/health", {}, "application/json", std::chrono::seconds(2)).status ==
+               200;
     } catch (const std::exception&) {
         return false;
     }
@@ -65,8 +66,9 @@ bool connect_rest::answers() const {
 }
 
 std::vector<std::string> connect_rest::plugins() const {
-    const auto v = parsed(where_, http_call(where_, http_method::get, "/connector-plugins", {}, "application/json", deadline),
-                          "GET /connector-plugins");
+    const auto v =
+        parsed(where_, http_call(where_, http_method::get, "/connector-plugins", {}, "application/json", deadline),
+               "GET /connector-plugins");
     std::vector<std::string> out;
     for (const auto& p : v.as_array()) out.push_back(text_of(p.as_object().at("class")));
     return out;
@@ -75,15 +77,17 @@ std::vector<std::string> connect_rest::plugins() const {
 void connect_rest::put_config(const std::string& name, const std::map<std::string, std::string>& config) const {
     json::object body;
     for (const auto& [k, v] : config) body[k] = v;
-    const auto r = http_call(where_, http_method::put, path_of(name) + "/config", json::serialize(body), "application/json", deadline);
+    const auto r = http_call(where_, http_method::put, path_of(name) + "/config", json::serialize(body),
+                             "application/json", deadline);
     if (r.status >= 400 && r.status < 500)
         throw connect_rejected(where_, "the worker refused connector " + name + "'s config: " + message_of(r));
     parsed(where_, r, "PUT " + path_of(name) + "/config");
 }
 
 std::map<std::string, std::string> connect_rest::config(const std::string& name) const {
-    const auto v = parsed(where_, http_call(where_, http_method::get, path_of(name) + "/config", {}, "application/json", deadline),
-                          "GET " + path_of(name) + "/config");
+    const auto v =
+        parsed(where_, http_call(where_, http_method::get, path_of(name) + "/config", {}, "application/json", deadline),
+               "GET " + path_of(name) + "/config");
     std::map<std::string, std::string> out;
     for (const auto& [k, x] : v.as_object()) out[std::string(k)] = text_of(x);
     return out;
@@ -111,16 +115,18 @@ std::optional<connector_status> connect_rest::status(const std::string& name) co
 }
 
 void connect_rest::pause(const std::string& name) const {
-    parsed(where_, http_call(where_, http_method::put, path_of(name) + "/pause", {}, "application/json", deadline), "PUT pause");
+    parsed(where_, http_call(where_, http_method::put, path_of(name) + "/pause", {}, "application/json", deadline),
+           "PUT pause");
 }
 
 void connect_rest::resume(const std::string& name) const {
-    parsed(where_, http_call(where_, http_method::put, path_of(name) + "/resume", {}, "application/json", deadline), "PUT resume");
+    parsed(where_, http_call(where_, http_method::put, path_of(name) + "/resume", {}, "application/json", deadline),
+           "PUT resume");
 }
 
 void connect_rest::restart(const std::string& name) const {
-    const auto r = http_call(where_, http_method::post, path_of(name) + "/restart?includeTasks=true&onlyFailed=false", {},
-                             "application/json", deadline);
+    const auto r = http_call(where_, http_method::post, path_of(name) + "/restart?includeTasks=true&onlyFailed=false",
+                             {}, "application/json", deadline);
     if (r.status == 202 || r.status == 204) return;  // accepted: the restart runs on; no body to parse on 204
     parsed(where_, r, "POST restart");
 }
@@ -144,8 +150,10 @@ connector_status connect_rest::wait_running(const std::string& name, std::chrono
             }
             if (!last) return std::nullopt;
             for (const auto& t : last->task_states)
-                if (t == "FAILED") throw live_error(where_, "connector " + name + ": a task FAILED: " + last->trace.substr(0, 3000));
-            if (last->state == "FAILED") throw live_error(where_, "connector " + name + " FAILED: " + last->trace.substr(0, 3000));
+                if (t == "FAILED")
+                    throw live_error(where_, "connector " + name + ": a task FAILED: " + last->trace.substr(0, 3000));
+            if (last->state == "FAILED")
+                throw live_error(where_, "connector " + name + " FAILED: " + last->trace.substr(0, 3000));
             if (last->all_running()) return last;
             return std::nullopt;
         },
@@ -153,12 +161,14 @@ connector_status connect_rest::wait_running(const std::string& name, std::chrono
             std::string tasks;
             if (last)
                 for (const auto& t : last->task_states) tasks += (tasks.empty() ? "" : ",") + t;
-            return "connector " + name + " and its tasks RUNNING (last: " + (last ? last->state + " [" + tasks + "]" : "unknown") + ")";
+            return "connector " + name +
+                   " and its tasks RUNNING (last: " + (last ? last->state + " [" + tasks + "]" : "unknown") + ")";
         },
         {std::chrono::milliseconds(250), std::chrono::seconds(15)});
 }
 
-std::int64_t connect_rest::running_tasks_within(const std::string& name, std::int64_t want, long long deadline_ms) const {
+std::int64_t connect_rest::running_tasks_within(const std::string& name, std::int64_t want,
+                                                long long deadline_ms) const {
     std::int64_t running = 0;
     elapsed_until(now_ms(), deadline_ms, [&] {
         const auto st = status(name);

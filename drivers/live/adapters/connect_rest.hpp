@@ -23,9 +23,9 @@ public:
 };
 
 struct connector_status {
-    std::string state;                    // RUNNING, PAUSED, FAILED, UNASSIGNED, "" when absent
-    std::vector<std::string> task_states; // per task, in task id order
-    std::string trace;                    // the first FAILED task's or connector's trace, "" when none
+    std::string state;                     // RUNNING, PAUSED, FAILED, UNASSIGNED, "" when absent
+    std::vector<std::string> task_states;  // per task, in task id order
+    std::string trace;                     // the first FAILED task's or connector's trace, "" when none
     std::int64_t running_tasks() const {
         std::int64_t n = 0;
         for (const auto& t : task_states) n += t == "RUNNING";

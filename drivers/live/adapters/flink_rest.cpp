@@ -101,10 +101,10 @@ flink_checkpoint_config flink_rest::checkpoint_config(const std::string& id) con
     if (auto* ext = c.if_contains("externalization"); ext && ext->is_object()) {
         auto* on = ext->as_object().if_contains("enabled");
         auto* del = ext->as_object().if_contains("delete_on_cancellation");
-        out.externalization = (on && on->is_bool() && on->as_bool())
-                                  ? ((del && del->is_bool() && del->as_bool()) ? "delete_on_cancellation"
-                                                                               : "retain_on_cancellation")
-                                  : "disabled";
+        out.externalization =
+            (on && on->is_bool() && on->as_bool())
+                ? ((del && del->is_bool() && del->as_bool()) ? "delete_on_cancellation" : "retain_on_cancellation")
+                : "disabled";
     }
     if (auto* u = c.if_contains("unaligned_checkpoints"); u && u->is_bool()) out.unaligned = u->as_bool();
     out.aligned_checkpoint_timeout_ms = int_at(c, "aligned_checkpoint_timeout");
@@ -118,7 +118,8 @@ std::pair<std::string, std::vector<std::pair<std::string, std::string>>> flink_r
     auto res = http_call(where_, http_method::get, path);
     if (res.status == 404) path = "/jobmanager/config", res = http_call(where_, http_method::get, path);
     if (res.status != 200)
-        throw live_error(where_, "GET " + path + " returned HTTP " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
+        throw live_error(
+            where_, "GET " + path + " returned HTTP " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
     std::vector<std::pair<std::string, std::string>> out;
     try {
         const auto entries = json::parse(res.body);  // kept: the loop walks into it
@@ -159,7 +160,8 @@ std::vector<experiment::plan_edge> flink_rest::plan_edges(const std::string& id)
         if (!inputs || !inputs->is_array() || inputs->as_array().empty()) {
             // A vertex fed by nothing upstream: its first operator is a source,
             // and whatever is chained after it gets records without an exchange.
-            out.push_back({"", str_at(o, "description"), "NONE (source vertex)", std::nullopt, int_at(o, "parallelism")});
+            out.push_back(
+                {"", str_at(o, "description"), "NONE (source vertex)", std::nullopt, int_at(o, "parallelism")});
         } else {
             for (const auto& in : inputs->as_array()) {
                 const auto& io = in.as_object();
@@ -181,8 +183,9 @@ std::string flink_rest::writer_vertex(const std::string& id) const {
     return {};
 }
 
-std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id, const std::string& writer_vertex,
-                                                                   const std::vector<std::int64_t>& known) const {
+std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id,
+                                                                      const std::string& writer_vertex,
+                                                                      const std::vector<std::int64_t>& known) const {
     const auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints");  // kept: the loop walks into it
     std::vector<experiment::checkpoint_stat> out;
     const auto* history = c.as_object().if_contains("history");
@@ -198,18 +201,22 @@ std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std:
         x.end_to_end_ms = int_at(o, "end_to_end_duration");
         x.checkpointed_bytes = int_at(o, "checkpointed_size");
         if (!writer_vertex.empty()) {
-            const auto path = "/jobs/" + id + "/checkpoints/details/" + std::to_string(x.id) + "/subtasks/" + writer_vertex;
+            const auto path =
+                "/jobs/" + id + "/checkpoints/details/" + std::to_string(x.id) + "/subtasks/" + writer_vertex;
             const auto res = http_call(where_, http_method::get, path);
-            if (res.status == 200) {  // 404: the checkpoint left Flink's history between the two calls
+            if (res.status == 200) {                   // 404: the checkpoint left Flink's history between the two calls
                 const auto d = json::parse(res.body);  // kept: the loop walks into it
                 for (const auto& st : d.at("subtasks").as_array()) {
                     const auto& so = st.as_object();
                     ++x.writer_subtasks;
-                    x.writer_start_delay_max_ms = std::max<std::int64_t>(x.writer_start_delay_max_ms, int_at(so, "start_delay"));
-                    if (auto* u = so.if_contains("unaligned_checkpoint"); u && u->is_bool() && u->as_bool()) x.writer_unaligned = true;
+                    x.writer_start_delay_max_ms =
+                        std::max<std::int64_t>(x.writer_start_delay_max_ms, int_at(so, "start_delay"));
+                    if (auto* u = so.if_contains("unaligned_checkpoint"); u && u->is_bool() && u->as_bool())
+                        x.writer_unaligned = true;
                     if (auto* a = so.if_contains("alignment"); a && a->is_object()) {
                         const auto& ao = a->as_object();
-                        x.writer_alignment_max_ms = std::max<std::int64_t>(x.writer_alignment_max_ms, int_at(ao, "duration"));
+                        x.writer_alignment_max_ms =
+                            std::max<std::int64_t>(x.writer_alignment_max_ms, int_at(ao, "duration"));
                         x.writer_processed_bytes += int_at(ao, "processed");
                         x.writer_persisted_bytes += int_at(ao, "persisted");
                     }
@@ -235,7 +242,8 @@ std::vector<experiment::checkpoint_outcome> flink_rest::checkpoint_outcomes(cons
         if (x.status != "COMPLETED" && x.status != "FAILED") continue;
         x.trigger_ms = int_at(o, "trigger_timestamp");
         x.end_to_end_ms = int_at(o, "end_to_end_duration");
-        if (auto* m = o.if_contains("failure_message"); m && m->is_string()) x.failure_message = std::string(m->as_string());
+        if (auto* m = o.if_contains("failure_message"); m && m->is_string())
+            x.failure_message = std::string(m->as_string());
         out.push_back(x);
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
@@ -253,7 +261,8 @@ long long flink_rest::free_slots() const {
 std::string flink_rest::newest_exception(const std::string& job_id) const {
     const auto ex = exceptions(job_id);
     if (ex.empty()) return "";
-    const auto newest = std::max_element(ex.begin(), ex.end(), [](const auto& a, const auto& b) { return a.timestamp_ms < b.timestamp_ms; });
+    const auto newest = std::max_element(ex.begin(), ex.end(),
+                                         [](const auto& a, const auto& b) { return a.timestamp_ms < b.timestamp_ms; });
     return newest->first_line.empty() ? newest->name : newest->first_line;
 }
 
@@ -345,13 +354,12 @@ std::string flink_rest::await_savepoint(const std::string& id, const std::string
         if (str_at(s.at("status").as_object(), "id") == "COMPLETED") {
             const auto& op = s.at("operation").as_object();
             if (auto* loc = op.if_contains("location"); loc && loc->is_string()) return std::string(loc->as_string());
-            throw live_error(where_, "savepoint of job " + id + " failed: " +
-                                         json::serialize(op).substr(0, 1500));
+            throw live_error(where_, "savepoint of job " + id + " failed: " + json::serialize(op).substr(0, 1500));
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    throw live_error(where_, "savepoint of job " + id + " did not complete within " +
-                                 std::to_string(deadline.count()) + " s");
+    throw live_error(where_,
+                     "savepoint of job " + id + " did not complete within " + std::to_string(deadline.count()) + " s");
 }
 
 std::string flink_rest::stop_with_savepoint(const std::string& id, const std::string& dir,
@@ -370,7 +378,10 @@ std::string flink_rest::savepoint(const std::string& id, const std::string& dir,
 long long flink_rest::checkpoint_id_of(const std::string& id, const std::string& external_path) const {
     auto c = http_json(where_, http_method::get, "/jobs/" + id + "/checkpoints").as_object();
     // Flink may print the path as file:/x or file:///x; compare from the first '/'.
-    auto tail = [](const std::string& p) { auto at = p.find('/'); return at == std::string::npos ? p : p.substr(p.find_first_not_of('/', at)); };
+    auto tail = [](const std::string& p) {
+        auto at = p.find('/');
+        return at == std::string::npos ? p : p.substr(p.find_first_not_of('/', at));
+    };
     if (auto* h = c.if_contains("history"); h && h->is_array())
         for (const auto& e : h->as_array()) {
             const auto& o = e.as_object();

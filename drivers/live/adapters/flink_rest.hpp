@@ -29,11 +29,11 @@ struct flink_checkpoint_counts {
 };
 
 struct flink_checkpoint_config {
-    std::string mode;          // as Flink reports it: "exactly_once" or "at_least_once"
+    std::string mode;  // as Flink reports it: "exactly_once" or "at_least_once"
     long long interval_ms = 0;
     long long timeout_ms = 0;
-    std::string externalization;  // retention of externalized checkpoints
-    bool unaligned = false;                    // unaligned_checkpoints
+    std::string externalization;                  // retention of externalized checkpoints
+    bool unaligned = false;                       // unaligned_checkpoints
     long long aligned_checkpoint_timeout_ms = 0;  // 0: every checkpoint unaligned when unaligned is on
     long long tolerable_failed_checkpoints = -1;  // -1: not reported
 };
@@ -45,12 +45,11 @@ struct flink_exception {
     std::string first_line;  // of its stack trace: the name and the message
 };
 
-
 class flink_rest {
 public:
     explicit flink_rest(component_address where) : where_(std::move(where)) {}
 
-    std::string version() const;  // GET /config: flink-version
+    std::string version() const;                                    // GET /config: flink-version
     std::vector<std::pair<std::string, std::string>> jobs() const;  // (id, state)
     std::string job_state(const std::string& job_id) const;
     std::string job_name(const std::string& job_id) const;
@@ -66,7 +65,7 @@ public:
     // The TaskManagers registered now, as GET /taskmanagers reports them.
     struct taskmanager_entry {
         std::string id;
-        std::string host;       // from its RPC path (pekko.tcp://flink@<host>:<port>/...)
+        std::string host;  // from its RPC path (pekko.tcp://flink@<host>:<port>/...)
         int rpc_port = 0;
         int data_port = 0;
     };
@@ -82,7 +81,8 @@ public:
     // The configuration the job's JobManager runs with, as [{key, value}]
     // entries, and the path that answered: GET /jobs/<id>/jobmanager/config,
     // or the cluster's /jobmanager/config when Flink has no job endpoint (404).
-    std::pair<std::string, std::vector<std::pair<std::string, std::string>>> jobmanager_config(const std::string& job_id) const;
+    std::pair<std::string, std::vector<std::pair<std::string, std::string>>> jobmanager_config(
+        const std::string& job_id) const;
     std::vector<flink_exception> exceptions(const std::string& job_id) const;
     // Each edge of the job's plan, with both vertices' parallelism.
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
@@ -91,7 +91,8 @@ public:
     // The job's checkpoint history as Flink keeps it (web.checkpoints.history
     // entries, newest first), with the writer vertex's per-subtask alignment
     // figures for each completed checkpoint whose id is not in `known`.
-    std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id, const std::string& writer_vertex,
+    std::vector<experiment::checkpoint_stat> checkpoint_stats(const std::string& job_id,
+                                                              const std::string& writer_vertex,
                                                               const std::vector<std::int64_t>& known) const;
     // How each checkpoint in Flink's history ended (savepoints and those
     // still in progress left out), oldest first.

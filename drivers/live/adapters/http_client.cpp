@@ -6,39 +6,48 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/version.hpp>
 
-namespace beast = boost::beast;    // from <boost/beast.hpp>
-namespace http = beast::http;      // from <boost/beast/http.hpp>
-namespace net = boost::asio;       // from <boost/asio.hpp>
-using tcp = net::ip::tcp;          // from <boost/asio/ip/tcp.hpp>
+namespace beast = boost::beast;  // from <boost/beast.hpp>
+namespace http = beast::http;    // from <boost/beast/http.hpp>
+namespace net = boost::asio;     // from <boost/asio.hpp>
+using tcp = net::ip::tcp;        // from <boost/asio/ip/tcp.hpp>
 
 namespace rosterrig::live {
 
 namespace {
 http::verb to_verb(http_method m) {
     switch (m) {
-        case http_method::get: return http::verb::get;
-        case http_method::post: return http::verb::post;
-        case http_method::patch: return http::verb::patch;
-        case http_method::put: return http::verb::put;
-        case http_method::del: return http::verb::delete_;
+        case http_method::get:
+            return http::verb::get;
+        case http_method::post:
+            return http::verb::post;
+        case http_method::patch:
+            return http::verb::patch;
+        case http_method::put:
+            return http::verb::put;
+        case http_method::del:
+            return http::verb::delete_;
     }
     return http::verb::get;
 }
 const char* method_name(http_method m) {
     switch (m) {
-        case http_method::get: return "GET";
-        case http_method::post: return "POST";
-        case http_method::patch: return "PATCH";
-        case http_method::put: return "PUT";
-        case http_method::del: return "DELETE";
+        case http_method::get:
+            return "GET";
+        case http_method::post:
+            return "POST";
+        case http_method::patch:
+            return "PATCH";
+        case http_method::put:
+            return "PUT";
+        case http_method::del:
+            return "DELETE";
     }
     return "?";
 }
 }  // namespace
 
 http_response http_call(const component_address& to, http_method method, const std::string& target,
-                        const std::string& body, const std::string& content_type,
-                        std::chrono::milliseconds deadline,
+                        const std::string& body, const std::string& content_type, std::chrono::milliseconds deadline,
                         const std::vector<std::pair<std::string, std::string>>& headers) {
     net::io_context ioc;
     beast::tcp_stream stream(ioc);
@@ -64,18 +73,28 @@ http_response http_call(const component_address& to, http_method method, const s
     tcp::resolver resolver(ioc);
     // The deadline covers the whole exchange: the timer is not reset between steps.
     stream.expires_after(deadline);
-    resolver.async_resolve(to.host, std::to_string(to.port), [&](beast::error_code ec, tcp::resolver::results_type found) {
-        if (ec) { failure = ec; return; }
-        stream.async_connect(found, [&](beast::error_code ec1, const tcp::endpoint&) {
-            if (ec1) { failure = ec1; return; }
-            http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
-                if (ec2) { failure = ec2; return; }
-                http::async_read(stream, buffer, parser, [&](beast::error_code ec3, std::size_t) {
-                    if (ec3) failure = ec3;
+    resolver.async_resolve(
+        to.host, std::to_string(to.port), [&](beast::error_code ec, tcp::resolver::results_type found) {
+            if (ec) {
+                failure = ec;
+                return;
+            }
+            stream.async_connect(found, [&](beast::error_code ec1, const tcp::endpoint&) {
+                if (ec1) {
+                    failure = ec1;
+                    return;
+                }
+                http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
+                    if (ec2) {
+                        failure = ec2;
+                        return;
+                    }
+                    http::async_read(stream, buffer, parser, [&](beast::error_code ec3, std::size_t) {
+                        if (ec3) failure = ec3;
+                    });
                 });
             });
         });
-    });
     ioc.run();
     if (failure) {
         if (failure == beast::error::timeout)
@@ -104,8 +123,9 @@ boost::json::value http_json(const component_address& to, http_method method, co
     if (res.body.empty()) return nullptr;
     boost::system::error_code ec;
     auto v = boost::json::parse(res.body, ec);
-    if (ec) throw live_error(to, std::string(method_name(method)) + " " + target + " returned non-JSON: " +
-                                     res.body.substr(0, 300));
+    if (ec)
+        throw live_error(
+            to, std::string(method_name(method)) + " " + target + " returned non-JSON: " + res.body.substr(0, 300));
     return v;
 }
 

@@ -86,8 +86,9 @@ long long iceberg_snapshot::summary_int(const std::string& key, long long fallba
 }
 
 check::snapshot_entry replay_entry_of(const iceberg_snapshot& s) {
-    return {s.snapshot_id, s.summary_text("operation"), s.summary_text("flink.job-id"), s.flink_watermark(),
-            s.summary_int("added-records", 0), {}, s.timestamp_ms};
+    return {s.snapshot_id,       s.summary_text("operation"),       s.summary_text("flink.job-id"),
+            s.flink_watermark(), s.summary_int("added-records", 0), {},
+            s.timestamp_ms};
 }
 
 std::optional<iceberg_snapshot> iceberg_table_state::current() const {
@@ -110,7 +111,8 @@ iceberg_table_state iceberg_catalog::load(const std::string& ns, const std::stri
     if (auto* props = md.if_contains("properties"); props && props->is_object())
         for (const auto& [k, v] : props->as_object())
             out.properties[std::string(k)] = v.is_string() ? std::string(v.as_string()) : json::serialize(v);
-    if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null()) out.current_snapshot_id = as_ll(*cur);
+    if (auto* cur = md.if_contains("current-snapshot-id"); cur && !cur->is_null())
+        out.current_snapshot_id = as_ll(*cur);
     if (auto* v = md.if_contains("format-version")) out.format_version = as_ll(*v);
     out.identifier_fields = identifier_fields_of(md);
     out.partition_fields = partition_fields_of(md);
@@ -148,15 +150,16 @@ void iceberg_catalog::create_namespace(const std::string& ns) const {
 
 void iceberg_catalog::create_probe_table(const std::string& ns, const std::string& table,
                                          const std::string& location) const {
-    json::value body = {
-        {"name", table},
-        {"location", location},
-        {"schema", {{"type", "struct"}, {"schema-id", 0},
-                    {"fields", json::array{{{"id", 1}, {"name", "x"}, {"required", false}, {"type", "long"}}}}}}};
+    json::value body = {{"name", table},
+                        {"location", location},
+                        {"schema",
+                         {{"type", "struct"},
+                          {"schema-id", 0},
+                          {"fields", json::array{{{"id", 1}, {"name", "x"}, {"required", false}, {"type", "long"}}}}}}};
     auto res = http_call(where_, http_method::post, "/v1/namespaces/" + ns + "/tables", json::serialize(body));
     if (res.status >= 300)
-        throw live_error(where_, "create table " + ns + "." + table + " returned HTTP " + std::to_string(res.status) + ": " +
-                                     res.body.substr(0, 300));
+        throw live_error(where_, "create table " + ns + "." + table + " returned HTTP " + std::to_string(res.status) +
+                                     ": " + res.body.substr(0, 300));
 }
 
 std::vector<std::string> iceberg_catalog::list_tables(const std::string& ns) const {
@@ -169,8 +172,7 @@ std::vector<std::string> iceberg_catalog::list_tables(const std::string& ns) con
         if (res.status >= 300)
             throw live_error(where_, "list tables of " + ns + " returned HTTP " + std::to_string(res.status));
         const auto body = json::parse(res.body);
-        for (const auto& id : body.at("identifiers").as_array())
-            out.emplace_back(id.at("name").as_string());
+        for (const auto& id : body.at("identifiers").as_array()) out.emplace_back(id.at("name").as_string());
         page.clear();
         if (const auto* next = body.as_object().if_contains("next-page-token"); next && next->is_string())
             page = std::string(next->as_string());

@@ -31,9 +31,9 @@ struct iceberg_table_state {
     std::vector<iceberg_snapshot> snapshots;  // in the order the catalog lists them
     std::string location;
     std::map<std::string, std::string> properties;  // the table's properties, as the catalog holds them
-    long long format_version = 0;                    // the metadata's format-version
-    std::vector<std::string> identifier_fields;      // the current schema's identifier fields, by name
-    std::vector<std::string> partition_fields;       // the default spec's fields, "bucket[4](npi)"; empty: unpartitioned
+    long long format_version = 0;                   // the metadata's format-version
+    std::vector<std::string> identifier_fields;     // the current schema's identifier fields, by name
+    std::vector<std::string> partition_fields;      // the default spec's fields, "bucket[4](npi)"; empty: unpartitioned
     std::optional<iceberg_snapshot> current() const;
 };
 
@@ -50,7 +50,8 @@ public:
     void create_namespace(const std::string& ns) const;  // idempotent
     std::vector<std::string> list_tables(const std::string& ns) const;
     // Creates an empty one-column table (x bigint) at `location`: the doctor's probe.
-    void create_probe_table(const std::string& ns, const std::string& table, const std::string& location) const;  // [] when the namespace does not exist
+    void create_probe_table(const std::string& ns, const std::string& table,
+                            const std::string& location) const;  // [] when the namespace does not exist
     const component_address& where() const { return where_; }
 
 private:

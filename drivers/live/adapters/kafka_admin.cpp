@@ -8,10 +8,18 @@ namespace rosterrig::live {
 namespace {
 constexpr int admin_timeout_ms = 15000;
 
-struct queue_deleter { void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); } };
-struct event_deleter { void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); } };
-struct options_deleter { void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); } };
-struct list_deleter { void operator()(rd_kafka_topic_partition_list_t* l) const { rd_kafka_topic_partition_list_destroy(l); } };
+struct queue_deleter {
+    void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+struct event_deleter {
+    void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+};
+struct options_deleter {
+    void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
+};
+struct list_deleter {
+    void operator()(rd_kafka_topic_partition_list_t* l) const { rd_kafka_topic_partition_list_destroy(l); }
+};
 using queue_ptr = std::unique_ptr<rd_kafka_queue_t, queue_deleter>;
 using event_ptr = std::unique_ptr<rd_kafka_event_t, event_deleter>;
 using options_ptr = std::unique_ptr<rd_kafka_AdminOptions_t, options_deleter>;
@@ -85,7 +93,8 @@ void kafka_admin::create_topic(const std::string& topic, int partitions) {
     rd_kafka_NewTopic_destroy(nt);
     auto ev = wait_result(broker_, handle_, q.get(), "create topic " + topic, auth_failure_);
     size_t n = 0;
-    const rd_kafka_topic_result_t** res = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
+    const rd_kafka_topic_result_t** res =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
         auto code = rd_kafka_topic_result_error(res[i]);
         if (code != RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -101,7 +110,8 @@ void kafka_admin::delete_topic(const std::string& topic) {
     rd_kafka_DeleteTopic_destroy(dt);
     auto ev = wait_result(broker_, handle_, q.get(), "delete topic " + topic, auth_failure_);
     size_t n = 0;
-    const rd_kafka_topic_result_t** res = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
+    const rd_kafka_topic_result_t** res =
+        rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
         auto code = rd_kafka_topic_result_error(res[i]);
         if (code != RD_KAFKA_RESP_ERR_NO_ERROR && code != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
@@ -117,7 +127,8 @@ void kafka_admin::delete_group(const std::string& group) {
     rd_kafka_DeleteGroup_destroy(dg);
     auto ev = wait_result(broker_, handle_, q.get(), "delete group " + group, auth_failure_);
     size_t n = 0;
-    const rd_kafka_group_result_t** res = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev.get()), &n);
+    const rd_kafka_group_result_t** res =
+        rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i)
         if (const rd_kafka_error_t* e = rd_kafka_group_result_error(res[i]);
             e && rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
@@ -140,12 +151,14 @@ kafka_admin::group_description kafka_admin::describe_group(const std::string& gr
             throw live_error(broker_, "describe group " + group + ": " + rd_kafka_error_string(e));
         out.state = rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(d[i]));
         for (size_t m = 0; m < rd_kafka_ConsumerGroupDescription_member_count(d[i]); ++m)
-            out.member_client_ids.emplace_back(rd_kafka_MemberDescription_client_id(rd_kafka_ConsumerGroupDescription_member(d[i], m)));
+            out.member_client_ids.emplace_back(
+                rd_kafka_MemberDescription_client_id(rd_kafka_ConsumerGroupDescription_member(d[i], m)));
     }
     return out;
 }
 
-std::map<int, long long> kafka_admin::committed_offsets(const std::string& group, const std::string& topic, int partitions) {
+std::map<int, long long> kafka_admin::committed_offsets(const std::string& group, const std::string& topic,
+                                                        int partitions) {
     list_ptr parts(rd_kafka_topic_partition_list_new(partitions));
     for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(parts.get(), topic.c_str(), p);
     rd_kafka_ListConsumerGroupOffsets_t* req = rd_kafka_ListConsumerGroupOffsets_new(group.c_str(), parts.get());
@@ -188,7 +201,8 @@ void kafka_admin::alter_committed_offsets(const std::string& group, const std::s
         for (int j = 0; l && j < l->cnt; ++j)
             if (l->elems[j].err)
                 throw live_error(broker_, "alter offsets of group " + group + " partition " +
-                                              std::to_string(l->elems[j].partition) + ": " + rd_kafka_err2str(l->elems[j].err));
+                                              std::to_string(l->elems[j].partition) + ": " +
+                                              rd_kafka_err2str(l->elems[j].err));
     }
 }
 
@@ -197,7 +211,9 @@ std::map<int, long long> kafka_admin::end_offsets(const std::string& topic, int 
     for (int p = 0; p < partitions; ++p) {
         int64_t low = 0, high = 0;
         auto err = rd_kafka_query_watermark_offsets(handle_, topic.c_str(), p, &low, &high, 10000);
-        if (err) throw live_error(broker_, "watermarks of " + topic + "/" + std::to_string(p) + ": " + rd_kafka_err2str(err));
+        if (err)
+            throw live_error(broker_,
+                             "watermarks of " + topic + "/" + std::to_string(p) + ": " + rd_kafka_err2str(err));
         out[p] = high;
     }
     return out;

@@ -44,7 +44,9 @@ public:
     long long committed_offsets_sum(const std::string& group, const std::string& topic, int partitions) {
         return sum_of(committed_offsets(group, topic, partitions));
     }
-    long long end_offsets_sum(const std::string& topic, int partitions) { return sum_of(end_offsets(topic, partitions)); }
+    long long end_offsets_sum(const std::string& topic, int partitions) {
+        return sum_of(end_offsets(topic, partitions));
+    }
     // Every partition's committed offset back to 0: the start of the log.
     void rewind_committed_offsets(const std::string& group, const std::string& topic, int partitions) {
         std::map<int, long long> zero;

@@ -20,7 +20,8 @@ struct kafka_producer::delivery_callback : RdKafka::DeliveryReportCb {
             owner->acknowledged_.fetch_add(1);
             report->acked_at.emplace_back(reinterpret_cast<long long>(m.msg_opaque()),
                                           std::chrono::duration_cast<std::chrono::milliseconds>(
-                                              std::chrono::system_clock::now().time_since_epoch()).count());
+                                              std::chrono::system_clock::now().time_since_epoch())
+                                              .count());
         } else {
             ++report->failed;
             report->failed_seqs.push_back(reinterpret_cast<long long>(m.msg_opaque()));
@@ -35,7 +36,8 @@ kafka_producer::kafka_producer(const component_address& broker, bool idempotent)
     std::string err;
     std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     auto set = [&](const std::string& k, const std::string& v) {
-        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK) throw live_error(broker_, "producer config " + k + ": " + err);
+        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK)
+            throw live_error(broker_, "producer config " + k + ": " + err);
     };
     set("bootstrap.servers", broker_.where());
     set("enable.idempotence", idempotent ? "true" : "false");
@@ -90,7 +92,8 @@ produce_report kafka_producer::produce_all(const std::string& topic, const std::
         if (pace) rate = pace->load();
         if (rate > 0) {
             while (std::chrono::steady_clock::now() < due && !interrupted_flag().load()) producer_->poll(1);
-            due += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(1.0 / rate));
+            due += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(1.0 / rate));
         }
         for (;;) {
             auto code = producer_->produce(topic, r.partition, RdKafka::Producer::RK_MSG_COPY,

@@ -13,7 +13,9 @@
 #include <vector>
 #include "adapters/live_error.hpp"
 
-namespace RdKafka { class Producer; }
+namespace RdKafka {
+class Producer;
+}
 
 namespace rosterrig::live {
 
@@ -26,9 +28,9 @@ struct kafka_record {
 
 struct produce_report {
     long long attempted = 0;
-    long long acknowledged = 0;      // delivery report without error
-    long long failed = 0;            // delivery report with an error
-    long long undelivered = 0;       // still queued after the final flush
+    long long acknowledged = 0;  // delivery report without error
+    long long failed = 0;        // delivery report with an error
+    long long undelivered = 0;   // still queued after the final flush
     std::vector<long long> failed_seqs;
     // (seq, epoch ms) of each acknowledgement, as the delivery report was
     // served: at or after the broker's acknowledgement, never before.

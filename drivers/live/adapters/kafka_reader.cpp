@@ -14,7 +14,8 @@ topic_read read_topic(const component_address& broker, const std::string& topic,
     std::string err;
     std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     auto set = [&](const std::string& k, const std::string& v) {
-        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK) throw live_error(broker, "consumer config " + k + ": " + err);
+        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK)
+            throw live_error(broker, "consumer config " + k + ": " + err);
     };
     set("bootstrap.servers", broker.where());
     // A group id librdkafka requires; partitions are assigned, never subscribed, and nothing is committed.
@@ -27,10 +28,12 @@ topic_read read_topic(const component_address& broker, const std::string& topic,
     std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), err));
     if (!consumer) throw live_error(broker, "cannot create a consumer: " + err);
     std::vector<RdKafka::TopicPartition*> assignment;
-    for (int p = 0; p < partitions; ++p) assignment.push_back(RdKafka::TopicPartition::create(topic, p, RdKafka::Topic::OFFSET_BEGINNING));
+    for (int p = 0; p < partitions; ++p)
+        assignment.push_back(RdKafka::TopicPartition::create(topic, p, RdKafka::Topic::OFFSET_BEGINNING));
     const auto code = consumer->assign(assignment);
     RdKafka::TopicPartition::destroy(assignment);
-    if (code != RdKafka::ERR_NO_ERROR) throw live_error(broker, "cannot assign " + topic + ": " + RdKafka::err2str(code));
+    if (code != RdKafka::ERR_NO_ERROR)
+        throw live_error(broker, "cannot assign " + topic + ": " + RdKafka::err2str(code));
 
     topic_read out;
     std::set<int> at_end;

@@ -19,8 +19,9 @@ namespace {
 // takes no options after `list`).
 std::string kafka_tool(const stack_config& stack, const std::string& tool, const std::string& args) {
     const std::string c = stack.compose_dir;
-    return run_command("timeout 90 bash -c '. \"" + c + "/lib.sh\" && . \"" + c + "/kafka/component.sh\" && kafka_tool " +
-                       tool + " --bootstrap-server " + stack.kafka_bootstrap() + " " + args + "' 2>/dev/null");
+    return run_command("timeout 90 bash -c '. \"" + c + "/lib.sh\" && . \"" + c +
+                       "/kafka/component.sh\" && kafka_tool " + tool + " --bootstrap-server " +
+                       stack.kafka_bootstrap() + " " + args + "' 2>/dev/null");
 }
 
 std::vector<std::string> split(const std::string& line, char sep) {
@@ -52,7 +53,8 @@ std::vector<std::map<std::string, std::string>> tab_table(const std::string& tex
         for (std::size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
         rows.push_back(row);
     }
-    if (header.empty()) throw live_error("Kafka's TransactionsCommand printed nothing (is the broker up? read .stack/logs/kafka.log)");
+    if (header.empty())
+        throw live_error("Kafka's TransactionsCommand printed nothing (is the broker up? read .stack/logs/kafka.log)");
     return rows;
 }
 
@@ -82,8 +84,11 @@ transaction_info describe_transaction(const stack_config& stack, const std::stri
     const auto rows = tab_table(kafka_tool(stack, "TransactionsCommand", "describe --transactional-id " + id));
     if (rows.empty()) throw live_error(stack.kafka(), "the broker does not describe transactional id " + id);
     const auto& r = rows.front();
-    transaction_info t{id, r.count("TransactionState") ? r.at("TransactionState") : "", number_or(r, "TransactionTimeoutMs", -1),
-                       number_or(r, "CurrentTransactionStartTimeMs", -1), {}};
+    transaction_info t{id,
+                       r.count("TransactionState") ? r.at("TransactionState") : "",
+                       number_or(r, "TransactionTimeoutMs", -1),
+                       number_or(r, "CurrentTransactionStartTimeMs", -1),
+                       {}};
     if (auto it = r.find("TopicPartitions"); it != r.end())
         for (auto& tp : split(it->second, ','))
             if (!tp.empty() && tp != "None") t.topic_partitions.push_back(tp);
@@ -102,10 +107,12 @@ long long broker_setting(const stack_config& stack, const std::string& name) {
             break;
         }
     }
-    throw live_error(stack.kafka(), "the broker does not report " + name + " (ConfigCommand; read .stack/logs/kafka.log)");
+    throw live_error(stack.kafka(),
+                     "the broker does not report " + name + " (ConfigCommand; read .stack/logs/kafka.log)");
 }
 
-std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name, const std::string& label) {
+std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name,
+                                                const std::string& label) {
     try {
         return broker_setting(stack, name);
     } catch (const live_error& e) {
@@ -123,7 +130,8 @@ void abort_transactions(const component_address& broker, const std::vector<std::
             conf->set("transaction.timeout.ms", "60000", err) != RdKafka::Conf::CONF_OK)
             throw live_error(broker, "producer config for " + id + ": " + err);
         for (const auto& [k, v] : broker.client)
-            if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK) throw live_error(broker, "producer config " + k + ": " + err);
+            if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK)
+                throw live_error(broker, "producer config " + k + ": " + err);
         std::unique_ptr<RdKafka::Producer> p(RdKafka::Producer::create(conf.get(), err));
         if (!p) throw live_error(broker, "cannot create a producer for " + id + ": " + err);
         std::unique_ptr<RdKafka::Error> e(p->init_transactions(30000));

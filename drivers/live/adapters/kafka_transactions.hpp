@@ -15,10 +15,11 @@ namespace rosterrig::live {
 
 struct transaction_info {
     std::string id;
-    std::string state;            // Empty, Ongoing, PrepareCommit, CompleteCommit, PrepareAbort, CompleteAbort ...
-    long long timeout_ms = -1;    // TransactionTimeoutMs, from describe only
-    long long start_ms = -1;      // CurrentTransactionStartTimeMs, from describe only (-1: none open)
-    std::vector<std::string> topic_partitions;  // TopicPartitions, from describe only: <topic>-<partition> written in the open transaction
+    std::string state;          // Empty, Ongoing, PrepareCommit, CompleteCommit, PrepareAbort, CompleteAbort ...
+    long long timeout_ms = -1;  // TransactionTimeoutMs, from describe only
+    long long start_ms = -1;    // CurrentTransactionStartTimeMs, from describe only (-1: none open)
+    std::vector<std::string>
+        topic_partitions;  // TopicPartitions, from describe only: <topic>-<partition> written in the open transaction
 };
 
 // Every transactional id the broker knows that starts with `prefix`, with its
@@ -32,7 +33,8 @@ transaction_info describe_transaction(const stack_config& stack, const std::stri
 long long broker_setting(const stack_config& stack, const std::string& name);
 // broker_setting for a setting a run records but can do without: none, with a
 // progress line under `label` saying why, when the broker's answer cannot be read.
-std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name, const std::string& label);
+std::optional<long long> broker_setting_if_read(const stack_config& stack, const std::string& name,
+                                                const std::string& label);
 
 // Ends whatever transaction each id left open: a producer initialised under
 // the same id makes the broker abort its predecessor's transaction (and fence

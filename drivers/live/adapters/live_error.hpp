@@ -9,12 +9,13 @@
 namespace rosterrig::live {
 
 struct component_address {
-    std::string name;      // "flink", "trino", "catalog", "kafka", "sql-gateway"
-    std::string host;      // 127.0.0.1 for the local stack; a stack description may say otherwise
+    std::string name;  // "flink", "trino", "catalog", "kafka", "sql-gateway"
+    std::string host;  // 127.0.0.1 for the local stack; a stack description may say otherwise
     unsigned short port = 0;
     std::string log_file;  // where that component writes its log ("" when a stack description names none)
     std::string address;   // when set, where() in full: a Kafka bootstrap list of several brokers
-    std::map<std::string, std::string> client;  // what a client needs to reach it: librdkafka settings for Kafka, HTTP headers otherwise
+    std::map<std::string, std::string>
+        client;  // what a client needs to reach it: librdkafka settings for Kafka, HTTP headers otherwise
 
     std::string where() const { return address.empty() ? host + ":" + std::to_string(port) : address; }
 };

@@ -11,7 +11,7 @@ namespace rosterrig::live {
 
 struct kill_record {
     long long pid = 0;
-    long long killed_at_ms = 0;   // wall clock, epoch milliseconds
+    long long killed_at_ms = 0;  // wall clock, epoch milliseconds
     long long replacement_pid = 0;
     long long replaced_at_ms = 0;
 };

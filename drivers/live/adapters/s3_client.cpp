@@ -39,17 +39,28 @@ std::string first_of(const std::string& xml, const std::string& tag) {
 }
 
 std::string unescape(std::string s) {
-    for (const auto& [from, to] : {std::pair<std::string, std::string>{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"},
-                                   {"&quot;", "\""}, {"&apos;", "'"}})
-        for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"&amp;", "&"},
+                                   {"&lt;", "<"},
+                                   {"&gt;", ">"},
+                                   {"&quot;", "\""},
+                                   {"&apos;", "'"}})
+        for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+            s.replace(at, from.size(), to);
     return s;
 }
 
 }  // namespace
 
 http_response s3_client::signed_call(http_method method, const std::string& path,
-                                     const std::vector<std::pair<std::string, std::string>>& query, const std::string& body) const {
-    sigv4::request r{method == http_method::del ? "DELETE" : method == http_method::put ? "PUT" : "GET", path, query, {}, "UNSIGNED-PAYLOAD"};
+                                     const std::vector<std::pair<std::string, std::string>>& query,
+                                     const std::string& body) const {
+    sigv4::request r{method == http_method::del   ? "DELETE"
+                     : method == http_method::put ? "PUT"
+                                                  : "GET",
+                     path,
+                     query,
+                     {},
+                     "UNSIGNED-PAYLOAD"};
     const auto date = amz_now();
     r.headers = {{"host", where_.where()}, {"x-amz-content-sha256", r.payload_hash}, {"x-amz-date", date}};
     const auto auth = sigv4::authorization(r, access_key_, secret_key_, region_, date);
@@ -58,11 +69,13 @@ http_response s3_client::signed_call(http_method method, const std::string& path
     auto res = http_call(where_, method, target, body, "application/octet-stream", std::chrono::seconds(15),
                          {{"x-amz-content-sha256", r.payload_hash}, {"x-amz-date", date}, {"Authorization", auth}});
     if (res.status >= 300)
-        throw live_error(where_, r.method + " " + target + " answered " + std::to_string(res.status) + ": " + res.body.substr(0, 300));
+        throw live_error(where_, r.method + " " + target + " answered " + std::to_string(res.status) + ": " +
+                                     res.body.substr(0, 300));
     return res;
 }
 
-std::string s3_client::get(const std::string& path, const std::vector<std::pair<std::string, std::string>>& query) const {
+std::string s3_client::get(const std::string& path,
+                           const std::vector<std::pair<std::string, std::string>>& query) const {
     return signed_call(http_method::get, path, query).body;
 }
 
@@ -81,14 +94,15 @@ std::vector<s3_object> s3_client::list_objects(const std::string& bucket, const 
         std::vector<std::pair<std::string, std::string>> q{{"list-type", "2"}, {"prefix", prefix}};
         if (!token.empty()) q.emplace_back("continuation-token", token);
         const auto body = get("/" + bucket, q);
-        for (const auto& c : all_of(body, "Contents"))
-        {
+        for (const auto& c : all_of(body, "Contents")) {
             const auto size = first_of(c, "Size");
             out.push_back({unescape(first_of(c, "Key")), size.empty() ? 0 : std::stoll(size)});
         }
         if (first_of(body, "IsTruncated") != "true") return out;
         token = unescape(first_of(body, "NextContinuationToken"));
-        if (token.empty()) throw live_error(where_, "a truncated listing of s3://" + bucket + "/" + prefix + " gave no continuation token");
+        if (token.empty())
+            throw live_error(where_,
+                             "a truncated listing of s3://" + bucket + "/" + prefix + " gave no continuation token");
     }
     throw live_error(where_, "more than 1000 pages listing s3://" + bucket + "/" + prefix);
 }

@@ -25,7 +25,10 @@ struct s3_upload {
 class s3_client {
 public:
     s3_client(component_address where, std::string region, std::string access_key, std::string secret_key)
-        : where_(std::move(where)), region_(std::move(region)), access_key_(std::move(access_key)), secret_key_(std::move(secret_key)) {}
+        : where_(std::move(where)),
+          region_(std::move(region)),
+          access_key_(std::move(access_key)),
+          secret_key_(std::move(secret_key)) {}
 
     // Every object whose key starts with `prefix`, all pages.
     std::vector<s3_object> list_objects(const std::string& bucket, const std::string& prefix) const;
@@ -42,7 +45,8 @@ public:
 private:
     std::string get(const std::string& path, const std::vector<std::pair<std::string, std::string>>& query) const;
     http_response signed_call(http_method method, const std::string& path,
-                              const std::vector<std::pair<std::string, std::string>>& query, const std::string& body = {}) const;
+                              const std::vector<std::pair<std::string, std::string>>& query,
+                              const std::string& body = {}) const;
 
     component_address where_;
     std::string region_, access_key_, secret_key_;

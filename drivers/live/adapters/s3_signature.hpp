@@ -43,8 +43,8 @@ inline std::string hmac_sha256(std::string_view key, std::string_view data) {
 inline std::string uri_encode(std::string_view s, bool keep_slash) {
     std::string out;
     for (unsigned char c : s) {
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
-            c == '~' || (keep_slash && c == '/')) {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+            c == '.' || c == '~' || (keep_slash && c == '/')) {
             out += static_cast<char>(c);
         } else {
             char buf[4];
@@ -56,11 +56,12 @@ inline std::string uri_encode(std::string_view s, bool keep_slash) {
 }
 
 struct request {
-    std::string method;  // GET
-    std::string path;    // /bucket/key, not yet encoded
-    std::vector<std::pair<std::string, std::string>> query;    // not yet encoded; a name with no value has ""
-    std::vector<std::pair<std::string, std::string>> headers;  // lower-case names, all signed (host and x-amz-date among them)
-    std::string payload_hash;                                  // hex SHA-256 of the body, or UNSIGNED-PAYLOAD
+    std::string method;                                      // GET
+    std::string path;                                        // /bucket/key, not yet encoded
+    std::vector<std::pair<std::string, std::string>> query;  // not yet encoded; a name with no value has ""
+    std::vector<std::pair<std::string, std::string>>
+        headers;               // lower-case names, all signed (host and x-amz-date among them)
+    std::string payload_hash;  // hex SHA-256 of the body, or UNSIGNED-PAYLOAD
 };
 
 /// The query string as sent and as signed: names sorted, both sides encoded.
@@ -87,17 +88,19 @@ inline std::string canonical_request(const request& r) {
     std::sort(headers.begin(), headers.end());
     std::string canon;
     for (const auto& [k, v] : headers) canon += k + ":" + v + "\n";
-    return r.method + "\n" + uri_encode(r.path, true) + "\n" + canonical_query(r) + "\n" + canon + "\n" + signed_headers(r) +
-           "\n" + r.payload_hash;
+    return r.method + "\n" + uri_encode(r.path, true) + "\n" + canonical_query(r) + "\n" + canon + "\n" +
+           signed_headers(r) + "\n" + r.payload_hash;
 }
 
 /// The Authorization header's value. `amz_date` is the x-amz-date header's
 /// value (YYYYMMDDTHHMMSSZ); the scope's date is its first eight characters.
 inline std::string authorization(const request& r, const std::string& access_key, const std::string& secret_key,
-                                 const std::string& region, const std::string& amz_date, const std::string& service = "s3") {
+                                 const std::string& region, const std::string& amz_date,
+                                 const std::string& service = "s3") {
     const std::string date = amz_date.substr(0, 8);
     const std::string scope = date + "/" + region + "/" + service + "/aws4_request";
-    const std::string to_sign = "AWS4-HMAC-SHA256\n" + amz_date + "\n" + scope + "\n" + sha256_hex(canonical_request(r));
+    const std::string to_sign =
+        "AWS4-HMAC-SHA256\n" + amz_date + "\n" + scope + "\n" + sha256_hex(canonical_request(r));
     const std::string key =
         hmac_sha256(hmac_sha256(hmac_sha256(hmac_sha256("AWS4" + secret_key, date), region), service), "aws4_request");
     const std::string sig = hmac_sha256(key, to_sign);

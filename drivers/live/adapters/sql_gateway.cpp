@@ -31,10 +31,11 @@ void sql_gateway::open(const std::map<std::string, std::string>& properties) {
 sql_outcome sql_gateway::execute(const std::string& statement, std::chrono::seconds deadline) {
     if (session_.empty()) open();
     json::value body = {{"statement", statement}};
-    auto posted = http_call(where_, http_method::post, "/v1/sessions/" + session_ + "/statements",
-                            json::serialize(body));
-    if (posted.status != 200) throw live_error(where_, "statement rejected: " + flink_cause(posted.body) +
-                                                           "\n  statement: " + statement.substr(0, 400));
+    auto posted =
+        http_call(where_, http_method::post, "/v1/sessions/" + session_ + "/statements", json::serialize(body));
+    if (posted.status != 200)
+        throw live_error(
+            where_, "statement rejected: " + flink_cause(posted.body) + "\n  statement: " + statement.substr(0, 400));
     const std::string op = std::string(json::parse(posted.body).at("operationHandle").as_string());
     std::string next = "/v2/sessions/" + session_ + "/operations/" + op + "/result/0?rowFormat=JSON";
     sql_outcome out;
@@ -44,8 +45,9 @@ sql_outcome sql_gateway::execute(const std::string& statement, std::chrono::seco
             throw live_error(where_, "statement did not finish within " + std::to_string(deadline.count()) +
                                          " s: " + statement.substr(0, 400));
         auto r = http_call(where_, http_method::get, next);
-        if (r.status != 200) throw live_error(where_, "statement failed: " + flink_cause(r.body) +
-                                                          "\n  statement: " + statement.substr(0, 400));
+        if (r.status != 200)
+            throw live_error(where_,
+                             "statement failed: " + flink_cause(r.body) + "\n  statement: " + statement.substr(0, 400));
         auto doc = json::parse(r.body).as_object();
         const std::string type = doc.contains("resultType") ? std::string(doc.at("resultType").as_string()) : "";
         if (auto* jid = doc.if_contains("jobID"); jid && jid->is_string()) out.job_id = std::string(jid->as_string());
@@ -101,7 +103,8 @@ std::string fill_template(std::string text, const std::map<std::string, std::str
         auto open = text.find("${", pos);
         if (open == std::string::npos) break;
         auto close = text.find('}', open);
-        if (close == std::string::npos) throw live_error("SQL template: unterminated ${ at offset " + std::to_string(open));
+        if (close == std::string::npos)
+            throw live_error("SQL template: unterminated ${ at offset " + std::to_string(open));
         std::string name = text.substr(open + 2, close - open - 2);
         auto it = values.find(name);
         if (it == values.end()) throw live_error("SQL template: no value for ${" + name + "}");

@@ -12,8 +12,8 @@
 namespace rosterrig::live {
 
 struct sql_outcome {
-    std::string job_id;                       // set for INSERT statements
-    std::vector<boost::json::array> rows;     // set for queries that return rows
+    std::string job_id;                    // set for INSERT statements
+    std::vector<boost::json::array> rows;  // set for queries that return rows
 };
 
 class sql_gateway {
@@ -27,8 +27,7 @@ public:
     void open(const std::map<std::string, std::string>& properties = {});
     // Executes one statement and waits for it to be accepted (an INSERT returns
     // once the job is submitted, not when it finishes). Throws with Flink's cause.
-    sql_outcome execute(const std::string& statement,
-                        std::chrono::seconds deadline = std::chrono::seconds(120));
+    sql_outcome execute(const std::string& statement, std::chrono::seconds deadline = std::chrono::seconds(120));
     // Executes every statement of a script separated by ';' at line ends;
     // returns the job ids of the INSERTs.
     std::vector<std::string> execute_script(const std::string& script);

@@ -41,8 +41,12 @@ static stack::description local_description(const stack_config& c) {
     f.catalog.log = c.log_file("catalog");
     f.trino.address = at("RR_TRINO_PORT");
     f.trino.log = c.log_file("trino");
-    f.object_store = {at("RR_S3_PORT"), c.get("RR_S3_REGION"), c.get("RR_S3_BUCKET"), json::string(c.get("RR_S3_ACCESS_KEY")),
-                      json::string(c.get("RR_S3_SECRET_KEY")), c.log_file("s3")};
+    f.object_store = {at("RR_S3_PORT"),
+                      c.get("RR_S3_REGION"),
+                      c.get("RR_S3_BUCKET"),
+                      json::string(c.get("RR_S3_ACCESS_KEY")),
+                      json::string(c.get("RR_S3_SECRET_KEY")),
+                      c.log_file("s3")};
     return stack::resolve(f, f.name.value(), [](const std::string&) { return std::nullopt; });
 }
 
@@ -70,8 +74,7 @@ stack_config stack_config::load(const std::string& description_file) {
         const auto folder = std::filesystem::path(description_file).parent_path();
         for (std::string* log : {&c.described.kafka_log, &c.described.flink.log, &c.described.sql_gateway.log,
                                  &c.described.catalog.log, &c.described.trino.log, &c.described.object_store.log})
-            if (!log->empty() && log->front() == '.')
-                *log = std::filesystem::weakly_canonical(folder / *log).string();
+            if (!log->empty() && log->front() == '.') *log = std::filesystem::weakly_canonical(folder / *log).string();
         c.description_file = description_file;
     }
     return c;
@@ -79,19 +82,23 @@ stack_config stack_config::load(const std::string& description_file) {
 
 std::string stack_config::get(const std::string& key) const {
     auto it = values.find(key);
-    if (it == values.end()) throw live_error("stack configuration: " + key + " missing from " + compose_dir + "/ports.env");
+    if (it == values.end())
+        throw live_error("stack configuration: " + key + " missing from " + compose_dir + "/ports.env");
     return it->second;
 }
 
 namespace {
-component_address address_of(const char* name, const stack::endpoint& e) { return {name, e.host, e.port, e.log, {}, {}}; }
+component_address address_of(const char* name, const stack::endpoint& e) {
+    return {name, e.host, e.port, e.log, {}, {}};
+}
 }  // namespace
 
 component_address stack_config::kafka() const {
     // The first broker names it in errors; the client gets the whole list and its settings.
     const auto first = described.kafka_bootstrap.substr(0, described.kafka_bootstrap.find(','));
     const auto colon = first.rfind(':');
-    component_address a{"kafka", first.substr(0, colon), 0, described.kafka_log, described.kafka_bootstrap, described.kafka_client};
+    component_address a{
+        "kafka", first.substr(0, colon), 0, described.kafka_log, described.kafka_bootstrap, described.kafka_client};
     if (colon != std::string::npos) a.port = port_of(first.substr(colon + 1), "kafka.bootstrap");
     return a;
 }
@@ -108,7 +115,12 @@ component_address stack_config::connect() const {
     if (!local())
         throw live_error("the Kafka Connect writer runs on the local stack only: " + description_file +
                          " describes no Connect worker (docs/STACK.md)");
-    return {"kafka-connect", get("RR_HOST"), port_of(get("RR_CONNECT_PORT"), "RR_CONNECT_PORT"), log_file("connect"), {}, {}};
+    return {"kafka-connect",
+            get("RR_HOST"),
+            port_of(get("RR_CONNECT_PORT"), "RR_CONNECT_PORT"),
+            log_file("connect"),
+            {},
+            {}};
 }
 
 }  // namespace rosterrig::live

@@ -17,26 +17,26 @@
 namespace rosterrig::live {
 
 struct stack_config {
-    std::string compose_dir;  // compose/ of the checkout
-    std::string state_dir;    // .stack/ (logs, pids, data)
+    std::string compose_dir;                    // compose/ of the checkout
+    std::string state_dir;                      // .stack/ (logs, pids, data)
     std::map<std::string, std::string> values;  // KEY=VALUE from ports.env, env-overridden
-    stack::description described;  // from the file, or the local stack's, generated from `values`
-    std::string description_file;  // "" for the local stack
+    stack::description described;               // from the file, or the local stack's, generated from `values`
+    std::string description_file;               // "" for the local stack
 
     // Whether the stack is this checkout's own (its pid files and supervisors are ours to read).
     bool local() const { return description_file.empty(); }
 
     component_address kafka() const;
-    component_address flink() const;        // JobManager REST
+    component_address flink() const;  // JobManager REST
     component_address sql_gateway() const;
-    component_address catalog() const;      // Iceberg REST catalog
+    component_address catalog() const;  // Iceberg REST catalog
     component_address trino() const;
     component_address s3() const;
     // The Kafka Connect worker's REST API (compose/connect/): the local stack's
     // only; a stack description names no worker yet, so it throws there.
     component_address connect() const;
 
-    std::string get(const std::string& key) const;   // throws when absent
+    std::string get(const std::string& key) const;  // throws when absent
     std::string kafka_bootstrap() const { return kafka().where(); }
     std::string log_file(const std::string& name) const { return state_dir + "/logs/" + name + ".log"; }
     std::string pid_file(const std::string& name) const { return state_dir + "/pids/" + name + ".pid"; }

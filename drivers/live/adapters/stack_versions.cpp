@@ -21,7 +21,8 @@ std::string run_command(const std::string& command) {
     std::size_t n;
     while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
     int status = ::pclose(p);
-    if (status != 0) throw live_error("command failed (status " + std::to_string(WEXITSTATUS(status)) + "): " + command);
+    if (status != 0)
+        throw live_error("command failed (status " + std::to_string(WEXITSTATUS(status)) + "): " + command);
     return out;
 }
 

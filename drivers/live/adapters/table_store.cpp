@@ -8,7 +8,9 @@
 namespace rosterrig::live {
 namespace {
 
-std::string strip(std::string s, const std::string& prefix) { return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s; }
+std::string strip(std::string s, const std::string& prefix) {
+    return s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s;
+}
 
 // A file:/// or file:/ path as the local filesystem spells it; any other location unchanged.
 std::string local_path(const std::string& location) { return strip(strip(location, "file://"), "file:"); }
@@ -81,7 +83,8 @@ std::set<std::string> referenced_paths(const trino_client& trino, const std::str
     return out;
 }
 
-experiment::store_listing listing_of(const store_files& f, const std::string& location, const std::set<std::string>& referenced) {
+experiment::store_listing listing_of(const store_files& f, const std::string& location,
+                                     const std::set<std::string>& referenced) {
     // Trino and the catalog write file:/// where the walk sees /: one spelling.
     std::set<std::string> refs;
     for (const auto& r : referenced) refs.insert(local_path(r));
@@ -92,16 +95,19 @@ experiment::store_listing listing_of(const store_files& f, const std::string& lo
     return l;
 }
 
-missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table, const std::string& location) {
+missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table,
+                                     const std::string& location) {
     const auto listing = list_location(s, location);
     std::set<std::string> present;
     for (const auto& f : listing.files) present.insert(f.relative);
     const auto root = with_slash(local_path(location));
     missing_files out;
-    const auto rows = s.trino.query("SELECT file_path, record_count FROM iceberg." + ns + ".\"" + table + "$files\"").rows;
+    const auto rows =
+        s.trino.query("SELECT file_path, record_count FROM iceberg." + ns + ".\"" + table + "$files\"").rows;
     for (const auto& row : rows) {
         ++out.referenced;
-        if (!present.count(strip(local_path(std::string(row.at(0).as_string())), root))) ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
+        if (!present.count(strip(local_path(std::string(row.at(0).as_string())), root)))
+            ++out.missing, out.records_in_missing += row.at(1).to_number<std::int64_t>();
     }
     return out;
 }

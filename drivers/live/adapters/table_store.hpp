@@ -16,7 +16,7 @@ namespace rosterrig::live {
 
 struct store_files {
     std::string method;
-    bool listed = false;  // the location answered (an existing prefix or directory)
+    bool listed = false;                         // the location answered (an existing prefix or directory)
     std::vector<experiment::listed_file> files;  // relative to the location
     std::int64_t multipart_uploads = -1;         // s3 only
     std::int64_t writer_staging_files = -1;      // s3 only: S3FileIO's staging files in the TaskManager's temp dir
@@ -25,7 +25,9 @@ struct store_files {
 
 // Lists everything under `location` (s3://bucket/… or file:///…).
 store_files list_location(const stack_config& stack, const std::string& location);
-inline store_files list_location(const session& s, const std::string& location) { return list_location(s.stack, location); }
+inline store_files list_location(const session& s, const std::string& location) {
+    return list_location(s.stack, location);
+}
 
 // Removes every file left under the location of a table a run created, in
 // either warehouse mode: the catalog's purge deletes only the files its
@@ -40,7 +42,8 @@ std::int64_t remove_table_files(const stack_config& stack, const std::string& ns
 std::set<std::string> referenced_paths(const trino_client& trino, const std::string& ns, const std::string& table);
 
 // The listing classified against the metadata, with the store's extras.
-experiment::store_listing listing_of(const store_files& f, const std::string& location, const std::set<std::string>& referenced);
+experiment::store_listing listing_of(const store_files& f, const std::string& location,
+                                     const std::set<std::string>& referenced);
 
 struct missing_files {
     std::int64_t referenced = 0;  // live files of the current snapshot
@@ -48,7 +51,8 @@ struct missing_files {
     std::int64_t records_in_missing = 0;
 };
 // The current snapshot's files ($files) checked against the store's listing.
-missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table, const std::string& location);
+missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table,
+                                     const std::string& location);
 
 }  // namespace rosterrig::live
 

@@ -22,12 +22,13 @@ trino_result trino_client::query(const std::string& sql, std::chrono::seconds de
     return out;
 }
 
-trino_result trino_client::for_each_row(const std::string& sql, const std::function<void(const boost::json::array&)>& row,
+trino_result trino_client::for_each_row(const std::string& sql,
+                                        const std::function<void(const boost::json::array&)>& row,
                                         std::chrono::seconds deadline) const {
     const auto give_up = std::chrono::steady_clock::now() + deadline;
     const std::vector<std::pair<std::string, std::string>> headers{{"X-Trino-User", user_}};
-    auto res = http_call(where_, http_method::post, "/v1/statement", sql, "text/plain",
-                         std::chrono::seconds(30), headers);
+    auto res =
+        http_call(where_, http_method::post, "/v1/statement", sql, "text/plain", std::chrono::seconds(30), headers);
     trino_result out;
     for (;;) {
         *received_ += res.body.size();
@@ -35,8 +36,8 @@ trino_result trino_client::for_each_row(const std::string& sql, const std::funct
             throw live_error(where_, "Trino is busy (HTTP " + std::to_string(res.status) + ") for: " + sql);
         }
         if (res.status != 200) {
-            throw live_error(where_, "HTTP " + std::to_string(res.status) + " for query '" + sql + "': " +
-                                         res.body.substr(0, 1000));
+            throw live_error(
+                where_, "HTTP " + std::to_string(res.status) + " for query '" + sql + "': " + res.body.substr(0, 1000));
         }
         auto doc = boost::json::parse(res.body).as_object();
         if (auto* id = doc.if_contains("id")) out.query_id = std::string(id->as_string());
@@ -59,8 +60,7 @@ trino_result trino_client::for_each_row(const std::string& sql, const std::funct
         if (std::chrono::steady_clock::now() > give_up) {
             http_call(where_, http_method::del, path_of(std::string(next->as_string())), {}, "text/plain",
                       std::chrono::seconds(5), headers);
-            throw live_error(where_, "query did not finish within " + std::to_string(deadline.count()) +
-                                         " s: " + sql);
+            throw live_error(where_, "query did not finish within " + std::to_string(deadline.count()) + " s: " + sql);
         }
         res = http_call(where_, http_method::get, path_of(std::string(next->as_string())), {}, "text/plain",
                         std::chrono::seconds(30), headers);

@@ -53,21 +53,24 @@ public:
     }
     // SIGKILLs every running worker JVM; each supervisor starts a new one, which must rejoin the group.
     void fresh() {
-        std::vector<std::pair<component_address, std::string>> running{{s_.stack.connect(), s_.stack.pid_file("connect")}};
+        std::vector<std::pair<component_address, std::string>> running{
+            {s_.stack.connect(), s_.stack.pid_file("connect")}};
         if (up()) running.emplace_back(address(), s_.stack.pid_file("connect-w2"));
         std::vector<kill_record> killed;
         for (const auto& [who, pid_file] : running) killed.push_back(kill_process(who, pid_file));
         for (std::size_t i = 0; i < running.size(); ++i) {
             const auto& [who, pid_file] = running[i];
             await_replacement(who, pid_file, killed[i], std::chrono::seconds(60));
-            poll_until(who, std::chrono::seconds(120), [&] { return connect_rest(who).healthy(); },
-                       [] { return std::string("the new worker JVM answering GET /health with 200"); });
+            poll_until(
+                who, std::chrono::seconds(120), [&] { return connect_rest(who).healthy(); },
+                [] { return std::string("the new worker JVM answering GET /health with 200"); });
         }
     }
     bool up() const { return connect_rest(address()).answers(); }
     void set(bool want) {
         if (up() == want) return;
-        progress(std::string("") + (want ? "starting" : "stopping") + " the second Connect worker (compose/stack connect-worker)");
+        progress(std::string("") + (want ? "starting" : "stopping") +
+                 " the second Connect worker (compose/stack connect-worker)");
         run_command("'" + s_.stack.compose_dir + "/stack' connect-worker " + (want ? "up" : "down") + " 2 >&2");
     }
     component_address address() const {

@@ -23,9 +23,14 @@ void run_offsets(session& s, const e1::parameters& params, history_writer<e1::de
     wait_until_drained(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(300));
     auto record = [&](const std::string& step) {
         const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
-        const e1::offsets_step x{step, s.admin.committed_offsets_sum(p.group, p.topic, parts), s.admin.end_offsets_sum(p.topic, parts),
-                                 seen.by_seq.rows, seen.by_seq.duplicate_rows, job,
-                                 static_cast<std::int64_t>(s.flink.exceptions(job).size()), s.flink.checkpoints(job).latest_restored_id};
+        const e1::offsets_step x{step,
+                                 s.admin.committed_offsets_sum(p.group, p.topic, parts),
+                                 s.admin.end_offsets_sum(p.topic, parts),
+                                 seen.by_seq.rows,
+                                 seen.by_seq.duplicate_rows,
+                                 job,
+                                 static_cast<std::int64_t>(s.flink.exceptions(job).size()),
+                                 s.flink.checkpoints(job).latest_restored_id};
         progress("e1[offsets]: " + e1::step_text(x));
         h.record([&](e1::samples& all) { all.offsets.events = spec.events, all.offsets.steps.push_back(x); });
     };
@@ -36,12 +41,15 @@ void run_offsets(session& s, const e1::parameters& params, history_writer<e1::de
     // 2. Does the restored job's checkpointing write its position back over the rewind, and when?
     const long long end = s.admin.end_offsets_sum(p.topic, parts);
     const auto recovered_ms = now_ms();
-    elapsed_until(recovered_ms, params.quick ? 10000 : 30000, [&] {
-        e1::offsets_watch_sample w{now_ms() - recovered_ms, s.admin.committed_offsets_sum(p.group, p.topic, parts),
-                                   s.flink.checkpoints(job).latest_completed_id};
-        h.record([&](e1::samples& all) { all.offsets.after_restore.push_back(w); });
-        return w.committed_offsets_sum == end;
-    }, std::chrono::milliseconds(500));
+    elapsed_until(
+        recovered_ms, params.quick ? 10000 : 30000,
+        [&] {
+            e1::offsets_watch_sample w{now_ms() - recovered_ms, s.admin.committed_offsets_sum(p.group, p.topic, parts),
+                                       s.flink.checkpoints(job).latest_completed_id};
+            h.record([&](e1::samples& all) { all.offsets.after_restore.push_back(w); });
+            return w.committed_offsets_sum == end;
+        },
+        std::chrono::milliseconds(500));
     record("restored_from_checkpoint");
     scope.writer.stop(job);  // 3. a fresh job that trusts the rewound group offsets
     s.admin.rewind_committed_offsets(p.group, p.topic, parts);

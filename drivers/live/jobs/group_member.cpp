@@ -12,7 +12,8 @@ namespace rosterrig::live {
 
 namespace json = boost::json;
 
-event_log::event_log(const std::string& file, std::string member) : out_(file, std::ios::app), member_(std::move(member)) {
+event_log::event_log(const std::string& file, std::string member)
+    : out_(file, std::ios::app), member_(std::move(member)) {
     if (!out_) throw std::runtime_error("cannot open " + file);
 }
 
@@ -37,11 +38,13 @@ json::array partition_numbers(const std::vector<RdKafka::TopicPartition*>& ps) {
 class group_member::callbacks : public RdKafka::RebalanceCb, public RdKafka::EventCb {
 public:
     explicit callbacks(group_member& m) : m_(m) {}
-    void rebalance_cb(RdKafka::KafkaConsumer* c, RdKafka::ErrorCode err, std::vector<RdKafka::TopicPartition*>& ps) override {
+    void rebalance_cb(RdKafka::KafkaConsumer* c, RdKafka::ErrorCode err,
+                      std::vector<RdKafka::TopicPartition*>& ps) override {
         if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
             m_.log_.write("assigned", {{"partitions", partition_numbers(ps)}});
             c->assign(ps);
-            c->resume(ps);  // librdkafka keeps a partition's pause across a rebalance: one paused before is ours to read again
+            c->resume(
+                ps);  // librdkafka keeps a partition's pause across a rebalance: one paused before is ours to read again
             return;
         }
         const bool lost = c->assignment_lost();
@@ -66,7 +69,8 @@ group_member::group_member(const member_config& c, event_log& log)
     std::string err;
     std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     auto set = [&](const std::string& k, const std::string& v) {
-        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK) throw std::runtime_error("consumer config " + k + ": " + err);
+        if (conf->set(k, v, err) != RdKafka::Conf::CONF_OK)
+            throw std::runtime_error("consumer config " + k + ": " + err);
     };
     set("bootstrap.servers", c.bootstrap);
     set("group.id", c.group);
@@ -76,7 +80,8 @@ group_member::group_member(const member_config& c, event_log& log)
     set("max.poll.interval.ms", std::to_string(c.max_poll_interval_ms));
     set("session.timeout.ms", std::to_string(c.session_timeout_ms));
     set("heartbeat.interval.ms", "1000");
-    if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks_.get()), err) != RdKafka::Conf::CONF_OK ||
+    if (conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb*>(callbacks_.get()), err) !=
+            RdKafka::Conf::CONF_OK ||
         conf->set("event_cb", static_cast<RdKafka::EventCb*>(callbacks_.get()), err) != RdKafka::Conf::CONF_OK)
         throw std::runtime_error(err);
     consumer_.reset(RdKafka::KafkaConsumer::create(conf.get(), err));
@@ -143,8 +148,10 @@ void group_member::commit(const std::map<std::int64_t, std::int64_t>& next_offse
     for (const auto* tp : offsets)
         if (why.empty() && tp->err() != RdKafka::ERR_NO_ERROR) why = RdKafka::err2str(tp->err());
     RdKafka::TopicPartition::destroy(offsets);
-    if (why.empty()) log_.write("commit", {{"ok", true}, {"offsets", shown}});
-    else log_.write("commit", {{"ok", false}, {"offsets", shown}, {"error", why}});
+    if (why.empty())
+        log_.write("commit", {{"ok", true}, {"offsets", shown}});
+    else
+        log_.write("commit", {{"ok", false}, {"offsets", shown}, {"error", why}});
 }
 
 void group_member::close() { consumer_->close(); }

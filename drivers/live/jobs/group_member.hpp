@@ -16,7 +16,12 @@
 
 #include <boost/json.hpp>
 
-namespace RdKafka { class KafkaConsumer; class Message; class RebalanceCb; class EventCb; }
+namespace RdKafka {
+class KafkaConsumer;
+class Message;
+class RebalanceCb;
+class EventCb;
+}  // namespace RdKafka
 
 namespace rosterrig::live {
 

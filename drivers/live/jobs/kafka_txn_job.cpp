@@ -47,7 +47,8 @@ std::string txn_scope::submit() {
 }
 
 std::string txn_scope::launch(int partitions) {
-    s_.on_created(experiment::name_of(experiment::resource_kind::transactional_id_prefix), spec.transactional_id_prefix);
+    s_.on_created(experiment::name_of(experiment::resource_kind::transactional_id_prefix),
+                  spec.transactional_id_prefix);
     for (const auto& t : {spec.in_topic, spec.out_topic}) {
         created.topic(t);
         s_.admin.create_topic(t, partitions);
@@ -60,7 +61,8 @@ std::string txn_scope::relaunch_from(const std::string& savepoint) {
     return submit();
 }
 
-transaction_sampler::transaction_sampler(session& s, const std::string& prefix, std::chrono::steady_clock::time_point t0)
+transaction_sampler::transaction_sampler(session& s, const std::string& prefix,
+                                         std::chrono::steady_clock::time_point t0)
     : tick_(std::chrono::milliseconds(3000), t0, [this, &s, prefix](long long t) {
           auto now = list_transactions(s.stack, prefix);
           std::lock_guard lock(mutex_);
@@ -150,10 +152,13 @@ long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
         const auto placeholders = fault_placeholders(tm, job);
         run_fault_command(s.stack, *commands, placeholders);
         const long long at = cancel(s, job);
-        poll_until(tm.address, std::chrono::seconds(commands->deadline_seconds), [&] {
-            return (commands->came_back.empty() || fault_target_came_back(s.stack, *commands, placeholders)) &&
-                   s.all_taskmanagers_registered();
-        }, [&] { return std::string("the TaskManager did not come back after the kill command"); });
+        poll_until(
+            tm.address, std::chrono::seconds(commands->deadline_seconds),
+            [&] {
+                return (commands->came_back.empty() || fault_target_came_back(s.stack, *commands, placeholders)) &&
+                       s.all_taskmanagers_registered();
+            },
+            [&] { return std::string("the TaskManager did not come back after the kill command"); });
         return at;
     }
     const long long old_pid = read_pid(tm.pid_file);
@@ -161,10 +166,13 @@ long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
         throw live_error(tm.address, "cannot SIGKILL the TaskManager (pid file " + tm.pid_file + ")");
     const long long at = cancel(s, job);
     // the supervisor brings the TaskManager back for what follows
-    poll_until(tm.address, std::chrono::seconds(90), [&] {
-        const auto pid = read_pid(tm.pid_file);
-        return pid > 0 && pid != old_pid && process_alive(pid) && s.all_taskmanagers_registered();
-    }, [&] { return std::string("the TaskManager did not register again after the SIGKILL"); });
+    poll_until(
+        tm.address, std::chrono::seconds(90),
+        [&] {
+            const auto pid = read_pid(tm.pid_file);
+            return pid > 0 && pid != old_pid && process_alive(pid) && s.all_taskmanagers_registered();
+        },
+        [&] { return std::string("the TaskManager did not register again after the SIGKILL"); });
     return at;
 }
 
@@ -178,13 +186,15 @@ killed_after_savepoint savepoint_then_kill(session& s, const std::string& job) {
     return k;
 }
 
-killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before, std::int64_t interval_ms) {
+killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before,
+                                          std::int64_t interval_ms) {
     wait_checkpoint_above(s.flink, job, before, std::chrono::seconds(interval_ms / 1000 * 2 + 60));
     std::this_thread::sleep_for(std::chrono::milliseconds(std::min<std::int64_t>(interval_ms / 4, 5000)));
     return savepoint_then_kill(s, job);
 }
 
-void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms, const std::string& label) {
+void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms,
+                   const std::string& label) {
     try {
         wait_more_checkpoints(s.flink, job, n, std::chrono::seconds(interval_ms / 1000 * 2 + 60));
     } catch (const live_error& e) {
@@ -219,15 +229,21 @@ std::vector<std::string> feed_into_open_transaction(session& s, const std::strin
             if (t.state == "Ongoing") ids.push_back(t.id);
         return ids;
     };
-    auto open = poll_until(s.stack.kafka(), deadline, [&]() -> std::optional<std::vector<std::string>> {
-        auto ids = ongoing();
-        if (!ids.empty()) return ids;
-        if (!tail_fed && s.flink.checkpoints(job).completed > completed_before) feed_tail();  // the head was committed
-        return std::nullopt;
-    }, [&] {
-        return "no transaction of " + prefix + " is open (" + std::to_string(s.flink.checkpoints(job).completed - completed_before) +
-               " checkpoints completed since the feed began; tail " + (tail_fed ? "fed" : "held") + ")";
-    }, {std::chrono::milliseconds(1000)});
+    auto open = poll_until(
+        s.stack.kafka(), deadline,
+        [&]() -> std::optional<std::vector<std::string>> {
+            auto ids = ongoing();
+            if (!ids.empty()) return ids;
+            if (!tail_fed && s.flink.checkpoints(job).completed > completed_before)
+                feed_tail();  // the head was committed
+            return std::nullopt;
+        },
+        [&] {
+            return "no transaction of " + prefix + " is open (" +
+                   std::to_string(s.flink.checkpoints(job).completed - completed_before) +
+                   " checkpoints completed since the feed began; tail " + (tail_fed ? "fed" : "held") + ")";
+        },
+        {std::chrono::milliseconds(1000)});
     if (tail_fed) return open;
     feed_tail();  // joins the open transaction, or opens the next
     auto now_open = ongoing();
@@ -247,12 +263,17 @@ std::vector<e5::transaction_description> describe_ongoing(session& s, const std:
 void watch_plain_records(session& s, e5::stuck_run& st, const std::string& topic, int partitions,
                          const std::map<std::uint64_t, int>& partition_of, std::chrono::seconds deadline) {
     const auto written = std::chrono::steady_clock::now();
-    poll_until(s.stack.kafka(), deadline, [&] {
-        const auto read = read_topic(s.stack.kafka(), topic, partitions, isolation::read_committed);
-        const auto t = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - written).count();
-        return e5::note_committed_read(st, partition_of, read.seqs, t);
-    }, [&] { return std::string("the plain records are still hidden from read_committed readers"); },
-       {std::chrono::milliseconds(2000), std::chrono::seconds(15)});
+    poll_until(
+        s.stack.kafka(), deadline,
+        [&] {
+            const auto read = read_topic(s.stack.kafka(), topic, partitions, isolation::read_committed);
+            const auto t =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - written)
+                    .count();
+            return e5::note_committed_read(st, partition_of, read.seqs, t);
+        },
+        [&] { return std::string("the plain records are still hidden from read_committed readers"); },
+        {std::chrono::milliseconds(2000), std::chrono::seconds(15)});
 }
 
 std::pair<std::vector<kafka_record>, std::vector<kafka_record>> stuck_feeds(const e5::parameters& p,

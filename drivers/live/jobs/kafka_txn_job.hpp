@@ -133,7 +133,8 @@ killed_after_savepoint savepoint_then_kill(session& s, const std::string& job);
 // savepoint_then_kill mid-feed, for the restart term: once a checkpoint above
 // `before` has completed (within two intervals and a minute), and a quarter
 // interval (at most 5 s) after it.
-killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before, std::int64_t interval_ms);
+killed_after_savepoint savepoint_mid_feed(session& s, const std::string& job, long long before,
+                                          std::int64_t interval_ms);
 
 // Cancels `job` gracefully; returns when it was CANCELED (epoch ms).
 long long cancel(session& s, const std::string& job);
@@ -141,7 +142,8 @@ long long cancel(session& s, const std::string& job);
 // `n` more checkpoints, then 11 s for the broker's abort sweep (every 10 s) to
 // act on what timed out. A job failing over may not complete them: what it
 // did is recorded, not waited for forever (a progress line under `label`).
-void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms, const std::string& label);
+void let_it_commit(session& s, const std::string& job, std::int64_t n, std::int64_t interval_ms,
+                   const std::string& label);
 
 // The timeout the broker registered, for the first of the sampled ids it
 // describes with one; none when it describes none.

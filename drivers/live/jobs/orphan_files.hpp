@@ -17,8 +17,8 @@
 namespace rosterrig::live {
 
 // One run of `plan` (part "orphans"), recorded in `h` at its end.
-void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& plan, const std::vector<kafka_record>& records,
-                 const roster_spec& spec, history_writer<e4::definition>& h);
+void run_orphans(session& s, const e4::parameters& params, const e4::run_plan& plan,
+                 const std::vector<kafka_record>& records, const roster_spec& spec, history_writer<e4::definition>& h);
 
 }  // namespace rosterrig::live
 

@@ -30,50 +30,63 @@ namespace rosterrig::live {
 // the hit is armed, after the kill, and at the end (a void trial's end too).
 inline void run_proxied_commit_trial(session& s, const std::string& job, const e8::parameters& params,
                                      const experiment::fault_step& step, e8::cell kind, proxy::fault_proxy& px,
-                                     const proxied_commit_path& cp, const std::function<void(const e8::trial&)>& record) {
+                                     const proxied_commit_path& cp,
+                                     const std::function<void(const e8::trial&)>& record) {
     using experiment::fault_kind;
     e8::trial t;
-    t.index = step.index, t.kind = kind, t.k = static_cast<std::uint64_t>(step.delay_ms), t.status = e8::status_of(step);
+    t.index = step.index, t.kind = kind, t.k = static_cast<std::uint64_t>(step.delay_ms),
+    t.status = e8::status_of(step);
     const std::string label = "e8[" + step.variant + " " + std::to_string(step.index) + "]";
     const auto from = px.log().size() + 1;
     t.exceptions_before = static_cast<std::int64_t>(s.flink.exceptions(job).size());
     const auto save = [&] { record(t); };
     try {
-        poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from) + 1 >= t.k; },
-                   [&] { return "waiting for " + std::to_string(t.k - 1) + " commits through the proxy"; });
-        experiment::fault_parameters hit{.duration_ms = 0, .status = t.status, .method = "POST", .path = cp.pattern, .count = 1};
+        poll_until(
+            cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from) + 1 >= t.k; },
+            [&] { return "waiting for " + std::to_string(t.k - 1) + " commits through the proxy"; });
+        experiment::fault_parameters hit{
+            .duration_ms = 0, .status = t.status, .method = "POST", .path = cp.pattern, .count = 1};
         const auto& z = kind == e8::cell::zombie_409 ? params.zombie_409_timing : params.zombie_refresh_timing;
         if (e8::has_kill(kind)) hit.duration_ms = z.a_ms;
         t.armed_at_ms = now_ms();
         t.hit_rule = px.add_rule(step.kind, hit);
         save();
-        const auto a = cp.wait_rule(from, t.hit_rule, std::chrono::seconds(120), [](const auto&) { return true; }, "the hit commit POST");
+        const auto a = cp.wait_rule(
+            from, t.hit_rule, std::chrono::seconds(120), [](const auto&) { return true; }, "the hit commit POST");
         if (e8::has_kill(kind)) {
             // Armed before the kill: nothing else of this job commits while A waits.
             if (kind == e8::cell::zombie_409)
-                t.b_rule = px.add_rule(fault_kind::http_delay, {.duration_ms = z.b_ms, .method = "POST", .path = cp.pattern, .count = 1});
+                t.b_rule = px.add_rule(fault_kind::http_delay,
+                                       {.duration_ms = z.b_ms, .method = "POST", .path = cp.pattern, .count = 1});
             else
                 t.get_rule = px.add_rule(fault_kind::http_delay,
                                          {.duration_ms = z.get_ms, .method = "GET", .path = cp.pattern, .count = 0});
-            progress(label + ": commit of checkpoint " + std::to_string(a.watermark) +
-                     " held " + std::to_string(z.a_ms) + " ms before forwarding; killing the committer's TaskManager");
-            t.kill = kill_taskmanager(s, job, {step.index, step.variant, fault_kind::kill_taskmanager, "A received", 0,
-                                               experiment::heal_of(fault_kind::kill_taskmanager,
-                                                                   experiment::fault_target::flink_taskmanager)});
+            progress(label + ": commit of checkpoint " + std::to_string(a.watermark) + " held " +
+                     std::to_string(z.a_ms) + " ms before forwarding; killing the committer's TaskManager");
+            t.kill = kill_taskmanager(
+                s, job,
+                {step.index, step.variant, fault_kind::kill_taskmanager, "A received", 0,
+                 experiment::heal_of(fault_kind::kill_taskmanager, experiment::fault_target::flink_taskmanager)});
             save();
-            const auto landed = cp.wait_rule(from, t.hit_rule, std::chrono::seconds(z.a_ms / 1000 + 60),
-                                             [](const auto& r) { return r.upstream_replied_at_ms > 0 || !r.note.empty(); }, "A landing");
+            const auto landed = cp.wait_rule(
+                from, t.hit_rule, std::chrono::seconds(z.a_ms / 1000 + 60),
+                [](const auto& r) { return r.upstream_replied_at_ms > 0 || !r.note.empty(); }, "A landing");
             // The replay: an unruled commit applied after A landed (zombie_409: after B's answer).
-            poll_until(cp.where, std::chrono::seconds(180), [&] {
-                if (kind == e8::cell::zombie_409) {
-                    const auto b = cp.applied_by(from, t.b_rule);
-                    if (!b || (b->upstream_replied_at_ms == 0 && b->note.empty())) return false;
-                }
-                return cp.answered_since(from, landed.received_at_ms) > 0;
-            }, [&] { return std::string("the restored job's commit after A"); });
+            poll_until(
+                cp.where, std::chrono::seconds(180),
+                [&] {
+                    if (kind == e8::cell::zombie_409) {
+                        const auto b = cp.applied_by(from, t.b_rule);
+                        if (!b || (b->upstream_replied_at_ms == 0 && b->note.empty())) return false;
+                    }
+                    return cp.answered_since(from, landed.received_at_ms) > 0;
+                },
+                [&] { return std::string("the restored job's commit after A"); });
         } else {
-            cp.wait_rule(from, t.hit_rule, std::chrono::seconds(60),
-                         [](const auto& r) { return r.answered_at_ms > 0 || r.dropped_at_ms > 0 || !r.note.empty(); }, "the hit's answer");
+            cp.wait_rule(
+                from, t.hit_rule, std::chrono::seconds(60),
+                [](const auto& r) { return r.answered_at_ms > 0 || r.dropped_at_ms > 0 || !r.note.empty(); },
+                "the hit's answer");
             wait_restart_after(s.flink, job, t.armed_at_ms, std::chrono::seconds(120));
         }
         px.heal();

@@ -24,17 +24,19 @@ e3::reader_table read_reader_table(trino_client& trino, run_table_checks& checks
     t.unexpected_rows = seen.by_npi.unexpected_rows;
     t.exact = experiment::upsert_table_is_exact(seen);
     progress("e3[reader]: " + phase + " " + name + ": " + std::to_string(t.data_files) + " data files, " +
-             std::to_string(t.equality_delete_files) + " equality-delete files, content " + (t.exact ? "exact" : "WRONG"));
+             std::to_string(t.equality_delete_files) + " equality-delete files, content " +
+             (t.exact ? "exact" : "WRONG"));
     return t;
 }
 
 void copy_as_append(trino_client& trino, const std::string& ns, const std::string& from, const std::string& to) {
-    trino.query("CREATE TABLE iceberg." + ns + "." + to + " AS SELECT * FROM iceberg." + ns + "." + from, std::chrono::seconds(300));
+    trino.query("CREATE TABLE iceberg." + ns + "." + to + " AS SELECT * FROM iceberg." + ns + "." + from,
+                std::chrono::seconds(300));
 }
 
 void time_query_rounds(trino_client& trino, const std::string& ns,
-                       const std::vector<std::pair<std::string, std::string>>& physical,
-                       std::uint64_t rounds, const std::string& phase, e3::reader_cost& rc) {
+                       const std::vector<std::pair<std::string, std::string>>& physical, std::uint64_t rounds,
+                       const std::string& phase, e3::reader_cost& rc) {
     std::map<std::string, std::string> table_of;
     std::vector<std::string> names;
     for (const auto& [name, table] : physical) names.push_back(name), table_of[name] = table;
@@ -45,7 +47,8 @@ void time_query_rounds(trino_client& trino, const std::string& ns,
             for (const std::string q : {"count", "lookup"}) {
                 const auto t0 = std::chrono::steady_clock::now();
                 const auto r = trino.query(e3::query_sql(q, from, rc));
-                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                const double ms =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 e3::query_timing t{phase, round, name, q, ms, -1, false};
                 if (r.rows.size() == 1 && r.rows[0][0].is_int64()) t.answer = r.rows[0][0].as_int64();
                 t.answer_right = e3::answer_right(q, r.rows.size(), t.answer, rc);
@@ -81,7 +84,8 @@ void run_reader_part(session& s, const e3::parameters& params, const std::vector
     const auto job_long = scope.writer.start(pl, true);
     wait_all_running(s.flink, job_long, std::chrono::seconds(120));
     scope.writer.in_force(job_short, ps), scope.writer.in_force(job_long, pl);
-    progress("e3[reader " + std::to_string(run) + "]: jobs " + job_short + " (" + short_name + ") and " + job_long + " (" + long_name + ") running");
+    progress("e3[reader " + std::to_string(run) + "]: jobs " + job_short + " (" + short_name + ") and " + job_long +
+             " (" + long_name + ") running");
     feed_watching_table(s, "e3[reader " + std::to_string(run) + "]", ps, records, params.feed_rate());
     wait_until_drained(s.flink, s.admin, job_short, ps.group, ps.topic, parts,
                        std::chrono::seconds(params.reader_short_interval_ms * 3 / 1000 + 120));
@@ -100,16 +104,20 @@ void run_reader_part(session& s, const e3::parameters& params, const std::vector
                                           experiment::table_kind::upsert, params.reader_long_interval_ms, spec));
     scope.created.table(ps.ns, append_table);
     copy_as_append(s.trino, ps.ns, ps.table, append_table);
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "before", experiment::table_kind::append, 0, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "before",
+                                          experiment::table_kind::append, 0, spec));
 
-    const std::vector<std::pair<std::string, std::string>> physical{{short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
+    const std::vector<std::pair<std::string, std::string>> physical{
+        {short_name, ps.table}, {long_name, pl.table}, {e3::append_name, append_table}};
     time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "before", rc);
     for (const auto& [name, table, interval] : {std::tuple{long_name, pl.table, params.reader_long_interval_ms},
                                                 std::tuple{short_name, ps.table, params.reader_short_interval_ms}}) {
         optimize(s.trino, ps.ns, table, name, rc);
-        rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, table, name, "after", experiment::table_kind::upsert, interval, spec));
+        rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, table, name, "after",
+                                              experiment::table_kind::upsert, interval, spec));
     }
-    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "after", experiment::table_kind::append, 0, spec));
+    rc.tables.push_back(read_reader_table(s.trino, s.table_checks, ps.ns, append_table, e3::append_name, "after",
+                                          experiment::table_kind::append, 0, spec));
     time_query_rounds(s.trino, ps.ns, physical, params.query_rounds, "after", rc);
     keep(std::move(rc));  // scope still holds what it created
 }

@@ -32,8 +32,8 @@ void copy_as_append(trino_client& trino, const std::string& ns, const std::strin
 // no table always goes first; each timing and whether its answer was right
 // goes into `rc`.
 void time_query_rounds(trino_client& trino, const std::string& ns,
-                       const std::vector<std::pair<std::string, std::string>>& physical,
-                       std::uint64_t rounds, const std::string& phase, e3::reader_cost& rc);
+                       const std::vector<std::pair<std::string, std::string>>& physical, std::uint64_t rounds,
+                       const std::string& phase, e3::reader_cost& rc);
 
 // One run of the reader part (`run` from 1): two upsert jobs on one feed (the
 // short and the long interval), an append copy of the first, each table

@@ -41,7 +41,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     auto who = t.target_worker == 1 ? s.stack.connect() : w2.address();
     const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
 
-    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)), static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
+    feeder feed(s.stack.kafka(), p.topic, kafka_records(generate(spec)),
+                static_cast<double>(params.events) * 1000.0 / static_cast<double>(params.feed_ms));
     if (e7b::after_first_commit(t.cell)) {
         t.first_snapshot_after_ms = first_snapshot_within(s.catalog, p.ns, p.table, params.first_commit_wait_ms);
         progress(label + ": " + e7b::first_snapshot_text(t));
@@ -49,14 +50,16 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
-    const auto f = fault_and_heal(step.kind, who, pid_file, params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
+    const auto f = fault_and_heal(step.kind, who, pid_file, params.pause_ms,
+                                  label + ": worker " + std::to_string(t.target_worker));
     t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
     t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;
     t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);
     h.record([&](e7b::samples& all) { all.trials.push_back(t); });
     const auto group = connect_names::of(p).consumer_group;
     const auto all_committed = [&] {
-        return committed_records(s.catalog, p.ns, p.table) >= static_cast<long long>(t.acknowledged) && s.admin.lag(group, p.topic, parts) == 0;
+        return committed_records(s.catalog, p.ns, p.table) >= static_cast<long long>(t.acknowledged) &&
+               s.admin.lag(group, p.topic, parts) == 0;
     };
     t.running_again_after_ms = elapsed_until(t.fault_at_ms, 120000, [&] {
         const auto st = scope.writer.rest.answers() ? scope.writer.rest.status(t.connector) : std::nullopt;
@@ -64,7 +67,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     });
     const auto coord_group = connect_names::of(p).coordinator_group;
     t.landed_after_ms = elapsed_until(t.healed_at_ms, params.settle_ms, [&] {
-        e7b::note_coord_group_sample(t, static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size()));
+        e7b::note_coord_group_sample(
+            t, static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size()));
         return all_committed();
     });
     t.records_at_window_end = committed_records(s.catalog, p.ns, p.table);
@@ -86,7 +90,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.final_state = st ? st->state : "absent";
     scope.writer.stop(t.connector);
     std::this_thread::sleep_for(std::chrono::seconds(10));
-    t.coord_members_after_delete = static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
+    t.coord_members_after_delete =
+        static_cast<std::int64_t>(s.admin.describe_group(coord_group).member_client_ids.size());
     h.record([&](e7b::samples& all) { all.trials.back() = t; });
     progress(label + ": " + e7b::trial_text(t));  // the cell and trial are in the label
 }

@@ -22,8 +22,9 @@ namespace rosterrig::live {
 
 class restore_watch {
 public:
-    restore_watch(session& s, const pipeline_spec& p, int partitions, const e2::parameters& params, periodic::clock::time_point t0,
-                  std::function<void(const e2::sample&)> on_sample, std::function<void(const e2::row_count_sample&)> on_rows);
+    restore_watch(session& s, const pipeline_spec& p, int partitions, const e2::parameters& params,
+                  periodic::clock::time_point t0, std::function<void(const e2::sample&)> on_sample,
+                  std::function<void(const e2::row_count_sample&)> on_rows);
     // From now on the samples include this job's state and checkpoints.
     void watch_job(const std::string& job);
     bool failed() const { return sampler_->failed() || counter_->failed(); }
@@ -41,7 +42,8 @@ private:
 
 // Waits until the table's current snapshot was committed by checkpoint
 // `checkpoint_id` or a later one and the job's group has read the whole topic.
-void wait_watermark_at_least(session& s, const pipeline_spec& p, int partitions, long long checkpoint_id, std::chrono::seconds deadline);
+void wait_watermark_at_least(session& s, const pipeline_spec& p, int partitions, long long checkpoint_id,
+                             std::chrono::seconds deadline);
 
 // The table as the old job left it: its watermark, snapshot, total records (catalog) and the rows Trino sees.
 void record_table_before(session& s, const pipeline_spec& p, e2::restore_run& run);

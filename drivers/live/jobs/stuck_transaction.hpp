@@ -20,9 +20,9 @@ namespace rosterrig::live {
 // sink's (default or fixed); the job is fed `records`, the plain producer
 // writes `plain` after the cancel. `record` is handed the run at its end,
 // while its job and topics are still there (they go with the run's scope).
-void run_stuck_transaction(session& s, const e5::parameters& params, const std::string& ending, const std::string& partitioner,
-                           const std::vector<kafka_record>& records, const std::vector<kafka_record>& plain,
-                           const std::function<void(e5::stuck_run&&)>& record);
+void run_stuck_transaction(session& s, const e5::parameters& params, const std::string& ending,
+                           const std::string& partitioner, const std::vector<kafka_record>& records,
+                           const std::vector<kafka_record>& plain, const std::function<void(e5::stuck_run&&)>& record);
 
 }  // namespace rosterrig::live
 

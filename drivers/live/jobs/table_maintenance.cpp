@@ -40,9 +40,11 @@ e4::procedure_call run_procedure(session& s, const pipeline_spec& p, const std::
     e4::procedure_call c;
     c.procedure = execute.substr(0, execute.find('('));
     const auto before = state_of(s, p, job);
-    c.snapshots_before = before.snapshots, c.watermark_before = before.watermark, c.current_writer_before = before.writer;
+    c.snapshots_before = before.snapshots, c.watermark_before = before.watermark,
+    c.current_writer_before = before.writer;
     c.data_files_before = before.files.data_files;
-    c.delete_files_before = before.files.data_files < 0 ? -1 : before.files.equality_delete_files + before.files.position_delete_files;
+    c.delete_files_before =
+        before.files.data_files < 0 ? -1 : before.files.equality_delete_files + before.files.position_delete_files;
     const long long start = now_ms();
     c.at_ms = start - t0_ms;
     try {
@@ -56,7 +58,8 @@ e4::procedure_call run_procedure(session& s, const pipeline_spec& p, const std::
     c.snapshots_after = after.snapshots, c.watermark_after = after.watermark, c.current_writer_after = after.writer;
     c.current_operation_after = after.operation, c.after_has_job_watermark = after.has_job_watermark;
     c.data_files_after = after.files.data_files;
-    c.delete_files_after = after.files.data_files < 0 ? -1 : after.files.equality_delete_files + after.files.position_delete_files;
+    c.delete_files_after =
+        after.files.data_files < 0 ? -1 : after.files.equality_delete_files + after.files.position_delete_files;
     return c;
 }
 
@@ -92,7 +95,8 @@ e4::table_check check_table(session& s, const pipeline_spec& p, const roster_spe
         t.scan_ok = false, t.scan_error = e.what();
     }
     const auto m = referenced_but_missing(s, p.ns, p.table, s.catalog.load(p.ns, p.table).location);
-    t.referenced_data_files = m.referenced, t.referenced_missing = m.missing, t.records_in_missing_files = m.records_in_missing;
+    t.referenced_data_files = m.referenced, t.referenced_missing = m.missing,
+    t.records_in_missing_files = m.records_in_missing;
     return t;
 }
 

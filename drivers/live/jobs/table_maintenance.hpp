@@ -40,9 +40,11 @@ e4::table_check check_table(session& s, const pipeline_spec& p, const roster_spe
 // One run's topic, table and exactly-once job, all dropped when it ends,
 // with the moments every part waits for and what every part records last.
 struct job_on_table {
-    job_on_table(session& s_, const e4::parameters& params, const e4::run_plan& plan, const std::string& table_property = {},
-                 const std::string& value = {})
-        : s(s_), scope(s_), p(s_.pipeline(plan.part + "_" + plan.store + "_" + plan.variant, e4::pipeline_of(params, plan))),
+    job_on_table(session& s_, const e4::parameters& params, const e4::run_plan& plan,
+                 const std::string& table_property = {}, const std::string& value = {})
+        : s(s_),
+          scope(s_),
+          p(s_.pipeline(plan.part + "_" + plan.store + "_" + plan.variant, e4::pipeline_of(params, plan))),
           parts(static_cast<int>(params.partitions)) {
         if (!table_property.empty()) p.table_properties[table_property] = value;
         job = scope.launch(p, parts);
@@ -71,7 +73,8 @@ struct job_on_table {
     // The job drained (unless it is broken), then its report and the table checked against the seed.
     template <class Run>
     void finish(Run& run, const roster_spec& spec, const std::string& kind) {
-        drain_if_healthy(s.flink, s.admin, job, p.group, p.topic, parts, std::chrono::seconds(interval_ms * 3 / 1000 + 90), run.name);
+        drain_if_healthy(s.flink, s.admin, job, p.group, p.topic, parts,
+                         std::chrono::seconds(interval_ms * 3 / 1000 + 90), run.name);
         run.health = job_health_of(s, job);
         run.table = check_table(s, p, spec, kind);
         progress(run.name + ": " + e4::health_text(run.health) + "; " + e4::table_text(run.table));

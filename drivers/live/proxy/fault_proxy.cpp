@@ -90,7 +90,9 @@ public:
     struct registration {
         impl* self;
         std::uint64_t key;
-        registration(impl* s, beast::tcp_stream& stream) : self(s), key(s->next_stream++) { s->open_streams[key] = &stream; }
+        registration(impl* s, beast::tcp_stream& stream) : self(s), key(s->next_stream++) {
+            s->open_streams[key] = &stream;
+        }
         ~registration() { self->open_streams.erase(key); }
         registration(const registration&) = delete;
         registration& operator=(const registration&) = delete;
@@ -200,8 +202,10 @@ public:
                 if (!acceptor.is_open()) co_return;
                 continue;
             }
-            if (opts.mode == proxy_mode::http) net::co_spawn(ioc, http_session(std::move(s)), net::detached);
-            else net::co_spawn(ioc, tcp_session(std::move(s)), net::detached);
+            if (opts.mode == proxy_mode::http)
+                net::co_spawn(ioc, http_session(std::move(s)), net::detached);
+            else
+                net::co_spawn(ioc, tcp_session(std::move(s)), net::detached);
         }
     }
 
@@ -443,7 +447,8 @@ public:
                               std::uint64_t event, bool from_client, std::optional<proxy_rule> rule) {
         const auto rate = rule && rule->kind == fault_kind::tcp_bandwidth ? rule->parameters.bytes_per_second : 0;
         // Small reads under a bandwidth limit, so the rate holds within a second.
-        std::vector<char> buffer(rate ? std::max<std::size_t>(1, std::min<std::uint64_t>(64 * 1024, rate / 20)) : 64 * 1024);
+        std::vector<char> buffer(rate ? std::max<std::size_t>(1, std::min<std::uint64_t>(64 * 1024, rate / 20))
+                                      : 64 * 1024);
         error_code ec;
         bool first = true;
         for (;;) {
@@ -534,11 +539,12 @@ std::uint64_t fault_proxy::add_rule(fault_kind kind, const experiment::fault_par
                                     experiment::name_of(kind));
     // A target that can take the kind, so only the parameters are judged.
     const auto target = impl_->opts.mode == proxy_mode::http ? experiment::fault_target::iceberg_catalog
-                                                              : experiment::fault_target::kafka_broker;
+                                                             : experiment::fault_target::kafka_broker;
     if (const auto problem = experiment::fault_problem(experiment::make_fault(kind, target, parameters)))
         throw std::invalid_argument(*problem);
-    impl::armed_rule r{{0, kind, parameters, 0},
-                        std::regex(impl_->opts.mode == proxy_mode::http ? parameters.path : ".*", std::regex::ECMAScript)};
+    impl::armed_rule r{
+        {0, kind, parameters, 0},
+        std::regex(impl_->opts.mode == proxy_mode::http ? parameters.path : ".*", std::regex::ECMAScript)};
     std::lock_guard lock(impl_->mu);
     r.rule.id = impl_->next_rule++;
     impl_->rules_.push_back(std::move(r));

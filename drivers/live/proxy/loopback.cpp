@@ -173,8 +173,7 @@ public:
         buffer.clear();
         error_code ec;
         stream->expires_after(deadline);
-        stream->async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                              [&](error_code e) { ec = e; });
+        stream->async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](error_code e) { ec = e; });
         ioc.restart();
         ioc.run();
         if (ec) stream.reset();

@@ -26,9 +26,9 @@ public:
     void start();
     void stop();
     unsigned short port() const;
-    std::uint64_t requests() const;                           ///< all requests served
+    std::uint64_t requests() const;                                    ///< all requests served
     std::uint64_t requests(const std::string& method_and_path) const;  ///< e.g. "POST /v1/commit"
-    std::int64_t last_request_at_ms() const;                  ///< epoch ms; 0 before the first
+    std::int64_t last_request_at_ms() const;                           ///< epoch ms; 0 before the first
 
     class impl;
 

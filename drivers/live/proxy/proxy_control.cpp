@@ -42,13 +42,20 @@ std::pair<experiment::fault_kind, experiment::fault_parameters> rule_from_json(c
         if (key == "kind") {
             kind = experiment::parse_name<experiment::fault_kind>(text(x, key));
             if (!kind) throw std::invalid_argument("kind: no such fault kind \"" + text(x, key) + "\"");
-        } else if (key == "method") p.method = text(x, key);
-        else if (key == "path") p.path = text(x, key);
-        else if (key == "count") p.count = static_cast<std::uint64_t>(integer(x, key));
-        else if (key == "status") p.status = static_cast<unsigned>(integer(x, key));
-        else if (key == "duration_ms") p.duration_ms = integer(x, key);
-        else if (key == "bytes_per_second") p.bytes_per_second = static_cast<std::uint64_t>(integer(x, key));
-        else throw std::invalid_argument(key + ": unknown member");
+        } else if (key == "method")
+            p.method = text(x, key);
+        else if (key == "path")
+            p.path = text(x, key);
+        else if (key == "count")
+            p.count = static_cast<std::uint64_t>(integer(x, key));
+        else if (key == "status")
+            p.status = static_cast<unsigned>(integer(x, key));
+        else if (key == "duration_ms")
+            p.duration_ms = integer(x, key);
+        else if (key == "bytes_per_second")
+            p.bytes_per_second = static_cast<std::uint64_t>(integer(x, key));
+        else
+            throw std::invalid_argument(key + ": unknown member");
     }
     if (!kind) throw std::invalid_argument("kind: missing");
     return {*kind, p};
@@ -62,7 +69,8 @@ control_answer error_answer(unsigned status, const std::string& what) {
 }
 
 // "/rules/12" with prefix "/rules/" -> 12
-std::optional<std::uint64_t> number_after(std::string_view path, std::string_view prefix, std::string_view suffix = {}) {
+std::optional<std::uint64_t> number_after(std::string_view path, std::string_view prefix,
+                                          std::string_view suffix = {}) {
     if (path.size() <= prefix.size() + suffix.size() || path.substr(0, prefix.size()) != prefix) return std::nullopt;
     if (!suffix.empty() && path.substr(path.size() - suffix.size()) != suffix) return std::nullopt;
     const auto digits = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
@@ -79,10 +87,10 @@ control_answer answer_control(fault_proxy& proxy, std::string_view method, std::
     const auto q = target.find('?');
     const auto path = target.substr(0, q);
     if (method == "GET" && path == "/health")
-        return json_answer(200, {{"mode", experiment::name_of(proxy.options().mode)},
-                                 {"port", proxy.port()},
-                                 {"upstream", proxy.options().upstream_host + ":" +
-                                                  std::to_string(proxy.options().upstream_port)}});
+        return json_answer(
+            200, {{"mode", experiment::name_of(proxy.options().mode)},
+                  {"port", proxy.port()},
+                  {"upstream", proxy.options().upstream_host + ":" + std::to_string(proxy.options().upstream_port)}});
     if (method == "GET" && path == "/rules") return json_answer(200, {{"rules", json::value_from(proxy.rules())}});
     if (method == "POST" && path == "/rules") {
         try {

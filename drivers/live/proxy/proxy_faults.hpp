@@ -25,13 +25,15 @@ struct proxy_fault_handle {
 
 /// What the proxy did to one request (connection), in words, for a note.
 inline std::string words_for(const proxy_event& e) {
-    std::string out = e.method.empty() ? "connection " + std::to_string(e.connection)
-                                       : e.method + " " + e.target;
+    std::string out = e.method.empty() ? "connection " + std::to_string(e.connection) : e.method + " " + e.target;
     out += ": " + e.action;
     if (e.upstream_status) out += ", upstream answered " + std::to_string(e.upstream_status);
-    if (e.hold) out += ", held until released by " + (e.released_by.empty() ? std::string("nobody yet") : e.released_by);
-    if (e.dropped_at_ms) out += ", the client's connection dropped unanswered";
-    else if (e.answered_status) out += ", the client got " + std::to_string(e.answered_status);
+    if (e.hold)
+        out += ", held until released by " + (e.released_by.empty() ? std::string("nobody yet") : e.released_by);
+    if (e.dropped_at_ms)
+        out += ", the client's connection dropped unanswered";
+    else if (e.answered_status)
+        out += ", the client got " + std::to_string(e.answered_status);
     if (!e.note.empty()) out += " (" + e.note + ")";
     return out;
 }
@@ -45,7 +47,8 @@ inline proxy_fault_handle apply_on_proxy(fault_proxy& proxy, const experiment::s
     h.record.applied_at_ms = epoch_ms();
     const auto& p = planned.fault.parameters;
     h.record.done = "proxy rule " + std::to_string(h.rule) + ": " + experiment::name_of(planned.fault.kind);
-    if (!p.method.empty() || p.path != ".*") h.record.done += " on " + (p.method.empty() ? "any" : p.method) + " " + p.path;
+    if (!p.method.empty() || p.path != ".*")
+        h.record.done += " on " + (p.method.empty() ? "any" : p.method) + " " + p.path;
     h.record.done += p.count ? ", for " + std::to_string(p.count) + " matching" : ", until healed";
     return h;
 }

@@ -34,7 +34,7 @@ BOOST_DESCRIBE_STRUCT(proxy_rule, (), (id, kind, parameters, applied))
 
 /// A reply the proxy keeps (http_hold_reply) until released or its deadline.
 struct held_reply {
-    std::uint64_t id = 0;     ///< what release() takes
+    std::uint64_t id = 0;  ///< what release() takes
     std::uint64_t rule = 0;
     std::uint64_t event = 0;  ///< the log entry of its request
     std::string method;
@@ -48,12 +48,12 @@ BOOST_DESCRIBE_STRUCT(held_reply, (), (id, rule, event, method, target, upstream
 /// One request (HTTP mode) or connection (TCP mode) and what the proxy did
 /// with it. Times are epoch milliseconds; 0 means it did not happen.
 struct proxy_event {
-    std::uint64_t id = 0;          ///< from 1, in the order received
-    std::uint64_t connection = 0;  ///< the client connection it came on, from 1
-    std::string method;            ///< HTTP only
-    std::string target;            ///< HTTP only: the request target as sent
-    std::uint64_t rule = 0;        ///< the rule that applied; 0 for none (forwarded unchanged)
-    std::string action;            ///< "forward", or the rule's kind ("http_lose_reply", ...)
+    std::uint64_t id = 0;                     ///< from 1, in the order received
+    std::uint64_t connection = 0;             ///< the client connection it came on, from 1
+    std::string method;                       ///< HTTP only
+    std::string target;                       ///< HTTP only: the request target as sent
+    std::uint64_t rule = 0;                   ///< the rule that applied; 0 for none (forwarded unchanged)
+    std::string action;                       ///< "forward", or the rule's kind ("http_lose_reply", ...)
     std::int64_t received_at_ms = 0;          ///< request read whole (TCP: connection accepted)
     std::int64_t forwarded_at_ms = 0;         ///< request sent upstream (TCP: upstream connected)
     std::int64_t upstream_replied_at_ms = 0;  ///< upstream reply read whole (TCP: its first byte)
@@ -61,13 +61,13 @@ struct proxy_event {
     std::int64_t dropped_at_ms = 0;           ///< the client's connection closed (or reset) unanswered
     unsigned upstream_status = 0;
     unsigned answered_status = 0;
-    std::uint64_t hold = 0;        ///< its held reply's id (http_hold_reply)
+    std::uint64_t hold = 0;  ///< its held reply's id (http_hold_reply)
     std::int64_t released_at_ms = 0;
-    std::string released_by;       ///< "release", "heal" or "deadline"
+    std::string released_by;                ///< "release", "heal" or "deadline"
     std::uint64_t bytes_from_client = 0;    ///< TCP
     std::uint64_t bytes_from_upstream = 0;  ///< TCP
-    std::string note;              ///< what went wrong, in words (an upstream that did not answer, a client gone)
-    std::string request_body;      ///< HTTP, only for proxy_options::keep_body_of_method; cut at kept_body_limit
+    std::string note;          ///< what went wrong, in words (an upstream that did not answer, a client gone)
+    std::string request_body;  ///< HTTP, only for proxy_options::keep_body_of_method; cut at kept_body_limit
 };
 BOOST_DESCRIBE_STRUCT(proxy_event, (),
                       (id, connection, method, target, rule, action, received_at_ms, forwarded_at_ms,

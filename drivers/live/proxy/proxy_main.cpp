@@ -37,8 +37,9 @@ int main(int argc, char** argv) {
     std::uint64_t listen_port = 0, control = 0;
     std::uint64_t upstream_timeout_ms = static_cast<std::uint64_t>(options.upstream_timeout.count());
     std::uint64_t idle_timeout_ms = static_cast<std::uint64_t>(options.idle_timeout.count());
-    cli::arg_parser args{"rosterrig-proxy", "The fault proxy on 127.0.0.1: prints its ports as one JSON line, serves its "
-                                            "control API and runs until SIGINT or SIGTERM."};
+    cli::arg_parser args{"rosterrig-proxy",
+                         "The fault proxy on 127.0.0.1: prints its ports as one JSON line, serves its "
+                         "control API and runs until SIGINT or SIGTERM."};
     args.option("--upstream", upstream, "HOST:PORT", "what it forwards to", cli::required);
     args.option("--listen", listen_port, "PORT", "the proxy's port (default 0: a free one)");
     args.option("--control", control, "PORT", "the control API's port (default 0: a free one)");
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     try {
         if (!args.parse(argc, argv)) return 0;
         const auto colon = upstream.rfind(':');
-        if (colon == std::string::npos || colon == 0) throw cli::usage_error("--upstream: expected HOST:PORT, got \"" + upstream + "\"");
+        if (colon == std::string::npos || colon == 0)
+            throw cli::usage_error("--upstream: expected HOST:PORT, got \"" + upstream + "\"");
         std::uint64_t up_port = 0;
         const auto text = upstream.substr(colon + 1);
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), up_port);

@@ -12,13 +12,15 @@ produce_report feed_watching_table(session& s, const std::string& label, const p
                                    const std::vector<kafka_record>& records, double rate) {
     return feed_with_progress(s.stack.kafka(), p.topic, records, rate, [&](long long acknowledged, long long total) {
         return label + ": " + std::to_string(acknowledged) + " of " + std::to_string(total) +
-               " records acknowledged, table at " + std::to_string(committed_records(s.catalog, p.ns, p.table)) + " records";
+               " records acknowledged, table at " + std::to_string(committed_records(s.catalog, p.ns, p.table)) +
+               " records";
     });
 }
 
 void measure_commit_cell(session& s, writer& w, const pipeline_spec& p, const std::string& label,
                          const std::vector<kafka_record>& records, const roster_spec& spec, double rate,
-                         std::int64_t freshness_bucket_ms, const snapshot_writer& writer_of, experiment::cell_run& run) {
+                         std::int64_t freshness_bucket_ms, const snapshot_writer& writer_of,
+                         experiment::cell_run& run) {
     run.feed_started_ms = now_ms();
     const auto acks = experiment::acknowledgements_of(feed_watching_table(s, label, p, records, rate).acked_at);
     run.feed_duration_ms = acks.feed_duration_ms;
@@ -34,7 +36,8 @@ void measure_commit_cell(session& s, writer& w, const pipeline_spec& p, const st
                                  freshness_bucket_ms);
     run.files = read_file_entries(s.trino, p.ns, p.table);
     const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
-    run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows, run.missing_runs = seen.by_seq.missing_runs;
+    run.rows = seen.by_seq.rows, run.duplicate_rows = seen.by_seq.duplicate_rows,
+    run.missing_runs = seen.by_seq.missing_runs;
     progress(label + ": " + experiment::describe(run));
 }
 

@@ -12,7 +12,8 @@ namespace rosterrig::live {
 namespace {
 constexpr const char* sink_class = "org.apache.iceberg.connect.IcebergSinkConnector";
 
-std::int64_t number_in(const std::map<std::string, std::string>& config, const std::string& key, std::int64_t fallback) {
+std::int64_t number_in(const std::map<std::string, std::string>& config, const std::string& key,
+                       std::int64_t fallback) {
     const auto it = config.find(key);
     if (it == config.end()) return fallback;
     try {
@@ -94,13 +95,15 @@ void connect_writer::recreate(const pipeline_spec& spec) {
 void connect_writer::stop(const std::string& connector) {
     rest.remove(connector);
     // The worker stops the tasks after answering: wait until it no longer lists the connector.
-    poll_until(rest.where(), std::chrono::seconds(60), [&] { return !rest.status(connector).has_value(); },
-               [&] { return "connector " + connector + " gone after DELETE"; });
+    poll_until(
+        rest.where(), std::chrono::seconds(60), [&] { return !rest.status(connector).has_value(); },
+        [&] { return "connector " + connector + " gone after DELETE"; });
 }
 
 savepoint_taken connect_writer::savepoint(const std::string& connector) {
-    throw live_error(rest.where(), "connector " + connector +
-                                       ": Kafka Connect has no savepoints; its position is the consumer group's offsets");
+    throw live_error(
+        rest.where(),
+        "connector " + connector + ": Kafka Connect has no savepoints; its position is the consumer group's offsets");
 }
 
 connect_in_force connect_writer::connect_settings(const std::string& connector, const pipeline_spec& spec) const {
@@ -111,7 +114,8 @@ connect_in_force connect_writer::connect_settings(const std::string& connector, 
     x.tasks_max = number_in(stored, "tasks.max", 1);
     if (st) x.tasks_running = st->running_tasks();
     x.control_topic = stored.count("iceberg.control.topic") ? stored.at("iceberg.control.topic") : "control-iceberg";
-    x.consumer_group = stored.count("iceberg.connect.group-id") ? stored.at("iceberg.connect.group-id") : "connect-" + connector;
+    x.consumer_group =
+        stored.count("iceberg.connect.group-id") ? stored.at("iceberg.connect.group-id") : "connect-" + connector;
     x.connector_class = stored.count("connector.class") ? stored.at("connector.class") : "";
     x.worker_version = rest.version();
     for (const auto& p : rest.plugins())
@@ -119,16 +123,20 @@ connect_in_force connect_writer::connect_settings(const std::string& connector, 
     const auto want = connect_names::of(spec);
     std::string wrong;
     if (x.commit_interval_ms != spec.config.checkpoint_interval_ms)
-        wrong += "commit interval " + std::to_string(x.commit_interval_ms) + " ms, not " + std::to_string(spec.config.checkpoint_interval_ms) + "; ";
+        wrong += "commit interval " + std::to_string(x.commit_interval_ms) + " ms, not " +
+                 std::to_string(spec.config.checkpoint_interval_ms) + "; ";
     if (x.tasks_max != spec.config.parallelism)
         wrong += "tasks.max " + std::to_string(x.tasks_max) + ", not " + std::to_string(spec.config.parallelism) + "; ";
-    if (x.control_topic != want.control_topic) wrong += "control topic " + x.control_topic + ", not " + want.control_topic + "; ";
-    if (x.consumer_group != want.consumer_group) wrong += "group " + x.consumer_group + ", not " + want.consumer_group + "; ";
+    if (x.control_topic != want.control_topic)
+        wrong += "control topic " + x.control_topic + ", not " + want.control_topic + "; ";
+    if (x.consumer_group != want.consumer_group)
+        wrong += "group " + x.consumer_group + ", not " + want.consumer_group + "; ";
     if (x.connector_class != sink_class) wrong += "class " + x.connector_class + "; ";
     if (x.plugin_version.empty()) wrong += "the worker has not loaded " + std::string(sink_class) + "; ";
     for (const auto& [k, v] : spec.connector_properties) {
         const auto it = stored.find(k);
-        if (it == stored.end() || it->second != v) wrong += k + " " + (it == stored.end() ? "not stored" : it->second) + ", not " + v + "; ";
+        if (it == stored.end() || it->second != v)
+            wrong += k + " " + (it == stored.end() ? "not stored" : it->second) + ", not " + v + "; ";
     }
     const auto reset = stored.find("iceberg.kafka.auto.offset.reset");
     x.control_offset_reset = reset == stored.end() ? "" : reset->second;
@@ -157,15 +165,15 @@ std::string connect_scope::launch(const pipeline_spec& p, int partitions) {
 
 worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std::string& connector,
                                 std::chrono::seconds heal_within) {
-    if (!s.stack.local())
-        throw live_error(rest.where(), "killing the Connect worker needs the local stack's pid file");
+    if (!s.stack.local()) throw live_error(rest.where(), "killing the Connect worker needs the local stack's pid file");
     const auto pid_file = s.stack.pid_file("connect");
     worker_kill k;
     k.process = kill_process(rest.where(), pid_file);
     await_replacement(rest.where(), pid_file, k.process, heal_within);
-    poll_until(rest.where(), heal_within, [&] { return rest.answers(); },
-               [&] { return "the restarted worker (pid " + std::to_string(k.process.replacement_pid) + ") answering GET /"; },
-               {std::chrono::milliseconds(100), std::chrono::seconds(15)});
+    poll_until(
+        rest.where(), heal_within, [&] { return rest.answers(); },
+        [&] { return "the restarted worker (pid " + std::to_string(k.process.replacement_pid) + ") answering GET /"; },
+        {std::chrono::milliseconds(100), std::chrono::seconds(15)});
     k.rest_back_at_ms = now_ms();
     rest.wait_running(connector, heal_within);
     k.running_at_ms = now_ms();
@@ -176,7 +184,9 @@ worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std:
 long long connect_worker_restarts(const stack_config& stack) {
     std::ifstream in(stack.state_dir + "/connect.restarts");
     long long n = 0;
-    if (!(in >> n)) throw live_error("cannot read the Connect supervisor's restart count from " + stack.state_dir + "/connect.restarts");
+    if (!(in >> n))
+        throw live_error("cannot read the Connect supervisor's restart count from " + stack.state_dir +
+                         "/connect.restarts");
     return n;
 }
 
@@ -195,7 +205,8 @@ bool await_connect_landed(session& s, const pipeline_spec& spec, int partitions,
     const auto give_up = std::chrono::steady_clock::now() + deadline;
     while (std::chrono::steady_clock::now() < give_up) {
         throw_if_interrupted();
-        if (s.admin.lag(group, spec.topic, partitions) == 0 && committed_records(s.catalog, spec.ns, spec.table) >= records)
+        if (s.admin.lag(group, spec.topic, partitions) == 0 &&
+            committed_records(s.catalog, spec.ns, spec.table) >= records)
             return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }

@@ -24,9 +24,9 @@ namespace rosterrig::live {
 // The names a Connect pipeline uses, all derived from the spec, so a run's
 // connector, control topic and groups carry its run id.
 struct connect_names {
-    std::string connector;       // the spec's group name
-    std::string control_topic;   // <topic>_control
-    std::string consumer_group;  // connect-<connector>: where the sink's source offsets are committed
+    std::string connector;          // the spec's group name
+    std::string control_topic;      // <topic>_control
+    std::string consumer_group;     // connect-<connector>: where the sink's source offsets are committed
     std::string coordinator_group;  // connect-<connector>-coord: the commit coordinator's, on the control topic
     static connect_names of(const pipeline_spec& spec);
 };
@@ -37,11 +37,11 @@ struct connect_in_force {
     std::int64_t tasks_max = 0;           // tasks.max, stored
     std::int64_t tasks_running = 0;       // tasks the worker reports RUNNING
     std::string control_topic;
-    std::string consumer_group;           // iceberg.connect.group-id or the sink's default, connect-<name>
+    std::string consumer_group;  // iceberg.connect.group-id or the sink's default, connect-<name>
     std::string connector_class;
-    std::string worker_version;           // GET / on the worker
-    std::string plugin_version;           // GET /connector-plugins, the sink's version
-    std::string control_offset_reset;     // iceberg.kafka.auto.offset.reset, stored; "" unset (the sink's default: latest)
+    std::string worker_version;        // GET / on the worker
+    std::string plugin_version;        // GET /connector-plugins, the sink's version
+    std::string control_offset_reset;  // iceberg.kafka.auto.offset.reset, stored; "" unset (the sink's default: latest)
 };
 
 class connect_writer : public writer {
@@ -74,9 +74,9 @@ private:
 // heal: a new pid, the REST API answering, the connector and its tasks RUNNING.
 struct worker_kill {
     kill_record process;
-    long long rest_back_at_ms = 0;     // the new worker answers GET /
-    long long running_at_ms = 0;       // connector and every task RUNNING again
-    long long restarts_after = 0;      // the supervisor's restart count once healed
+    long long rest_back_at_ms = 0;  // the new worker answers GET /
+    long long running_at_ms = 0;    // connector and every task RUNNING again
+    long long restarts_after = 0;   // the supervisor's restart count once healed
     // As the experiments record a process kill: the heal is "every task RUNNING".
     experiment::kill_record as_kill_record() const {
         experiment::kill_record r;

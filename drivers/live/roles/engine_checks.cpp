@@ -42,7 +42,8 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
     r.duplicate_rows = in_range - r.distinct_seq;
     r.missing_seq = events - r.distinct_seq;
     if (r.duplicate_rows > 0)
-        each_row(trino, sql::append_duplicates(t, events), [&](const json::array& row) { r.duplicates.push_back({u64(row[0]), u64(row[1])}); });
+        each_row(trino, sql::append_duplicates(t, events),
+                 [&](const json::array& row) { r.duplicates.push_back({u64(row[0]), u64(row[1])}); });
     if (r.out_of_range_rows > 0)
         each_row(trino, sql::append_out_of_range(t, events, append_result::out_of_range_cap),
                  [&](const json::array& row) { r.out_of_range_seq.push_back(u64(row[0])); });
@@ -56,7 +57,8 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
     return r;
 }
 
-upsert_model::upsert_model(const trino_client& trino, const std::string& ns, const std::string& model_table, const upsert_expectation& x)
+upsert_model::upsert_model(const trino_client& trino, const std::string& ns, const std::string& model_table,
+                           const upsert_expectation& x)
     : trino_(trino), name_(trino_table(ns, model_table)) {
     trino_.query("CREATE TABLE " + name_ + " (" + sql::model_columns() + ")", long_query);
     created_ = true;
@@ -68,14 +70,16 @@ upsert_model::upsert_model(const trino_client& trino, const std::string& ns, con
     std::size_t pending = 0;
     const auto flush = [&] {
         if (pending == 0) return;
-        trino_.query("INSERT INTO " + name_ + " SELECT * FROM UNNEST(ARRAY[" + npis + "], ARRAY[" + latest + "], ARRAY[" + newest + "])",
+        trino_.query("INSERT INTO " + name_ + " SELECT * FROM UNNEST(ARRAY[" + npis + "], ARRAY[" + latest +
+                         "], ARRAY[" + newest + "])",
                      long_query);
         npis.clear(), latest.clear(), newest.clear(), pending = 0;
     };
     try {
         for (const auto& [npi, e] : x.by_npi) {
             if (pending) npis += ',', latest += ',', newest += ',';
-            npis += std::to_string(npi), latest += std::to_string(e.latest_by_arrival.seq), newest += std::to_string(e.newest_by_revision.seq);
+            npis += std::to_string(npi), latest += std::to_string(e.latest_by_arrival.seq),
+                newest += std::to_string(e.newest_by_revision.seq);
             if (++pending == per_insert) flush();
         }
         flush();
@@ -110,9 +114,11 @@ upsert_result engine_upsert_check(const trino_client& trino, const std::string& 
     r.npis_without_latest = u64(one_row(trino, sql::upsert_without_latest(t, m))[0]);
     each_row(trino, sql::upsert_missing(t, m), [&](const json::array& row) { r.missing_npis.push_back(u64(row[0])); });
     if (r.rows_sharing_npi > 0)
-        each_row(trino, sql::upsert_shared(t), [&](const json::array& row) { r.shared_npis.push_back({u64(row[0]), u64(row[1])}); });
+        each_row(trino, sql::upsert_shared(t),
+                 [&](const json::array& row) { r.shared_npis.push_back({u64(row[0]), u64(row[1])}); });
     if (r.unexpected_rows > 0)
-        each_row(trino, sql::upsert_unexpected(t, m), [&](const json::array& row) { r.unexpected_npis.push_back(u64(row[0])); });
+        each_row(trino, sql::upsert_unexpected(t, m),
+                 [&](const json::array& row) { r.unexpected_npis.push_back(u64(row[0])); });
     r.stale_cap = stale_cap;
     if (r.stale_rows > 0)
         each_row(trino, sql::upsert_stale(t, m, stale_cap),
@@ -133,16 +139,17 @@ const upsert_model& upsert_models::of(const std::string& ns, const roster_spec& 
     return *models_.back().model;
 }
 
-experiment::table_observation engine_observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
-                                                   const roster_spec& spec, const upsert_model& model) {
+experiment::table_observation engine_observe_table(const trino_client& trino, const std::string& ns,
+                                                   const std::string& table, const roster_spec& spec,
+                                                   const upsert_model& model) {
     experiment::table_observation o;
     o.by_seq = engine_append_check(trino, ns, table, spec.events);
     o.by_npi = engine_upsert_check(trino, ns, table, model);
     return o;
 }
 
-void require_checks_agree(const trino_client& trino, const std::string& table, const experiment::table_observation& streamed,
-                          const experiment::table_observation& engine) {
+void require_checks_agree(const trino_client& trino, const std::string& table,
+                          const experiment::table_observation& streamed, const experiment::table_observation& engine) {
     auto differences = append_disagreements(streamed.by_seq, engine.by_seq);
     for (auto& d : upsert_disagreements(streamed.by_npi, engine.by_npi)) differences.push_back("upsert check, " + d);
     if (differences.empty()) return;

@@ -33,7 +33,8 @@ append_result engine_append_check(const trino_client& trino, const std::string& 
 // destructor (it drops only what it created).
 class upsert_model {
 public:
-    upsert_model(const trino_client& trino, const std::string& ns, const std::string& model_table, const upsert_expectation& x);
+    upsert_model(const trino_client& trino, const std::string& ns, const std::string& model_table,
+                 const upsert_expectation& x);
     ~upsert_model();
     upsert_model(const upsert_model&) = delete;
     upsert_model& operator=(const upsert_model&) = delete;
@@ -82,13 +83,14 @@ private:
 
 // Both engine checks against the feed `spec` describes, the upsert check
 // against `model` (files not read).
-experiment::table_observation engine_observe_table(const trino_client& trino, const std::string& ns, const std::string& table,
-                                                   const roster_spec& spec, const upsert_model& model);
+experiment::table_observation engine_observe_table(const trino_client& trino, const std::string& ns,
+                                                   const std::string& table, const roster_spec& spec,
+                                                   const upsert_model& model);
 
 // Throws live_error naming Trino, the table and every difference when the
 // streamed observation and the engine's disagree.
-void require_checks_agree(const trino_client& trino, const std::string& table, const experiment::table_observation& streamed,
-                          const experiment::table_observation& engine);
+void require_checks_agree(const trino_client& trino, const std::string& table,
+                          const experiment::table_observation& streamed, const experiment::table_observation& engine);
 
 }  // namespace rosterrig::live
 

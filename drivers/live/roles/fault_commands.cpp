@@ -39,8 +39,7 @@ void run_fault_command(const stack_config& stack, const stack::fault_commands& f
     const auto argv = stack::fill_placeholders(fault.command, target);
     const auto code = run(stack, argv, fault.deadline_seconds);
     const component_address who{"fault command", "", 0, fault_command_log(stack), shown(argv), {}};
-    if (!code)
-        throw live_error(who, "did not finish within " + std::to_string(fault.deadline_seconds) + " s; killed");
+    if (!code) throw live_error(who, "did not finish within " + std::to_string(fault.deadline_seconds) + " s; killed");
     if (*code != 0) throw live_error(who, "exited " + std::to_string(*code) + ": the fault was not injected");
 }
 

@@ -16,8 +16,9 @@ namespace {
 void await_running_with_spare(session& s, const std::string& job) {
     wait_all_running(s.flink, job, std::chrono::seconds(180));
     // A kill with no TaskManager to go to would measure waiting for a JVM, not recovery.
-    poll_until(s.stack.flink(), std::chrono::seconds(120), [&] { return s.spare_taskmanager_registered(); },
-               [] { return std::string("no spare TaskManager registered again after the last kill"); });
+    poll_until(
+        s.stack.flink(), std::chrono::seconds(120), [&] { return s.spare_taskmanager_registered(); },
+        [] { return std::string("no spare TaskManager registered again after the last kill"); });
 }
 void sleep_planned_delay(const experiment::fault_step& step) {
     for (long long slept = 0; slept < step.delay_ms; slept += 100) {
@@ -72,7 +73,7 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     const auto placeholders = fault_placeholders(target, job);
     std::atomic<long long> registered_at{0}, replaced_at{0};
     const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
-    kill_record k;  // the process kill (pid 0 when a command injected it)
+    kill_record k;                          // the process kill (pid 0 when a command injected it)
     if (commands) {
         k.killed_at_ms = now_ms();
         run_fault_command(s.stack, *commands, placeholders);
@@ -124,10 +125,13 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     } else {
         // Back: the came_back command said so, or (without one) a new TaskManager registered.
         auto& back = commands->came_back.empty() ? registered_at : replaced_at;
-        poll_until(target.address, std::chrono::seconds(commands->deadline_seconds), [&] { return back.load() != 0; },
-                   [&] { return std::string(commands->came_back.empty() ? "no new TaskManager registered with Flink"
-                                                                        : "the came_back command did not exit 0") +
-                                " after the kill command"; });
+        poll_until(
+            target.address, std::chrono::seconds(commands->deadline_seconds), [&] { return back.load() != 0; },
+            [&] {
+                return std::string(commands->came_back.empty() ? "no new TaskManager registered with Flink"
+                                                               : "the came_back command did not exit 0") +
+                       " after the kill command";
+            });
         k.replaced_at_ms = back.load();
     }
     watch.stop();

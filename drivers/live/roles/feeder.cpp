@@ -16,8 +16,8 @@ std::vector<kafka_record> kafka_records(const std::vector<roster_event>& events)
     for (const auto& e : events) {
         std::string value = to_json_line(e);
         if (!value.empty() && value.back() == '\n') value.pop_back();
-        out.push_back({static_cast<int>(e.partition), std::to_string(e.npi), std::move(value),
-                       static_cast<long long>(e.seq)});
+        out.push_back(
+            {static_cast<int>(e.partition), std::to_string(e.npi), std::move(value), static_cast<long long>(e.seq)});
     }
     return out;
 }
@@ -46,13 +46,14 @@ produce_report feeder::finish() {
     return report_;
 }
 
-produce_report feed_with_progress(const component_address& broker, const std::string& topic,
-                                  const std::vector<kafka_record>& records, double rate,
-                                  const std::function<std::string(long long acknowledged, long long total)>& progress_text) {
+produce_report feed_with_progress(
+    const component_address& broker, const std::string& topic, const std::vector<kafka_record>& records, double rate,
+    const std::function<std::string(long long acknowledged, long long total)>& progress_text) {
     feeder f(broker, topic, records, rate);
-    poll_until(broker, std::chrono::seconds(static_cast<long>(records.size() / std::max(rate, 1.0)) + 120),
-               [&] { return f.acknowledged() >= f.total(); }, [&] { return progress_text(f.acknowledged(), f.total()); },
-               {std::chrono::milliseconds(500), std::chrono::seconds(10)});
+    poll_until(
+        broker, std::chrono::seconds(static_cast<long>(records.size() / std::max(rate, 1.0)) + 120),
+        [&] { return f.acknowledged() >= f.total(); }, [&] { return progress_text(f.acknowledged(), f.total()); },
+        {std::chrono::milliseconds(500), std::chrono::seconds(10)});
     return f.finish();
 }
 

@@ -50,9 +50,9 @@ private:
 // progress line every 10 s (a long paced feed shows it is moving) from
 // `progress_text(acknowledged, total)`, which also names the timeout; the
 // deadline is the feed's own duration plus 120 s.
-produce_report feed_with_progress(const component_address& broker, const std::string& topic,
-                                  const std::vector<kafka_record>& records, double rate,
-                                  const std::function<std::string(long long acknowledged, long long total)>& progress_text);
+produce_report feed_with_progress(
+    const component_address& broker, const std::string& topic, const std::vector<kafka_record>& records, double rate,
+    const std::function<std::string(long long acknowledged, long long total)>& progress_text);
 
 }  // namespace rosterrig::live
 

@@ -35,7 +35,8 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.tolerable_failed_checkpoints = c.tolerable_failed_checkpoints;
     // Iceberg 1.10's SQL path builds FlinkSink unless use-v2-sink is set; a
     // user's template may set it itself, so its sink is read from the plan.
-    if (spec.job) w.sink = experiment::sink_in_plan(w.edges);
+    if (spec.job)
+        w.sink = experiment::sink_in_plan(w.edges);
     else
         w.sink = spec.config.sink == experiment::iceberg_sink::sink_v2
                      ? "IcebergSink (SinkV2), table.exec.iceberg.use-v2-sink=true"
@@ -46,9 +47,12 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     w.restart = experiment::restart_strategy_of(entries, "GET " + path);
     w.recovery = s_.recovery_in_force(entries);
     const auto table = s_.catalog.load(spec.ns, spec.table);
-    if (!table.exists) throw live_error(s_.catalog.where(), "table " + spec.ns + "." + spec.table + " of job " + job + " is not in the catalog");
+    if (!table.exists)
+        throw live_error(s_.catalog.where(),
+                         "table " + spec.ns + "." + spec.table + " of job " + job + " is not in the catalog");
     w.table = experiment::table_settings{};
-    if (auto it = table.properties.find("write.upsert.enabled"); it != table.properties.end()) w.table->write_upsert_enabled = it->second;
+    if (auto it = table.properties.find("write.upsert.enabled"); it != table.properties.end())
+        w.table->write_upsert_enabled = it->second;
     w.table->format_version = table.format_version;
     w.table->identifier_fields = table.identifier_fields;
     const auto distribution = table.properties.find("write.distribution-mode");
@@ -59,19 +63,24 @@ writer_in_force flink_sql_writer::in_force(const std::string& job, const pipelin
     if (spec.job) return w;
     const std::string want_mode(flink_reported(spec.config.mode));
     if (spec.config.unaligned_checkpoints && !c.unaligned)
-        throw live_error(s_.flink.where(), "job " + job + " runs with aligned checkpoints; unaligned ones were requested");
+        throw live_error(s_.flink.where(),
+                         "job " + job + " runs with aligned checkpoints; unaligned ones were requested");
     if (spec.config.checkpoint_timeout_ms > 0 && c.timeout_ms != spec.config.checkpoint_timeout_ms)
-        throw live_error(s_.flink.where(), "job " + job + " runs with a checkpoint timeout of " + std::to_string(c.timeout_ms) +
-                                               " ms, not the requested " + std::to_string(spec.config.checkpoint_timeout_ms) + " ms");
-    if (spec.config.tolerable_failed_checkpoints >= 0 && c.tolerable_failed_checkpoints != spec.config.tolerable_failed_checkpoints)
-        throw live_error(s_.flink.where(), "job " + job + " tolerates " + std::to_string(c.tolerable_failed_checkpoints) +
+        throw live_error(s_.flink.where(), "job " + job + " runs with a checkpoint timeout of " +
+                                               std::to_string(c.timeout_ms) + " ms, not the requested " +
+                                               std::to_string(spec.config.checkpoint_timeout_ms) + " ms");
+    if (spec.config.tolerable_failed_checkpoints >= 0 &&
+        c.tolerable_failed_checkpoints != spec.config.tolerable_failed_checkpoints)
+        throw live_error(s_.flink.where(), "job " + job + " tolerates " +
+                                               std::to_string(c.tolerable_failed_checkpoints) +
                                                " failed checkpoints, not the requested " +
                                                std::to_string(spec.config.tolerable_failed_checkpoints));
     if (spec.config.writer_parallelism > 0) {
         const auto f = experiment::fan_in_of(w.edges);
         if (f.writer_parallelism != spec.config.writer_parallelism)
-            throw live_error(s_.flink.where(), "job " + job + "'s writer runs at parallelism " + std::to_string(f.writer_parallelism) +
-                                                   ", not the requested " + std::to_string(spec.config.writer_parallelism) +
+            throw live_error(s_.flink.where(), "job " + job + "'s writer runs at parallelism " +
+                                                   std::to_string(f.writer_parallelism) + ", not the requested " +
+                                                   std::to_string(spec.config.writer_parallelism) +
                                                    " (plan: " + w.writer_input + ")");
     }
     if (w.mode != want_mode || w.interval_ms != spec.config.checkpoint_interval_ms)

@@ -70,7 +70,8 @@ experiment::template_plan plan_job_template(const stack_config& stack, const exp
     const std::string warehouse = "/tmp/rosterrig-plan-" + std::to_string(::getpid()) + "-" +
                                   std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
     auto values = pipeline_template_values(stack, spec);
-    values["location"] = "file://" + warehouse + "/" + spec.ns + "/" + spec.table;  // the Hadoop catalog's own place for it
+    values["location"] =
+        "file://" + warehouse + "/" + spec.ns + "/" + spec.table;  // the Hadoop catalog's own place for it
     auto session = session_options(config, "plan", stack.described.job_prefix);
     session["table.exec.iceberg.use-v2-sink"] = config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
 
@@ -81,8 +82,9 @@ experiment::template_plan plan_job_template(const stack_config& stack, const exp
         return template_refused("--job " + t.name + ": " + what + ": " + e.what());
     };
     try {
-        gateway.execute("CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = 'file://" +
-                        warehouse + "')");
+        gateway.execute(
+            "CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = 'file://" +
+            warehouse + "')");
         gateway.execute("CREATE DATABASE lake." + spec.ns);
         gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
     } catch (const std::exception& e) {
@@ -92,8 +94,10 @@ experiment::template_plan plan_job_template(const stack_config& stack, const exp
     std::string insert;
     try {
         for (const auto& s : experiment::sql_statements(fill_template(t.text, values))) {
-            if (experiment::kind_of_statement(s) == experiment::statement_kind::insert) insert = s;
-            else gateway.execute(s);
+            if (experiment::kind_of_statement(s) == experiment::statement_kind::insert)
+                insert = s;
+            else
+                gateway.execute(s);
         }
     } catch (const std::exception& e) {
         throw refuse("Flink refused a statement", e);
@@ -114,9 +118,11 @@ experiment::template_plan plan_job_template(const stack_config& stack, const exp
     } dropped{gateway, table, spec.ns, warehouse, stack.local()};
     try {
         for (const auto& row : gateway.execute("DESCRIBE " + table).rows) {
-            plan.columns.push_back({field_text(row, 0), field_text(row, 1) + (field_text(row, 2) == "false" ? " NOT NULL" : "")});
+            plan.columns.push_back(
+                {field_text(row, 0), field_text(row, 1) + (field_text(row, 2) == "false" ? " NOT NULL" : "")});
             for (auto& k : key_of(field_text(row, 3)))
-                if (std::find(plan.primary_key.begin(), plan.primary_key.end(), k) == plan.primary_key.end()) plan.primary_key.push_back(k);
+                if (std::find(plan.primary_key.begin(), plan.primary_key.end(), k) == plan.primary_key.end())
+                    plan.primary_key.push_back(k);
         }
     } catch (const std::exception& e) {
         throw refuse("the template's CREATE TABLE is not the run's table (lake.${namespace}.${table})", e);

@@ -33,10 +33,13 @@ void wait_all_running(const flink_rest& flink, const std::string& job, std::chro
 
 void wait_job_failed(const flink_rest& flink, const std::string& job, std::chrono::seconds deadline,
                      const std::string& about) {
-    poll_until(flink.where(), deadline, [&] {
-        const auto st = flink.job_state(job);
-        return st == "FAILED" || st == "RESTARTING" || !flink.exceptions(job).empty();
-    }, [&] { return "job " + job + about + " has not failed"; });
+    poll_until(
+        flink.where(), deadline,
+        [&] {
+            const auto st = flink.job_state(job);
+            return st == "FAILED" || st == "RESTARTING" || !flink.exceptions(job).empty();
+        },
+        [&] { return "job " + job + about + " has not failed"; });
 }
 
 long long failed_after_ms(const flink_rest& flink, const std::string& job, std::chrono::steady_clock::time_point t0,
@@ -54,17 +57,19 @@ void wait_restart_after(const flink_rest& flink, const std::string& job, long lo
                         std::chrono::seconds deadline) {
     poll_until(
         flink.where(), deadline, [&] { return flink.last_restarting_ms(job) >= since_ms; },
-        [&] { return "job " + job + " has not entered RESTARTING since the fault"; },
-        {std::chrono::milliseconds(100)});
+        [&] { return "job " + job + " has not entered RESTARTING since the fault"; }, {std::chrono::milliseconds(100)});
 }
 
 void wait_free_slots(const flink_rest& flink, long long slots) {
     long long free = 0;
-    poll_until(flink.where(), std::chrono::seconds(15), [&] { return (free = flink.free_slots()) >= slots; }, [&] {
-        return "a job needs " + std::to_string(slots) + " free slots; Flink has " + std::to_string(free) + " of " +
-               std::to_string(flink.total_slots()) + " free (the jobs holding them: GET /jobs/overview; what a killed "
-               "run left behind: rosterrig-clean)";
-    });
+    poll_until(
+        flink.where(), std::chrono::seconds(15), [&] { return (free = flink.free_slots()) >= slots; },
+        [&] {
+            return "a job needs " + std::to_string(slots) + " free slots; Flink has " + std::to_string(free) + " of " +
+                   std::to_string(flink.total_slots()) +
+                   " free (the jobs holding them: GET /jobs/overview; what a killed "
+                   "run left behind: rosterrig-clean)";
+        });
 }
 
 long long wait_checkpoint_above(const flink_rest& flink, const std::string& job, long long above,
@@ -83,7 +88,8 @@ long long wait_checkpoint_above(const flink_rest& flink, const std::string& job,
         });
 }
 
-long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n, std::chrono::seconds each) {
+long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n,
+                                std::chrono::seconds each) {
     long long id = flink.checkpoints(job).latest_completed_id;
     for (long long i = 0; i < n; ++i) id = wait_checkpoint_above(flink, job, id, each);
     return id;
@@ -92,7 +98,8 @@ long long wait_more_checkpoints(const flink_rest& flink, const std::string& job,
 std::int64_t require_checkpoint_interval(const flink_rest& flink, const std::string& job, std::int64_t want) {
     const auto got = flink.checkpoint_config(job).interval_ms;
     if (got != want)
-        throw live_error(flink.where(), "job " + job + " runs every " + std::to_string(got) + " ms, not the requested " + std::to_string(want));
+        throw live_error(flink.where(), "job " + job + " runs every " + std::to_string(got) +
+                                            " ms, not the requested " + std::to_string(want));
     return got;
 }
 
@@ -117,9 +124,11 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
 }
 
 void drain_if_healthy(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
-                      const std::string& topic, int partitions, std::chrono::seconds deadline, const std::string& label) {
+                      const std::string& topic, int partitions, std::chrono::seconds deadline,
+                      const std::string& label) {
     if (!flink.all_tasks_running(job)) {
-        progress(label + ": the job is " + flink.job_state(job) + " with tasks not running; reading the table as it is");
+        progress(label + ": the job is " + flink.job_state(job) +
+                 " with tasks not running; reading the table as it is");
         return;
     }
     try {
@@ -155,11 +164,14 @@ savepoint_taken take_savepoint(const flink_rest& flink, const std::string& job, 
     // it reports the true one).
     t.id = flink.checkpoints(job).latest_completed_id + 1;
     try {
-        t.id = poll_until(flink.where(), std::chrono::seconds(15), [&]() -> std::optional<long long> {
-            long long id = flink.checkpoint_id_of(job, t.path);
-            if (id < 0) id = flink.checkpoints(job).latest_savepoint_id;
-            return id < 0 ? std::nullopt : std::optional<long long>(id);
-        }, [&] { return "job " + job + "'s statistics do not list savepoint " + t.path; });
+        t.id = poll_until(
+            flink.where(), std::chrono::seconds(15),
+            [&]() -> std::optional<long long> {
+                long long id = flink.checkpoint_id_of(job, t.path);
+                if (id < 0) id = flink.checkpoints(job).latest_savepoint_id;
+                return id < 0 ? std::nullopt : std::optional<long long>(id);
+            },
+            [&] { return "job " + job + "'s statistics do not list savepoint " + t.path; });
     } catch (const live_error& e) {
         progress(std::string(e.what()) + "; using " + std::to_string(t.id) + " as an upper bound on its id");
         t.id_is_bound = true;

@@ -42,7 +42,8 @@ long long wait_checkpoint_above(const flink_rest& flink, const std::string& job,
 
 // `n` more checkpoints complete after the newest one now, each within
 // `each` (a checkpoint may take a whole interval); returns the last one's id.
-long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n, std::chrono::seconds each);
+long long wait_more_checkpoints(const flink_rest& flink, const std::string& job, long long n,
+                                std::chrono::seconds each);
 
 // The job's checkpoint interval (Flink's checkpoint config); throws unless it is `want`.
 std::int64_t require_checkpoint_interval(const flink_rest& flink, const std::string& job, std::int64_t want);
@@ -57,12 +58,13 @@ void wait_until_drained(const flink_rest& flink, kafka_admin& admin, const std::
 // to restore, say) or that does not drain in time is left as it is, with a
 // progress line: for a run where that is an outcome to record, not an error.
 void drain_if_healthy(const flink_rest& flink, kafka_admin& admin, const std::string& job, const std::string& group,
-                      const std::string& topic, int partitions, std::chrono::seconds deadline, const std::string& label);
+                      const std::string& topic, int partitions, std::chrono::seconds deadline,
+                      const std::string& label);
 
 struct savepoint_taken {
     std::string path;
-    long long id = -1;          // the checkpoint id the engine gave it
-    bool id_is_bound = false;   // the engine did not list it in time: `id` is an upper bound
+    long long id = -1;         // the checkpoint id the engine gave it
+    bool id_is_bound = false;  // the engine did not list it in time: `id` is an upper bound
     // Savepoints refused because the job was failing over (the exception that
     // made it restart, as Flink's history names it), each followed by a retry
     // once the job ran again.

@@ -32,12 +32,13 @@ struct kill_loop_hooks {
 // Runs `steps` against `job`: trigger, stop check, SIGKILL of the TaskManager
 // and the heal, record; with `pacing`, the feed is re-paced after each kill.
 void run_kill_loop(session& s, const std::string& job, const std::string& label, feeder& feed, long long feed_start_ms,
-                   const std::vector<experiment::fault_step>& steps, const std::optional<experiment::feed_pacing>& pacing,
-                   const kill_loop_hooks& hooks);
+                   const std::vector<experiment::fault_step>& steps,
+                   const std::optional<experiment::feed_pacing>& pacing, const kill_loop_hooks& hooks);
 
 // The feed finished and the job drained: its group at the topic's end.
-produce_report finish_and_drain(session& s, feeder& feed, const std::string& job, const pipeline_spec& p, int partitions,
-                                const std::string& label, long long feed_start_ms, std::chrono::seconds drain);
+produce_report finish_and_drain(session& s, feeder& feed, const std::string& job, const pipeline_spec& p,
+                                int partitions, const std::string& label, long long feed_start_ms,
+                                std::chrono::seconds drain);
 
 // What a run's end reads from the stack: when it was read, the job as Flink
 // reports it and the table's snapshots as the catalog lists them. Read before

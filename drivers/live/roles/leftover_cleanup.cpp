@@ -28,12 +28,13 @@ std::string remove_one(const stack_config& stack, const result::created_resource
 
 }  // namespace
 
-std::vector<experiment::run_on_disk> runs_on_disk(const std::filesystem::path& dir, std::vector<std::string>& unreadable) {
+std::vector<experiment::run_on_disk> runs_on_disk(const std::filesystem::path& dir,
+                                                  std::vector<std::string>& unreadable) {
     std::vector<experiment::run_on_disk> out;
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) return out;
-    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
         if (!it->is_regular_file() || it->path().extension() != ".json") continue;
         experiment::run_on_disk r;
         r.path = it->path().string();
@@ -60,7 +61,8 @@ cleanup_report clean_leftovers(const stack_config& stack, const std::filesystem:
     std::set<std::string> incomplete;
     for (const auto& l : items) {
         if (dry_run) {
-            report.removed.push_back("would remove " + l.what.kind + " " + l.what.name + " (recorded by " + l.history + ")");
+            report.removed.push_back("would remove " + l.what.kind + " " + l.what.name + " (recorded by " + l.history +
+                                     ")");
             continue;
         }
         try {
@@ -79,7 +81,8 @@ cleanup_report clean_leftovers(const stack_config& stack, const std::filesystem:
         std::string what;
         for (const auto& line : done_by_history[r.path]) what += (what.empty() ? "" : "; ") + line;
         env.status = result::run_status::failed;
-        env.failure = "the driver (pid " + std::to_string(r.pid) + ") was gone with the run unfinished; rosterrig-clean removed what it recorded creating: " +
+        env.failure = "the driver (pid " + std::to_string(r.pid) +
+                      ") was gone with the run unfinished; rosterrig-clean removed what it recorded creating: " +
                       (what.empty() ? std::string("nothing was recorded") : what);
         result::write_result(r.path, env);
         report.histories_closed.push_back(r.path);

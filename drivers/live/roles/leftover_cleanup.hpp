@@ -18,7 +18,8 @@ namespace rosterrig::live {
 // Every run history (*.json) under `dir`, recursively, with whether its
 // driver still runs (a live pid whose command line names a rosterrig driver).
 // Files that are not run histories are skipped and named in `unreadable`.
-std::vector<experiment::run_on_disk> runs_on_disk(const std::filesystem::path& dir, std::vector<std::string>& unreadable);
+std::vector<experiment::run_on_disk> runs_on_disk(const std::filesystem::path& dir,
+                                                  std::vector<std::string>& unreadable);
 
 struct cleanup_report {
     std::vector<std::string> removed;  // one line per resource: what was done

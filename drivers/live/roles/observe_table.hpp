@@ -60,14 +60,15 @@ std::vector<std::pair<long long, long long>> duplicate_seq_snapshots(const trino
 
 // The same copies, each with the Flink checkpoint that committed it: its
 // snapshot's committed-checkpoint id (-1 when no listed snapshot added the file).
-std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const trino_client& trino, const iceberg_catalog& catalog,
+std::vector<std::pair<long long, long long>> duplicate_seq_checkpoints(const trino_client& trino,
+                                                                       const iceberg_catalog& catalog,
                                                                        const std::string& ns, const std::string& table);
 
 // Rows and files, checked against the feed `spec` describes the way
 // `checks` gives for this read (table_check.hpp; a read that runs both ways
 // throws when they disagree).
-experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks,
-                                            const std::string& ns, const std::string& table, const roster_spec& spec);
+experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks, const std::string& ns,
+                                            const std::string& table, const roster_spec& spec);
 
 // Rows a reader sees now (count(*)).
 long long visible_rows(const trino_client& trino, const std::string& ns, const std::string& table);
@@ -78,15 +79,16 @@ long long committed_records(const iceberg_catalog& catalog, const std::string& n
 
 // Waits until the table's newest snapshot counts at least `records` records
 // (the writer has committed the whole feed); throws naming the catalog.
-void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long records,
-                       std::chrono::seconds deadline);
+void wait_table_counts(const iceberg_catalog& catalog, const std::string& ns, const std::string& table,
+                       long long records, std::chrono::seconds deadline);
 
 // How many snapshots the catalog lists for the table.
 long long snapshot_count(const iceberg_catalog& catalog, const std::string& ns, const std::string& table);
 
 // How long from now until the catalog lists a first snapshot of the table,
 // polled every 250 ms (so late by up to that); -1 when none within `wait_ms`.
-long long first_snapshot_within(const iceberg_catalog& catalog, const std::string& ns, const std::string& table, long long wait_ms);
+long long first_snapshot_within(const iceberg_catalog& catalog, const std::string& ns, const std::string& table,
+                                long long wait_ms);
 
 // Polls the catalog every 200 ms until `done` says yes; throws naming the
 // catalog and `what` the table was waited for.

@@ -52,16 +52,19 @@ std::string table_location(const stack_config& stack, const pipeline_spec& spec)
 
 std::map<std::string, std::string> session_options(const experiment::pipeline_config& config, const std::string& name,
                                                    const std::string& job_prefix) {
-    std::map<std::string, std::string> out{{"execution.runtime-mode", "streaming"},
-            {"execution.checkpointing.interval", std::to_string(config.checkpoint_interval_ms) + "ms"},
-            {"execution.checkpointing.mode", std::string(flink_option(config.mode))},
-            {"parallelism.default", std::to_string(config.parallelism)},
-            {"pipeline.name", job_prefix + ":" + name}};
+    std::map<std::string, std::string> out{
+        {"execution.runtime-mode", "streaming"},
+        {"execution.checkpointing.interval", std::to_string(config.checkpoint_interval_ms) + "ms"},
+        {"execution.checkpointing.mode", std::string(flink_option(config.mode))},
+        {"parallelism.default", std::to_string(config.parallelism)},
+        {"pipeline.name", job_prefix + ":" + name}};
     // Without an aligned-checkpoint timeout, every checkpoint is unaligned.
     if (config.unaligned_checkpoints) out["execution.checkpointing.unaligned.enabled"] = "true";
-    if (config.checkpoint_timeout_ms > 0) out["execution.checkpointing.timeout"] = std::to_string(config.checkpoint_timeout_ms) + "ms";
+    if (config.checkpoint_timeout_ms > 0)
+        out["execution.checkpointing.timeout"] = std::to_string(config.checkpoint_timeout_ms) + "ms";
     if (config.tolerable_failed_checkpoints >= 0)
-        out["execution.checkpointing.tolerable-failed-checkpoints"] = std::to_string(config.tolerable_failed_checkpoints);
+        out["execution.checkpointing.tolerable-failed-checkpoints"] =
+            std::to_string(config.tolerable_failed_checkpoints);
     return out;
 }
 
@@ -91,7 +94,8 @@ std::string submit_kafka_pipeline(const stack_config& stack, const kafka_pipelin
     gateway.execute_script(fill_template(read_sql(stack, "roster_source.sql"), values));
     gateway.execute_script(fill_template(read_sql(stack, "kafka_sink.sql"), values));
     auto jobs = gateway.execute_script(fill_template(read_sql(stack, "insert_kafka.sql"), values));
-    if (jobs.size() != 1) throw live_error(stack.sql_gateway(), "the INSERT into " + spec.out_topic + " returned no job id");
+    if (jobs.size() != 1)
+        throw live_error(stack.sql_gateway(), "the INSERT into " + spec.out_topic + " returned no job id");
     return jobs.front();
 }
 
@@ -117,8 +121,10 @@ std::map<std::string, std::string> pipeline_template_values(const stack_config& 
 
 experiment::job_template rig_job_template(const stack_config& stack, experiment::table_kind kind) {
     experiment::job_template t;
-    t.name = "rig: " + std::string(experiment::name_of(kind)) + " (sql/" + std::string(experiment::name_of(kind)) + "_table.sql, sql/insert.sql)";
-    t.text = read_sql(stack, std::string(experiment::name_of(kind)) + "_table.sql") + "\n" + read_sql(stack, "insert.sql");
+    t.name = "rig: " + std::string(experiment::name_of(kind)) + " (sql/" + std::string(experiment::name_of(kind)) +
+             "_table.sql, sql/insert.sql)";
+    t.text =
+        read_sql(stack, std::string(experiment::name_of(kind)) + "_table.sql") + "\n" + read_sql(stack, "insert.sql");
     t.sha256 = rosterrig::detail::sha256_hex(t.text);
     return t;
 }
@@ -154,7 +160,8 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
     wait_free_slots(flink_rest(stack.flink()), spec.config.parallelism);
     const auto values = pipeline_template_values(stack, spec);
     auto session = session_options(spec.config, spec.table, stack.described.job_prefix);
-    session["table.exec.iceberg.use-v2-sink"] = spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
+    session["table.exec.iceberg.use-v2-sink"] =
+        spec.config.sink == experiment::iceberg_sink::sink_v2 ? "true" : "false";
     if (!spec.restore_from.empty()) session["execution.savepoint.path"] = spec.restore_from;
 
     sql_gateway gateway(stack.sql_gateway());
@@ -172,8 +179,8 @@ std::string submit_pipeline(const stack_config& stack, const pipeline_spec& spec
 namespace {
 void require_flink_job_id(const std::string& job) {
     const bool flink_id = job.size() == 32 && std::all_of(job.begin(), job.end(), [](char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    });
+                              return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                          });
     if (!flink_id) throw live_error("refusing to name folders of '" + job + "': not a Flink job id");
 }
 }  // namespace

@@ -26,7 +26,7 @@ struct pipeline_spec {
     std::string ns = "rosterrig";
     std::string table;
     experiment::pipeline_config config;
-    std::string restore_from;                  // savepoint or checkpoint path; empty: fresh
+    std::string restore_from;                             // savepoint or checkpoint path; empty: fresh
     std::map<std::string, std::string> table_properties;  // more Iceberg table properties at CREATE TABLE
     // The writer's catalog address when it is not the stack's: a fault proxy
     // in front of the catalog (host:port, no scheme); "" for the stack's own.
@@ -58,7 +58,8 @@ struct kafka_pipeline_spec {
     long long transaction_timeout_ms = 0;  // the producer's transaction.timeout.ms
     experiment::pipeline_config config;    // interval, mode, parallelism, startup (table fields unused)
     std::string restore_from;              // a savepoint or checkpoint to start from, if any
-    std::string sink_partitioner = "default";  // 'sink.partitioner': default (Kafka's) or fixed (subtask i -> partition i)
+    std::string sink_partitioner =
+        "default";  // 'sink.partitioner': default (Kafka's) or fixed (subtask i -> partition i)
 };
 
 // The SQL Gateway session options every submitted job runs with.
@@ -110,7 +111,9 @@ public:
         : stack_(stack), on_record_(std::move(on_record)), keep_tables_(keep_tables) {}
     ~created_resources();
     void topic(const std::string& name) { add(experiment::resource_kind::topic, name); }
-    void table(const std::string& ns, const std::string& name) { add(experiment::resource_kind::table, ns + "." + name); }
+    void table(const std::string& ns, const std::string& name) {
+        add(experiment::resource_kind::table, ns + "." + name);
+    }
     void job(const std::string& id) { add(experiment::resource_kind::job, id); }
     void group(const std::string& name) { add(experiment::resource_kind::consumer_group, name); }
     // A Kafka Connect connector: deleted first, before its table and topics.

@@ -22,14 +22,16 @@ namespace rosterrig::live {
 // What the proxy saw on the table's path, from log entry `from` on: commits
 // (POST; the anchored path leaves out create, metrics and other tables) with
 // what their bodies add, and loads and refreshes (GET).
-inline std::vector<experiment::table_request> table_requests(const proxy::fault_proxy& px, const std::regex& path, std::uint64_t from) {
+inline std::vector<experiment::table_request> table_requests(const proxy::fault_proxy& px, const std::regex& path,
+                                                             std::uint64_t from) {
     std::vector<experiment::table_request> out;
     for (const auto& e : px.log_since(from)) {
         if (e.target.empty()) continue;
         if (!std::regex_match(e.target.substr(0, e.target.find('?')), path)) continue;
         experiment::table_request r;
         r.event = e.id, r.method = e.method, r.rule = e.rule, r.action = e.action;
-        r.received_at_ms = e.received_at_ms, r.forwarded_at_ms = e.forwarded_at_ms, r.upstream_replied_at_ms = e.upstream_replied_at_ms;
+        r.received_at_ms = e.received_at_ms, r.forwarded_at_ms = e.forwarded_at_ms,
+        r.upstream_replied_at_ms = e.upstream_replied_at_ms;
         r.answered_at_ms = e.answered_at_ms, r.dropped_at_ms = e.dropped_at_ms;
         r.upstream_status = e.upstream_status, r.answered_status = e.answered_status;
         if (e.method == "POST") {
@@ -73,22 +75,27 @@ struct proxied_commit_path {
         return std::nullopt;
     }
     template <class Ready>
-    experiment::table_request wait_rule(std::uint64_t from, std::uint64_t rule, std::chrono::seconds deadline, Ready ready,
-                                const std::string& what) const {
-        return poll_until(where, deadline, [&]() -> std::optional<experiment::table_request> {
-            auto r = applied_by(from, rule);
-            if (r && ready(*r)) return r;
-            return std::nullopt;
-        }, [&] { return what; });
+    experiment::table_request wait_rule(std::uint64_t from, std::uint64_t rule, std::chrono::seconds deadline,
+                                        Ready ready, const std::string& what) const {
+        return poll_until(
+            where, deadline,
+            [&]() -> std::optional<experiment::table_request> {
+                auto r = applied_by(from, rule);
+                if (r && ready(*r)) return r;
+                return std::nullopt;
+            },
+            [&] { return what; });
     }
 };
 
 // Waits until an unruled commit through the proxy, received after `since_ms`, was answered 200.
-inline void await_commit_after(const proxied_commit_path& cp, std::uint64_t from, std::int64_t since_ms, const std::string& what) {
-    poll_until(cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, since_ms) > 0; },
-               [&] { return "a commit through the proxy after " + what; });
+inline void await_commit_after(const proxied_commit_path& cp, std::uint64_t from, std::int64_t since_ms,
+                               const std::string& what) {
+    poll_until(
+        cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from, since_ms) > 0; },
+        [&] { return "a commit through the proxy after " + what; });
 }
 
-} // namespace rosterrig::live
+}  // namespace rosterrig::live
 
 #endif

@@ -23,9 +23,12 @@ std::string remove_job(const stack_config& stack, const std::string& id) {
     for (const auto& [known, st] : flink.jobs())
         if (known == id) state = st;
     // Once the job has ended, not before: a running job still writes checkpoints.
-    auto folders = [&] { return remove_job_folders(stack, id) > 0 ? ", its checkpoint and savepoint folders removed" : ""; };
+    auto folders = [&] {
+        return remove_job_folders(stack, id) > 0 ? ", its checkpoint and savepoint folders removed" : "";
+    };
     if (state.empty()) return "job " + id + ": not known to Flink (gone)" + folders();
-    if (state == "CANCELED" || state == "FINISHED" || state == "FAILED") return "job " + id + ": already " + state + folders();
+    if (state == "CANCELED" || state == "FINISHED" || state == "FAILED")
+        return "job " + id + ": already " + state + folders();
     flink.cancel(id);
     flink.wait_for_state(id, {"CANCELED", "FAILED", "FINISHED"}, std::chrono::seconds(60));
     return "job " + id + ": cancelled (was " + state + ")" + folders();
@@ -43,7 +46,8 @@ std::string drop_table(const stack_config& stack, const std::string& recorded) {
     const auto [ns, table] = table_name_of(stack, recorded);
     iceberg_catalog(stack.catalog()).drop_table(ns, table, true);
     const auto n = remove_table_files(stack, ns, table);
-    return "table " + recorded + ": dropped with purge" + (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
+    return "table " + recorded + ": dropped with purge" +
+           (n > 0 ? ", " + std::to_string(n) + " files the purge left removed" : std::string());
 }
 
 std::string delete_group(const stack_config& stack, const std::string& group, const removal_retry& retry) {
@@ -69,10 +73,13 @@ table_name table_name_of(const stack_config& stack, const std::string& recorded)
     return {recorded.substr(0, dot), recorded.substr(dot + 1)};
 }
 
-std::string remove_resource(const stack_config& stack, resource_kind kind, const std::string& name, const removal_retry& retry) {
+std::string remove_resource(const stack_config& stack, resource_kind kind, const std::string& name,
+                            const removal_retry& retry) {
     switch (kind) {
         case resource_kind::connector:
-            return "connector " + name + (connect_rest(stack.connect()).remove(name) ? ": deleted" : ": not known to the Connect worker (gone)");
+            return "connector " + name +
+                   (connect_rest(stack.connect()).remove(name) ? ": deleted"
+                                                               : ": not known to the Connect worker (gone)");
         case resource_kind::job:
             return remove_job(stack, name);
         case resource_kind::transactional_id_prefix:
@@ -85,7 +92,8 @@ std::string remove_resource(const stack_config& stack, resource_kind kind, const
             kafka_admin(stack.kafka()).delete_topic(name);
             return "topic " + name + ": deleted";
     }
-    throw live_error("removing " + name + ": resource kind " + std::to_string(static_cast<int>(kind)) + " has no removal");
+    throw live_error("removing " + name + ": resource kind " + std::to_string(static_cast<int>(kind)) +
+                     " has no removal");
 }
 
 void remove_and_log(const stack_config& stack, resource_kind kind, const std::string& name) {

@@ -16,9 +16,10 @@ session::session(stack_config s, std::string experiment_tag)
       admin(stack.kafka()),
       catalog(stack.catalog()),
       run_id(std::to_string(::getpid()) + "_" + std::to_string(now_ms() % 100000000)),
-      table_checks(trino, run_id, [this](const std::string& kind, const std::string& name) {
-          if (on_created) on_created(kind, name);
-      }),
+      table_checks(trino, run_id,
+                   [this](const std::string& kind, const std::string& name) {
+                       if (on_created) on_created(kind, name);
+                   }),
       tag_(std::move(experiment_tag)) {}
 
 pipeline_spec session::pipeline(const std::string& label, const experiment::pipeline_config& config) const {
@@ -52,7 +53,8 @@ constexpr taskmanager_slot taskmanagers[] = {
 // How many TaskManagers the stack runs: those whose supervisor is alive.
 int supervised_taskmanagers(const stack_config& stack) {
     int n = 0;
-    for (const auto& tm : taskmanagers) n += process_alive(read_pid(stack.pid_file(std::string(tm.name) + "-supervisor")));
+    for (const auto& tm : taskmanagers)
+        n += process_alive(read_pid(stack.pid_file(std::string(tm.name) + "-supervisor")));
     return n;
 }
 }  // namespace
@@ -63,9 +65,12 @@ session::taskmanager_process session::taskmanager_of(const std::string& job) con
         for (int port : ports)
             for (const auto& tm : taskmanagers)
                 if (std::to_string(port) == stack.get(tm.data_port_key)) {
-                    component_address a{tm.name, stack.get("RR_HOST"),
+                    component_address a{tm.name,
+                                        stack.get("RR_HOST"),
                                         static_cast<unsigned short>(std::stoi(stack.get(tm.rpc_port_key))),
-                                        stack.log_file(tm.name), {}, {}};
+                                        stack.log_file(tm.name),
+                                        {},
+                                        {}};
                     std::string id;  // Flink's id for it: <host>:<rpc port>-<suffix>
                     for (const auto& e : flink.taskmanagers())
                         if (e.data_port == port) id = e.id;
@@ -76,13 +81,16 @@ session::taskmanager_process session::taskmanager_of(const std::string& job) con
         for (int port : ports)
             for (const auto& e : listed)
                 if (e.data_port == port)
-                    return {{"flink-taskmanager " + e.id, e.host, static_cast<unsigned short>(e.rpc_port), "", {}, {}}, "", e.id, port};
+                    return {{"flink-taskmanager " + e.id, e.host, static_cast<unsigned short>(e.rpc_port), "", {}, {}},
+                            "",
+                            e.id,
+                            port};
     }
     std::string seen;
     for (int port : ports) seen += (seen.empty() ? "" : ", ") + std::to_string(port);
     throw live_error(stack.flink(), "job " + job + " runs on no TaskManager " +
-                                        (stack.local() ? "of this stack" : "Flink lists") + " (data ports seen: " +
-                                        (seen.empty() ? std::string("none") : seen) + ")");
+                                        (stack.local() ? "of this stack" : "Flink lists") +
+                                        " (data ports seen: " + (seen.empty() ? std::string("none") : seen) + ")");
 }
 
 // A described stack's TaskManagers are as many as Flink ever listed in this session.

@@ -72,7 +72,8 @@ public:
 private:
     std::string tag_;
     mutable int most_taskmanagers_seen_ = 0;
-    int registered_noting_most() const;  // Flink's registered TaskManagers, noting the most seen  // a described stack's TaskManagers: as many as Flink ever listed
+    int registered_noting_most()
+        const;  // Flink's registered TaskManagers, noting the most seen  // a described stack's TaskManagers: as many as Flink ever listed
 };
 
 }  // namespace rosterrig::live

@@ -10,7 +10,8 @@
 namespace rosterrig::live {
 
 // Reads each wanted fact, in the order declared; throws when a component does not answer.
-experiment::preflight_facts read_preflight_facts(const stack_config& stack, const experiment::stack_facts_wanted& wanted);
+experiment::preflight_facts read_preflight_facts(const stack_config& stack,
+                                                 const experiment::stack_facts_wanted& wanted);
 
 }  // namespace rosterrig::live
 

@@ -18,7 +18,8 @@ std::string source_dir(const stack_config& stack) { return stack.compose_dir + "
 
 namespace {
 bool code_is_dirty(const stack_config& stack) {
-    return !trim(run_command(git(stack) + "status --porcelain --untracked-files=no -- " + experiment::code_paths)).empty();
+    return !trim(run_command(git(stack) + "status --porcelain --untracked-files=no -- " + experiment::code_paths))
+                .empty();
 }
 }  // namespace
 
@@ -38,7 +39,9 @@ experiment::run_permission run_permission_here(const stack_config& stack, bool q
     return experiment::may_run(experiment::parse_binary_commit(build_commit()), head, dirty, quick);
 }
 
-std::string binary_code_commit() { return experiment::recorded_commit(experiment::parse_binary_commit(build_commit())); }
+std::string binary_code_commit() {
+    return experiment::recorded_commit(experiment::parse_binary_commit(build_commit()));
+}
 
 std::string commit_that_recorded(const stack_config& stack, const std::string& file) {
     std::string c = trim(run_command(git(stack) + "log -1 --format=%H -- '" + file + "'"));

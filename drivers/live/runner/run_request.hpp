@@ -53,7 +53,8 @@ void declare_common_flags(cli::arg_parser& p, given_flags<E>& f, const std::vect
     auto& r = f.request;
     p.flag("--quick", f.quick, "the short form, for CI (under 3 minutes); not promoted to results/");
     p.option("--seed", f.seed, "S", "the feed's seed (default: the experiment's own)");
-    if constexpr (traits::has_warehouse) p.choice("--warehouse", f.warehouse, {"s3", "local"}, "where the table's files live (default s3)");
+    if constexpr (traits::has_warehouse)
+        p.choice("--warehouse", f.warehouse, {"s3", "local"}, "where the table's files live (default s3)");
     f.counts.resize(extra.size());
     f.lists.resize(extra.size());
     for (std::size_t i = 0; i < extra.size(); ++i) {
@@ -63,16 +64,20 @@ void declare_common_flags(cli::arg_parser& p, given_flags<E>& f, const std::vect
             p.option(extra[i].name, f.lists[i], extra[i].metavar, extra[i].help);
     }
     if constexpr (traits::has_warehouse) {
-        p.choice("--table-check", r.table_check, {"streamed", "engine", "both"},
-                 "how tables are checked: every row read back to the rig (default), by Trino where the data is (a table too "
-                 "large to stream), or both, failing when they disagree; a quick run also runs both on its first table read");
-        p.flag("--keep-tables", r.keep_tables, "leave the run's tables in the catalog to inspect (printed at the end); jobs and topics still go");
+        p.choice(
+            "--table-check", r.table_check, {"streamed", "engine", "both"},
+            "how tables are checked: every row read back to the rig (default), by Trino where the data is (a table too "
+            "large to stream), or both, failing when they disagree; a quick run also runs both on its first table read");
+        p.flag("--keep-tables", r.keep_tables,
+               "leave the run's tables in the catalog to inspect (printed at the end); jobs and topics still go");
     }
-    p.option("--out", r.out, "FILE", "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
+    p.option("--out", r.out, "FILE",
+             "write the judged result here too (a full run's default: " + std::string(E::results_file) + ")");
     p.option("--runs", r.runs_dir, "DIR", "where the run's history goes (default: runs/" + std::string(E::id) + "/)");
     if constexpr (traits::resumable)
-        p.option("--resume", r.resume, "FILE",
-                 "continue a run that stopped (its history in runs/): keep its samples and parameters, run what they lack");
+        p.option(
+            "--resume", r.resume, "FILE",
+            "continue a run that stopped (its history in runs/): keep its samples and parameters, run what they lack");
     p.option("--analyze", r.analyze, "FILE",
              "re-judge a saved history or result offline: exit 0 held, 1 refuted, 3 inconclusive, 2 bad input");
 }
@@ -84,22 +89,26 @@ void declare_hook_flags(cli::arg_parser& p, given_flags<E>& f) {
     if constexpr (traits::has_repro) {
         std::string names;
         for (const auto& n : traits::declared.repro_names()) names += (names.empty() ? "" : ", ") + n;
-        p.option("--repro", f.repro, "NAME", "run one minimal reproduction (" + names + "); stays in runs/ unless --out");
+        p.option("--repro", f.repro, "NAME",
+                 "run one minimal reproduction (" + names + "); stays in runs/ unless --out");
     }
     p.option("--stack", f.request.stack_file, "FILE",
              "run against the stack this file describes (docs/STACK.md; default: the local stack, compose/ports.env)");
     // A writer-neutral experiment runs a user's job template in place of the rig's (docs/YOUR_JOB.md).
     if constexpr (traits::has_job)
-        p.option("--job", f.job_file, "FILE",
-                 "run your own Flink SQL job template (CREATE TABLE + INSERT from roster_feed; docs/YOUR_JOB.md) in place of "
-                 "the rig's; planned before the run, its settings read back into the results; never promoted to results/");
+        p.option(
+            "--job", f.job_file, "FILE",
+            "run your own Flink SQL job template (CREATE TABLE + INSERT from roster_feed; docs/YOUR_JOB.md) in place of "
+            "the rig's; planned before the run, its settings read back into the results; never promoted to results/");
 }
 
 // --resume FILE: the stopped run's history, which brings its own parameters.
 template <class E>
 void read_resumed(const cli::arg_parser& p, run_request<E>& r) {
     for (const auto* flag : {"--quick", "--seed", "--warehouse"})
-        if (p.given(flag)) throw experiment::bad_input(std::string("--resume runs with the parameters the run recorded; drop ") + flag);
+        if (p.given(flag))
+            throw experiment::bad_input(std::string("--resume runs with the parameters the run recorded; drop ") +
+                                        flag);
     try {
         r.resumed = experiment::read_history<E>(r.resume);
     } catch (const std::exception& e) {
@@ -116,7 +125,8 @@ void choose_reproduction(const cli::arg_parser& p, given_flags<E>& f) {
     if constexpr (traits::has_repro) {
         if (f.repro.empty()) return;
         if (f.quick || f.request.resumed)
-            throw experiment::bad_input(std::string("--repro is a run of its own; drop ") + (f.quick ? "--quick" : "--resume"));
+            throw experiment::bad_input(std::string("--repro is a run of its own; drop ") +
+                                        (f.quick ? "--quick" : "--resume"));
         auto named = traits::declared.repro_run(f.repro);
         if (!named) throw experiment::bad_input("--repro: no reproduction named '" + f.repro + "'", p.usage());
         f.request.params = *named;
@@ -129,14 +139,18 @@ void apply_overrides(const cli::arg_parser& p, given_flags<E>& f, const std::vec
     auto& r = f.request;
     if (!r.resumed && p.given("--seed")) r.params.seed = f.seed;
     if constexpr (experiment::experiment_traits<E>::has_warehouse)
-        if (!r.resumed) r.params.*experiment::experiment_traits<E>::declared.warehouse = *experiment::parse_name<experiment::warehouse>(f.warehouse);
+        if (!r.resumed)
+            r.params.*experiment::experiment_traits<E>::declared.warehouse =
+                *experiment::parse_name<experiment::warehouse>(f.warehouse);
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (!p.given(extra[i].name)) continue;
-        if (r.resumed) throw experiment::bad_input("--resume runs with the parameters the run recorded; drop " + extra[i].name);
+        if (r.resumed)
+            throw experiment::bad_input("--resume runs with the parameters the run recorded; drop " + extra[i].name);
         if (auto* count = std::get_if<std::uint64_t E::parameters::*>(&extra[i].field)) {
             // A count of zero runs nothing and would judge nothing: refused before anything is created.
-            if (f.counts[i] == 0) throw experiment::bad_input(extra[i].name + ": expected at least 1, got 0", p.usage());
-            r.params.**count = f.counts[i];
+            if (f.counts[i] == 0)
+                throw experiment::bad_input(extra[i].name + ": expected at least 1, got 0", p.usage());
+            r.params.** count = f.counts[i];
         } else {
             r.params.*std::get<std::vector<std::int64_t> E::parameters::*>(extra[i].field) = f.lists[i];
         }
@@ -155,8 +169,8 @@ void read_job(given_flags<E>& f) {
 
 // The run the flags ask for; none when they asked for --help.
 template <class E>
-std::optional<run_request<E>> parse_request(int argc, char** argv, const std::string& command, const std::string& summary,
-                                            const std::vector<count_flag<E>>& extra) {
+std::optional<run_request<E>> parse_request(int argc, char** argv, const std::string& command,
+                                            const std::string& summary, const std::vector<count_flag<E>>& extra) {
     given_flags<E> f;
     f.request.command = command;
     cli::arg_parser p{command, summary};

@@ -49,8 +49,8 @@
 namespace rosterrig::live {
 
 template <class E>
-using run_body = std::function<void(session&, const typename E::parameters&, const experiment::fault_plan&,
-                                    history_writer<E>&)>;
+using run_body =
+    std::function<void(session&, const typename E::parameters&, const experiment::fault_plan&, history_writer<E>&)>;
 
 // `--analyze FILE`: re-judges a saved history or result; exit 0 held,
 // 1 refuted, 3 inconclusive, 2 bad input. A run that did not complete can
@@ -98,7 +98,8 @@ public:
 template <class E>
 void refuse_problems(const typename E::parameters& params, const experiment::preflight_facts& facts) {
     std::string why;
-    for (const auto& problem : experiment::experiment_traits<E>::problems(params, facts)) why += (why.empty() ? "" : "; ") + problem;
+    for (const auto& problem : experiment::experiment_traits<E>::problems(params, facts))
+        why += (why.empty() ? "" : "; ") + problem;
     if (!why.empty()) throw experiment::bad_input(why);
 }
 
@@ -116,8 +117,9 @@ void plan_users_job(run_request<E>& r, const stack_config& stack) {
         } catch (const std::exception& e) {
             throw cannot_start(std::string("planning the job template: ") + e.what());
         }
-        progress(std::string(E::id) + ": --job " + job->name + " planned: " + std::string(experiment::name_of(job->plan->kind)) +
-                 " table, " + job->plan->sink + ", writer input " + experiment::writer_input(job->plan->edges));
+        progress(std::string(E::id) + ": --job " + job->name +
+                 " planned: " + std::string(experiment::name_of(job->plan->kind)) + " table, " + job->plan->sink +
+                 ", writer input " + experiment::writer_input(job->plan->edges));
     }
 }
 
@@ -189,7 +191,8 @@ run_start<E> new_run(const run_request<E>& r, const stack_config& stack) {
         env.experiment = E::id;
         env.parameters = result::to_json_object(r.params);
         env.started_at = iso8601_utc(now_ms());
-        start.initial.predictions = experiment::unjudged(result::read_predictions(start.src + "/" + E::predictions_file));
+        start.initial.predictions =
+            experiment::unjudged(result::read_predictions(start.src + "/" + E::predictions_file));
         env.prediction.file = E::predictions_file;
         env.prediction.recorded_in_commit = commit_that_recorded(stack, E::predictions_file);
         // Not judged yet: each line says so until the run completes (set_verdict).
@@ -210,12 +213,14 @@ void continue_resumed(const run_request<E>& r, run_start<E>& start) {
     const auto& was = r.resumed->envelope;
     const auto& env = start.env;
     if (was.prediction.recorded_in_commit != env.prediction.recorded_in_commit)
-        throw experiment::bad_input("--resume: the predictions were committed again since (" + env.prediction.recorded_in_commit +
-                                    ", the run used " + was.prediction.recorded_in_commit + ")");
+        throw experiment::bad_input("--resume: the predictions were committed again since (" +
+                                    env.prediction.recorded_in_commit + ", the run used " +
+                                    was.prediction.recorded_in_commit + ")");
     if (was.component_versions != env.component_versions)
         throw experiment::bad_input("--resume: the components report other versions than the run recorded");
     if (!was.fault_plan || *was.fault_plan != *env.fault_plan)
-        throw experiment::bad_input("--resume: the fault plan drawn from the recorded parameters is not the one recorded");
+        throw experiment::bad_input(
+            "--resume: the fault plan drawn from the recorded parameters is not the one recorded");
     auto continued = was;
     continued.status = result::run_status::running;
     continued.failure.reset();
@@ -225,7 +230,8 @@ void continue_resumed(const run_request<E>& r, run_start<E>& start) {
     start.env = continued;
     start.initial = r.resumed->samples;
     start.initial.predictions = predictions;
-    progress(std::string(E::id) + ": resuming " + r.resume + " (" + was.failure.value_or("stopped without a reason") + ")");
+    progress(std::string(E::id) + ": resuming " + r.resume + " (" + was.failure.value_or("stopped without a reason") +
+             ")");
 }
 
 // The open-history step's first half: everything the history file starts with.
@@ -249,7 +255,8 @@ std::string history_file(const run_request<E>& r, const stack_config& stack, con
         r.runs_dir.empty() ? std::filesystem::path(start.src) / "runs" / E::id : std::filesystem::path(r.runs_dir);
     std::filesystem::create_directories(dir);
     try {
-        const auto cleaned = clean_leftovers(stack, r.runs_dir.empty() ? std::filesystem::path(start.src) / "runs" : dir, false);
+        const auto cleaned =
+            clean_leftovers(stack, r.runs_dir.empty() ? std::filesystem::path(start.src) / "runs" : dir, false);
         for (const auto& line : cleaned.removed) progress("leftover of a dead run: " + line);
         for (const auto& line : cleaned.failed) progress("leftover of a dead run NOT removed: " + line);
     } catch (const std::exception& e) {
@@ -263,8 +270,9 @@ std::string history_file(const run_request<E>& r, const stack_config& stack, con
 
 // The run step: the body in a session; its exit code when it did not complete.
 template <class E>
-std::optional<int> run_body_recorded(const run_request<E>& r, const stack_config& stack, const experiment::fault_plan& plan,
-                                     history_writer<E>& history, const run_body<E>& body) {
+std::optional<int> run_body_recorded(const run_request<E>& r, const stack_config& stack,
+                                     const experiment::fault_plan& plan, history_writer<E>& history,
+                                     const run_body<E>& body) {
     try {
         session s(stack, E::tag);
         const heal_paused_on_exit heal;  // destroyed before s: nothing stays paused through the clean-up
@@ -272,11 +280,13 @@ std::optional<int> run_body_recorded(const run_request<E>& r, const stack_config
         s.on_created = [&](const std::string& kind, const std::string& name) { history.note_created(kind, name); };
         s.keep_tables = r.keep_tables;
         // A quick run holds Trino's own checks to the streaming ones on its first table read.
-        s.table_checks.way = experiment::table_check_setting(
-            experiment::parse_name<experiment::table_check_way>(r.table_check).value_or(experiment::table_check_way::streamed),
-            r.params.quick);
+        s.table_checks.way =
+            experiment::table_check_setting(experiment::parse_name<experiment::table_check_way>(r.table_check)
+                                                .value_or(experiment::table_check_way::streamed),
+                                            r.params.quick);
         body(s, r.params, plan, history);
-    } catch (const experiment::bad_input& e) {  // a component refused what it was given (a connector config), in its own words
+    } catch (const experiment::bad_input&
+                 e) {  // a component refused what it was given (a connector config), in its own words
         const auto why = stack.described.redact(e.what());
         history.fail(why);
         std::cerr << r.command << ": " << why << "\n  the history so far: " << history.file() << "\n";
@@ -305,14 +315,17 @@ int promote(const run_request<E>& r, const std::string& src, const std::string& 
         // A run of a user's job is theirs: it reaches results/ only when --out says where.
         bool users_job = false;
         if constexpr (experiment::experiment_traits<E>::has_job) users_job = r.params.job.has_value();
-        const std::string target = !r.out.empty() ? r.out : r.params.quick || users_job ? std::string() : src + "/" + E::results_file;
+        const std::string target = !r.out.empty()                ? r.out
+                                   : r.params.quick || users_job ? std::string()
+                                                                 : src + "/" + E::results_file;
         if (!target.empty()) {
             result::write_result(target, saved.envelope);
             progress(std::string(E::id) + ": results written to " + target);
         } else {
             progress(std::string(E::id) + ": this run stays in " + file + " (give --out FILE to copy it)");
         }
-        for (const auto& x : judged) progress("  " + x.id + ": " + std::string(to_string(x.verdict)) + " (" + x.reason + ")");
+        for (const auto& x : judged)
+            progress("  " + x.id + ": " + std::string(to_string(x.verdict)) + " (" + x.reason + ")");
         return 0;
     } catch (const std::exception& e) {
         std::cerr << r.command << ": the run completed but its history cannot be judged: " << e.what() << "\n";

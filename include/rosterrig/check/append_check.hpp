@@ -17,14 +17,14 @@ struct seq_copies {
 };
 
 struct append_result {
-    std::uint64_t rows = 0;             ///< rows observed
-    std::uint64_t distinct_seq = 0;     ///< distinct seq in 1..N observed
-    std::uint64_t duplicate_rows = 0;   ///< extra rows: a seq present k times adds k-1
-    std::vector<seq_copies> duplicates; ///< every seq present more than once, ascending
-    std::uint64_t missing_seq = 0;      ///< seq in 1..N never observed
-    std::vector<seq_range> missing_runs;///< those, as closed ranges, ascending
-    std::uint64_t out_of_range_rows = 0;///< rows whose seq is outside 1..N
-    std::vector<std::uint64_t> out_of_range_seq; ///< first out_of_range_cap of them, in arrival order
+    std::uint64_t rows = 0;                       ///< rows observed
+    std::uint64_t distinct_seq = 0;               ///< distinct seq in 1..N observed
+    std::uint64_t duplicate_rows = 0;             ///< extra rows: a seq present k times adds k-1
+    std::vector<seq_copies> duplicates;           ///< every seq present more than once, ascending
+    std::uint64_t missing_seq = 0;                ///< seq in 1..N never observed
+    std::vector<seq_range> missing_runs;          ///< those, as closed ranges, ascending
+    std::uint64_t out_of_range_rows = 0;          ///< rows whose seq is outside 1..N
+    std::vector<std::uint64_t> out_of_range_seq;  ///< first out_of_range_cap of them, in arrival order
     static constexpr std::size_t out_of_range_cap = 1000;
 
     /// The table holds every seq exactly once and nothing else.
@@ -54,7 +54,10 @@ public:
         const std::uint64_t n = counts_.size() - 1;
         for (std::uint64_t s = 1; s <= n; ++s) {
             const std::uint32_t c = counts_[static_cast<std::size_t>(s)];
-            if (c == 0) { ++r.missing_seq; continue; }
+            if (c == 0) {
+                ++r.missing_seq;
+                continue;
+            }
             ++r.distinct_seq;
             if (c > 1) {
                 r.duplicate_rows += c - 1;
@@ -77,12 +80,14 @@ template <class Range>
 append_result check_append(std::uint64_t events, const Range& seqs) {
     append_checker c{events};
     for (const auto& s : seqs) {
-        if constexpr (requires { s.seq; }) c.observe(s.seq);
-        else c.observe(s);
+        if constexpr (requires { s.seq; })
+            c.observe(s.seq);
+        else
+            c.observe(s);
     }
     return c.finish();
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

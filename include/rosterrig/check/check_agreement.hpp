@@ -20,7 +20,8 @@ template <class T>
 void compare_field(std::vector<std::string>& out, const char* what, const T& streamed, const T& engine) {
     if (streamed == engine) return;
     if constexpr (requires { std::to_string(streamed); })
-        out.push_back(std::string(what) + ": streamed " + std::to_string(streamed) + ", engine " + std::to_string(engine));
+        out.push_back(std::string(what) + ": streamed " + std::to_string(streamed) + ", engine " +
+                      std::to_string(engine));
     else if constexpr (requires { streamed.size(); }) {
         std::size_t k = 0;
         while (k < streamed.size() && k < engine.size() && streamed[k] == engine[k]) ++k;
@@ -65,15 +66,18 @@ inline std::vector<std::string> upsert_disagreements(const upsert_result& stream
     detail::compare_field(out, "shared NPIs", streamed.shared_npis, engine.shared_npis);
     detail::compare_field(out, "missing NPIs", streamed.missing_npis, engine.missing_npis);
     detail::compare_field(out, "stale rows", streamed.stale_rows, engine.stale_rows);
-    detail::compare_field(out, "NPIs without their latest record", streamed.npis_without_latest, engine.npis_without_latest);
+    detail::compare_field(out, "NPIs without their latest record", streamed.npis_without_latest,
+                          engine.npis_without_latest);
     detail::compare_field(out, "unexpected rows", streamed.unexpected_rows, engine.unexpected_rows);
     detail::compare_field(out, "unexpected NPIs", streamed.unexpected_npis, engine.unexpected_npis);
-    detail::compare_field(out, "rows behind the newest revision", streamed.behind_newest_revision, engine.behind_newest_revision);
+    detail::compare_field(out, "rows behind the newest revision", streamed.behind_newest_revision,
+                          engine.behind_newest_revision);
     if (!streamed.stale_capped && !engine.stale_capped) {
         const auto less = [](const stale_row& a, const stale_row& b) {
             return a.npi != b.npi ? a.npi < b.npi : a.observed_seq < b.observed_seq;
         };
-        detail::compare_field(out, "stale row list", detail::sorted(streamed.stale, less), detail::sorted(engine.stale, less));
+        detail::compare_field(out, "stale row list", detail::sorted(streamed.stale, less),
+                              detail::sorted(engine.stale, less));
     }
     return out;
 }

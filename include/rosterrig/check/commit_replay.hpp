@@ -26,12 +26,12 @@ namespace rosterrig::check {
 /// replay check needs, from the snapshot's summary.
 struct snapshot_entry {
     std::int64_t snapshot_id = 0;
-    std::string operation;           ///< append, overwrite, delete, replace
-    std::string writer_id;           ///< flink.job-id, or the Connect sink's commit id; "" when absent
-    std::int64_t watermark = -1;     ///< flink.max-committed-checkpoint-id; -1 when absent
-    std::int64_t added_records = 0;  ///< summary added-records (data rows, not delete rows)
+    std::string operation;                      ///< append, overwrite, delete, replace
+    std::string writer_id;                      ///< flink.job-id, or the Connect sink's commit id; "" when absent
+    std::int64_t watermark = -1;                ///< flink.max-committed-checkpoint-id; -1 when absent
+    std::int64_t added_records = 0;             ///< summary added-records (data rows, not delete rows)
     std::vector<std::string> added_data_files;  ///< file paths, when the check was given them
-    std::optional<std::int64_t> timestamp_ms;   ///< the catalog's commit time; absent in results from before it was kept
+    std::optional<std::int64_t> timestamp_ms;  ///< the catalog's commit time; absent in results from before it was kept
 };
 BOOST_DESCRIBE_STRUCT(snapshot_entry, (),
                       (snapshot_id, operation, writer_id, watermark, added_records, added_data_files, timestamp_ms))
@@ -91,7 +91,8 @@ inline commit_replay_report commit_replay(const std::vector<snapshot_entry>& sna
         }
     }
     for (const auto& key : watermark_order)
-        if (const auto& ids = by_watermark[key]; ids.size() > 1) r.replayed_watermarks.push_back({key.first, key.second, ids});
+        if (const auto& ids = by_watermark[key]; ids.size() > 1)
+            r.replayed_watermarks.push_back({key.first, key.second, ids});
     for (const auto& f : file_order)
         if (const auto& ids = by_file[f]; ids.size() > 1) r.files_added_twice.push_back({f, ids});
     return r;

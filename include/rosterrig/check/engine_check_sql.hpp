@@ -60,30 +60,46 @@ inline std::string append_out_of_range(const std::string& table, std::uint64_t e
 /// buckets to put gaps across their edges).
 inline std::string append_missing_fragments(const std::string& table, std::uint64_t events, std::uint64_t width) {
     if (events == 0) throw std::invalid_argument("engine check: a feed of 0 events has no seq range");
-    if (width == 0 || events / width >= 10'000) throw std::invalid_argument("engine check: a bucket width that makes more than 10,000 buckets");
+    if (width == 0 || events / width >= 10'000)
+        throw std::invalid_argument("engine check: a bucket width that makes more than 10,000 buckets");
     const auto n = std::to_string(events), b = std::to_string(width);
     const std::string lo = "greatest(k * " + b + ", 1)", hi = "least(k * " + b + " + " + b + " - 1, " + n + ")";
-    return "WITH s AS (SELECT DISTINCT seq FROM " + table + " WHERE " + in_range(events) + "), "
-           "g AS (SELECT seq, lead(seq) OVER (PARTITION BY seq / " + b + " ORDER BY seq) AS next FROM s), "
-           "b AS (SELECT seq / " + b + " AS k, min(seq) AS lo, max(seq) AS hi FROM s GROUP BY seq / " + b + "), "
-           "ks AS (SELECT k FROM UNNEST(sequence(0, " + n + " / " + b + ")) AS u(k)), "
+    return "WITH s AS (SELECT DISTINCT seq FROM " + table + " WHERE " + in_range(events) +
+           "), "
+           "g AS (SELECT seq, lead(seq) OVER (PARTITION BY seq / " +
+           b +
+           " ORDER BY seq) AS next FROM s), "
+           "b AS (SELECT seq / " +
+           b + " AS k, min(seq) AS lo, max(seq) AS hi FROM s GROUP BY seq / " + b +
+           "), "
+           "ks AS (SELECT k FROM UNNEST(sequence(0, " +
+           n + " / " + b +
+           ")) AS u(k)), "
            "kb AS (SELECT ks.k, b.lo, b.hi FROM ks LEFT JOIN b ON ks.k = b.k) "
            "SELECT seq + 1, next - 1 FROM g WHERE next > seq + 1 "
-           "UNION ALL SELECT " + lo + ", coalesce(lo - 1, " + hi + ") FROM kb WHERE lo IS NULL OR lo > " + lo + " "
-           "UNION ALL SELECT hi + 1, " + hi + " FROM kb WHERE hi < " + hi + " "
+           "UNION ALL SELECT " +
+           lo + ", coalesce(lo - 1, " + hi + ") FROM kb WHERE lo IS NULL OR lo > " + lo +
+           " "
+           "UNION ALL SELECT hi + 1, " +
+           hi + " FROM kb WHERE hi < " + hi +
+           " "
            "ORDER BY 1";
 }
 
 /// Ranges sorted by first, disjoint, joined where one ends just before the
 /// next begins: the bucket fragments made whole.
 inline std::vector<seq_range> merge_adjacent(std::vector<seq_range> fragments) {
-    std::sort(fragments.begin(), fragments.end(), [](const seq_range& a, const seq_range& b) { return a.first < b.first; });
+    std::sort(fragments.begin(), fragments.end(),
+              [](const seq_range& a, const seq_range& b) { return a.first < b.first; });
     std::vector<seq_range> out;
     for (const auto& f : fragments) {
         if (f.last < f.first) throw std::invalid_argument("engine check: a missing fragment ends before it starts");
-        if (!out.empty() && f.first <= out.back().last) throw std::invalid_argument("engine check: missing fragments overlap");
-        if (!out.empty() && out.back().last + 1 == f.first) out.back().last = f.last;  // one run cut at a bucket edge
-        else out.push_back(f);
+        if (!out.empty() && f.first <= out.back().last)
+            throw std::invalid_argument("engine check: missing fragments overlap");
+        if (!out.empty() && out.back().last + 1 == f.first)
+            out.back().last = f.last;  // one run cut at a bucket edge
+        else
+            out.push_back(f);
     }
     return out;
 }
@@ -98,8 +114,8 @@ inline std::vector<seq_range> merge_adjacent(std::vector<seq_range> fragments) {
 inline std::string model_columns() { return "npi BIGINT, latest_seq BIGINT, newest_seq BIGINT"; }
 
 inline std::string joined(const std::string& table, const std::string& model) {
-    return "(SELECT try_cast(t.npi AS BIGINT) AS npi, t.seq, m.npi AS model_npi, m.latest_seq, m.newest_seq FROM " + table +
-           " t LEFT JOIN " + model + " m ON try_cast(t.npi AS BIGINT) = m.npi)";
+    return "(SELECT try_cast(t.npi AS BIGINT) AS npi, t.seq, m.npi AS model_npi, m.latest_seq, m.newest_seq FROM " +
+           table + " t LEFT JOIN " + model + " m ON try_cast(t.npi AS BIGINT) = m.npi)";
 }
 
 /// One row: rows, distinct NPIs, rows of NPIs the model lacks, stale rows
@@ -107,7 +123,8 @@ inline std::string joined(const std::string& table, const std::string& model) {
 inline std::string upsert_counts(const std::string& table, const std::string& model) {
     return "SELECT count(*), count(DISTINCT npi), count_if(model_npi IS NULL), "
            "count_if(model_npi IS NOT NULL AND (seq IS NULL OR seq <> latest_seq)), "
-           "count_if(model_npi IS NOT NULL AND (seq IS NULL OR seq <> newest_seq)) FROM " + joined(table, model);
+           "count_if(model_npi IS NOT NULL AND (seq IS NULL OR seq <> newest_seq)) FROM " +
+           joined(table, model);
 }
 
 /// One row: model NPIs on rows none of which is the last-arrived record.
@@ -135,7 +152,8 @@ inline std::string upsert_unexpected(const std::string& table, const std::string
 /// Up to `cap` stale rows (npi, seq or 0, the model's last-arrived seq), ascending by (npi, seq).
 inline std::string upsert_stale(const std::string& table, const std::string& model, std::uint64_t cap) {
     return "SELECT npi, coalesce(seq, 0), latest_seq FROM " + joined(table, model) +
-           " WHERE model_npi IS NOT NULL AND (seq IS NULL OR seq <> latest_seq) ORDER BY 1, 2 LIMIT " + std::to_string(cap);
+           " WHERE model_npi IS NOT NULL AND (seq IS NULL OR seq <> latest_seq) ORDER BY 1, 2 LIMIT " +
+           std::to_string(cap);
 }
 
 }  // namespace rosterrig::engine_check

@@ -68,7 +68,7 @@ inline void fold_record(upsert_expectation& x, std::uint64_t npi, const expected
     }
     x.events = std::max(x.events, r.seq);
 }
-} // namespace detail
+}  // namespace detail
 
 /// Folds one event into an expectation (events must come in seq order).
 inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
@@ -86,7 +86,8 @@ inline void fold_upsert(upsert_expectation& x, const roster_event& e) {
 /// fold_upsert (test/unit/expected_state.tests.cpp holds the two side by side).
 inline upsert_expectation expect_upsert(const roster_spec& spec) {
     const auto providers = detail::run_feed<detail::arrival_marks>(
-        spec, [](std::uint64_t, const auto&, const detail::compact_record&, std::uint32_t, std::int64_t, source_kind) {});
+        spec,
+        [](std::uint64_t, const auto&, const detail::compact_record&, std::uint32_t, std::int64_t, source_kind) {});
     std::size_t seen = 0;
     for (const auto& p : providers) seen += p.revision != 0;
     upsert_expectation x;
@@ -105,9 +106,8 @@ inline upsert_expectation expect_upsert(const roster_spec& spec) {
         const auto& p = providers[i];
         if (p.revision == 0) continue;
         const expected_record newest{p.marks.newest_seq, p.revision, digest_of(p.current)};
-        const expected_record latest = p.marks.last_was_stale
-                                           ? expected_record{p.marks.last_seq, p.revision - 1, digest_of(p.previous)}
-                                           : newest;
+        const expected_record latest =
+            p.marks.last_was_stale ? expected_record{p.marks.last_seq, p.revision - 1, digest_of(p.previous)} : newest;
         x.by_npi.try_emplace(p.npi, upsert_expectation_entry{latest, newest});
     }
     x.events = spec.events;
@@ -140,7 +140,7 @@ std::vector<roster_event> rows_picked(const roster_spec& spec, Pick pick) {
     });
     return out;
 }
-} // namespace detail
+}  // namespace detail
 
 /// The expected upsert table: one full row per NPI, the last-arrived record,
 /// in seq order. Holds whole rows: meant for feeds that fit in memory.
@@ -170,6 +170,6 @@ inline std::vector<seq_range> missing_latest_runs(const upsert_expectation& x,
     return runs;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -38,12 +38,14 @@ inline kill_attribution attribute_duplicates(const std::vector<std::uint64_t>& s
     for (const auto& d : duplicates) {
         const std::uint64_t extra = d.copies > 0 ? d.copies - 1 : 0;
         auto it = std::lower_bound(sent_before_kill.begin(), sent_before_kill.end(), d.seq);
-        if (it == sent_before_kill.end()) out.unattributed += extra;
-        else out.duplicates_per_kill[static_cast<std::size_t>(it - sent_before_kill.begin())] += extra;
+        if (it == sent_before_kill.end())
+            out.unattributed += extra;
+        else
+            out.duplicates_per_kill[static_cast<std::size_t>(it - sent_before_kill.begin())] += extra;
     }
     return out;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

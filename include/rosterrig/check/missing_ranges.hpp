@@ -45,6 +45,6 @@ inline std::string to_string(const std::vector<seq_range>& runs) {
     return s;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -19,10 +19,8 @@ struct observed_row {
 };
 
 /// The row a perfect sink would write for an event.
-inline observed_row row_of(const roster_event& e) {
-    return observed_row{e.seq, e.npi, fields_digest(e.fields)};
-}
+inline observed_row row_of(const roster_event& e) { return observed_row{e.seq, e.npi, fields_digest(e.fields)}; }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

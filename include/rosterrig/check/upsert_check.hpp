@@ -51,19 +51,20 @@ struct stale_row {
 
 struct upsert_result {
     std::uint64_t rows = 0;
-    std::uint64_t distinct_npis = 0;            ///< distinct NPIs observed, expected or not
-    std::uint64_t rows_sharing_npi = 0;         ///< extra rows: an NPI on k rows adds k-1
-    std::vector<npi_copies> shared_npis;        ///< NPIs on more than one row, ascending
-    std::vector<std::uint64_t> missing_npis;    ///< expected, never observed, ascending
-    std::uint64_t stale_rows = 0;               ///< rows of expected NPIs that are not the last-arrived record
-    std::uint64_t npis_without_latest = 0;      ///< expected NPIs on rows, none of them the last-arrived record
-    std::vector<stale_row> stale;               ///< the first stale_cap of those rows in arrival order, then sorted ascending by (npi, observed_seq)
-    std::size_t stale_cap = 0;                  ///< the cap on `stale` in force for this check
-    bool stale_capped = false;                  ///< true when stale holds fewer rows than stale_rows (the list was cut at stale_cap)
+    std::uint64_t distinct_npis = 0;          ///< distinct NPIs observed, expected or not
+    std::uint64_t rows_sharing_npi = 0;       ///< extra rows: an NPI on k rows adds k-1
+    std::vector<npi_copies> shared_npis;      ///< NPIs on more than one row, ascending
+    std::vector<std::uint64_t> missing_npis;  ///< expected, never observed, ascending
+    std::uint64_t stale_rows = 0;             ///< rows of expected NPIs that are not the last-arrived record
+    std::uint64_t npis_without_latest = 0;    ///< expected NPIs on rows, none of them the last-arrived record
+    std::vector<stale_row>
+        stale;  ///< the first stale_cap of those rows in arrival order, then sorted ascending by (npi, observed_seq)
+    std::size_t stale_cap = 0;  ///< the cap on `stale` in force for this check
+    bool stale_capped = false;  ///< true when stale holds fewer rows than stale_rows (the list was cut at stale_cap)
     static constexpr std::size_t default_stale_cap = 100'000;
-    std::uint64_t unexpected_rows = 0;          ///< rows whose NPI the feed never had
-    std::vector<std::uint64_t> unexpected_npis; ///< those NPIs, distinct, ascending
-    std::uint64_t behind_newest_revision = 0;   ///< rows not carrying their NPI's newest revision (event-time hazard)
+    std::uint64_t unexpected_rows = 0;           ///< rows whose NPI the feed never had
+    std::vector<std::uint64_t> unexpected_npis;  ///< those NPIs, distinct, ascending
+    std::uint64_t behind_newest_revision = 0;    ///< rows not carrying their NPI's newest revision (event-time hazard)
 
     /// One row per expected NPI, each the last-arrived record, nothing else.
     bool matches() const noexcept {
@@ -83,7 +84,8 @@ public:
                                                    })),
           stale_cap_(stale_cap) {
         for (const auto& [npi, e] : expectation.by_npi)
-            if (differs(e)) newest_.try_emplace(npi, newest_record{e.newest_by_revision.seq, e.newest_by_revision.digest});
+            if (differs(e))
+                newest_.try_emplace(npi, newest_record{e.newest_by_revision.seq, e.newest_by_revision.digest});
     }
 
     /// Throws std::invalid_argument when the row has neither seq nor digest.
@@ -120,8 +122,10 @@ public:
         r.behind_newest_revision = behind_newest_;
         for (const auto& [npi, s] : slots_) {
             const std::uint64_t seen = s.seen & seen_mask;
-            if (seen == 0) r.missing_npis.push_back(npi);
-            else ++r.distinct_npis;
+            if (seen == 0)
+                r.missing_npis.push_back(npi);
+            else
+                ++r.distinct_npis;
             if (seen > 0 && !(s.seen & latest_seen)) ++r.npis_without_latest;
             if (seen > 1) r.shared_npis.push_back({npi, seen});
         }
@@ -142,7 +146,7 @@ private:
     /// digest. With the key, 32 bytes (one cache line holds two slots).
     struct slot {
         std::uint64_t latest_seq, latest_digest;  ///< the last-arrived record
-        std::uint64_t seen;  ///< rows seen (low 62 bits) | latest_seen | newest_differs
+        std::uint64_t seen;                       ///< rows seen (low 62 bits) | latest_seen | newest_differs
     };
     /// The newest revision, kept in newest_ only for the NPIs whose newest
     /// revision is not their last-arrived record (late stale assertions);
@@ -152,7 +156,7 @@ private:
     };
     static constexpr std::uint64_t newest_differs = std::uint64_t{1} << 63;
     static constexpr std::uint64_t latest_seen = std::uint64_t{1} << 62;  // a row was the last-arrived record
-    static constexpr std::uint64_t seen_mask = latest_seen - 1;  // 2^62 rows: out of reach
+    static constexpr std::uint64_t seen_mask = latest_seen - 1;           // 2^62 rows: out of reach
     static bool differs(const upsert_expectation_entry& e) noexcept {
         return e.latest_by_arrival.seq != e.newest_by_revision.seq;
     }
@@ -216,6 +220,6 @@ upsert_result check_upsert(const upsert_expectation& expectation, const Range& r
     return c.finish();
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -37,8 +37,8 @@ public:
 
     /// A boolean switch: present = true.
     arg_parser& flag(std::string name, bool& out, std::string help) {
-        options_.push_back({std::move(name), "", std::move(help), false, true, false,
-                            [&out](std::string_view) { out = true; }});
+        options_.push_back(
+            {std::move(name), "", std::move(help), false, true, false, [&out](std::string_view) { out = true; }});
         return *this;
     }
 
@@ -61,7 +61,10 @@ public:
         options_.push_back({std::move(name), metavar, std::move(help), is_required, false, false,
                             [&out, flag_name, choices](std::string_view text) {
                                 for (const auto& c : choices)
-                                    if (c == text) { out = c; return; }
+                                    if (c == text) {
+                                        out = c;
+                                        return;
+                                    }
                                 throw usage_error(flag_name + ": expected one of " + join(choices) + ", got \"" +
                                                   std::string(text) + "\"");
                             }});
@@ -72,10 +75,14 @@ public:
     /// --help or -h is among them.
     bool parse(const std::vector<std::string>& args, std::ostream& help_out = std::cout) {
         for (const auto& a : args)
-            if (a == "--help" || a == "-h") { help_out << usage(); return false; }
+            if (a == "--help" || a == "-h") {
+                help_out << usage();
+                return false;
+            }
         for (std::size_t i = 0; i < args.size(); ++i) {
             std::string_view arg = args[i];
-            if (arg.size() < 3 || arg.substr(0, 2) != "--") throw usage_error("unexpected argument \"" + args[i] + "\"");
+            if (arg.size() < 3 || arg.substr(0, 2) != "--")
+                throw usage_error("unexpected argument \"" + args[i] + "\"");
             std::string_view name = arg, value;
             bool inline_value = false;
             if (const auto eq = arg.find('='); eq != std::string_view::npos) {
@@ -125,8 +132,10 @@ public:
         u += "\n\n" + summary_ + "\n\n";
         for (const auto& e : options_) {
             std::string left = "  " + e.name + (e.is_flag ? "" : " " + e.metavar);
-            if (left.size() < 28) left.append(28 - left.size(), ' ');
-            else left += "  ";
+            if (left.size() < 28)
+                left.append(28 - left.size(), ' ');
+            else
+                left += "  ";
             u += left + e.help + (e.is_required ? " (required)" : "") + "\n";
         }
         u += "  --help                    show this help\n";
@@ -162,7 +171,8 @@ private:
             std::size_t from = 0;
             for (;;) {
                 const auto comma = text.find(',', from);
-                out.push_back(convert<std::int64_t>(name, text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from)));
+                out.push_back(convert<std::int64_t>(
+                    name, text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from)));
                 if (comma == std::string_view::npos) return out;
                 from = comma + 1;
             }
@@ -175,11 +185,16 @@ private:
                                   std::string(text) + "\"");
             return v;
         } else {
-            static_assert(std::is_same_v<T, double>, "option type: std::string, an integer type, double or a list of int64");
+            static_assert(std::is_same_v<T, double>,
+                          "option type: std::string, an integer type, double or a list of int64");
             std::string s(text);
             std::size_t used = 0;
             double v = 0;
-            try { v = std::stod(s, &used); } catch (const std::exception&) { used = 0; }
+            try {
+                v = std::stod(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
             if (s.empty() || used != s.size()) throw usage_error(name + ": expected a number, got \"" + s + "\"");
             return v;
         }
@@ -189,6 +204,6 @@ private:
     std::vector<entry> options_;
 };
 
-} // namespace rosterrig::cli
+}  // namespace rosterrig::cli
 
 #endif

@@ -71,14 +71,19 @@ public:
 
         row.seq.reset();
         if (const auto* s = obj->if_contains("seq"); s && !s->is_null()) {
-            if (s->is_int64() && s->get_int64() >= 0) row.seq = static_cast<std::uint64_t>(s->get_int64());
-            else if (s->is_uint64()) row.seq = s->get_uint64();
-            else throw row_error("seq: expected a non-negative integer");
+            if (s->is_int64() && s->get_int64() >= 0)
+                row.seq = static_cast<std::uint64_t>(s->get_int64());
+            else if (s->is_uint64())
+                row.seq = s->get_uint64();
+            else
+                throw row_error("seq: expected a non-negative integer");
         }
         const auto* n = obj->if_contains("npi");
         if (!n) throw row_error("npi: missing");
-        if (n->is_int64() && n->get_int64() > 0) row.npi = static_cast<std::uint64_t>(n->get_int64());
-        else if (n->is_uint64()) row.npi = n->get_uint64();
+        if (n->is_int64() && n->get_int64() > 0)
+            row.npi = static_cast<std::uint64_t>(n->get_int64());
+        else if (n->is_uint64())
+            row.npi = n->get_uint64();
         else if (n->is_string()) {
             const auto& s = n->get_string();
             std::uint64_t value = 0;
@@ -86,12 +91,13 @@ public:
             if (s.empty() || e != std::errc{} || p != s.data() + s.size())
                 throw row_error("npi: expected digits, got \"" + std::string(s) + "\"");
             row.npi = value;
-        } else throw row_error("npi: expected a string of digits or an integer");
+        } else
+            throw row_error("npi: expected a string of digits or an integer");
 
-        static constexpr std::array<std::string_view, 8> names{"name", "taxonomy", "address", "city",
-                                                              "state", "zip",      "phone",   "status"};
-        std::array<std::string*, 8> slots{&row.fields.name, &row.fields.taxonomy, &row.fields.address,
-                                          &row.fields.city, &row.fields.state,    &row.fields.zip,
+        static constexpr std::array<std::string_view, 8> names{"name",  "taxonomy", "address", "city",
+                                                               "state", "zip",      "phone",   "status"};
+        std::array<std::string*, 8> slots{&row.fields.name,  &row.fields.taxonomy, &row.fields.address,
+                                          &row.fields.city,  &row.fields.state,    &row.fields.zip,
                                           &row.fields.phone, &row.fields.status};
         int present = 0;
         for (std::size_t i = 0; i < names.size(); ++i) {
@@ -119,6 +125,6 @@ private:
     std::array<unsigned char, 8192> buffer_{};
 };
 
-} // namespace rosterrig::cli
+}  // namespace rosterrig::cli
 
 #endif

@@ -56,8 +56,16 @@ public:
         basic_iterator(owner* m, std::size_t i) : map_(m), index_(i) { skip(); }
         reference operator*() const { return map_->slots_[index_]; }
         auto* operator->() const { return &map_->slots_[index_]; }
-        basic_iterator& operator++() { ++index_; skip(); return *this; }
-        basic_iterator operator++(int) { auto t = *this; ++*this; return t; }
+        basic_iterator& operator++() {
+            ++index_;
+            skip();
+            return *this;
+        }
+        basic_iterator operator++(int) {
+            auto t = *this;
+            ++*this;
+            return t;
+        }
         friend bool operator==(const basic_iterator& a, const basic_iterator& b) { return a.index_ == b.index_; }
 
     private:
@@ -177,6 +185,6 @@ private:
     std::size_t size_ = 0;
 };
 
-} // namespace rosterrig::detail
+}  // namespace rosterrig::detail
 
 #endif

@@ -51,6 +51,6 @@ inline std::string sha256_hex(std::string_view bytes) {
     return h.hex();
 }
 
-} // namespace rosterrig::detail
+}  // namespace rosterrig::detail
 
 #endif

@@ -46,7 +46,10 @@ inline std::string heredoc_body(std::string_view script, std::string_view target
     detail::for_each_line(script, [&](std::string_view line) {
         if (done) return;
         if (inside) {
-            if (line == delimiter) { done = true; return; }
+            if (line == delimiter) {
+                done = true;
+                return;
+            }
             body.append(line).push_back('\n');
             return;
         }

@@ -61,7 +61,8 @@ inline std::vector<experiment::plan_edge> execution_plan_edges(const std::string
             const auto& io = in.as_object();
             const boost::json::object* from = nullptr;
             for (const auto& m : nodes->as_array())
-                if (const auto* mid = m.as_object().if_contains("id"); mid && io.if_contains("id") && id_of(*mid) == id_of(io.at("id")))
+                if (const auto* mid = m.as_object().if_contains("id");
+                    mid && io.if_contains("id") && id_of(*mid) == id_of(io.at("id")))
                     from = &m.as_object();
             out.push_back({from ? name_of(*from) : "?", name_of(o), text(io, "ship_strategy"),
                            from ? integer(*from, "parallelism") : std::nullopt, integer(o, "parallelism")});

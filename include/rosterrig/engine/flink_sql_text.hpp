@@ -21,18 +21,18 @@
 namespace rosterrig::engine {
 
 struct sql_column {
-    std::string name;   // without backquotes
-    std::string type;   // the rest of the definition, whitespace collapsed
+    std::string name;  // without backquotes
+    std::string type;  // the rest of the definition, whitespace collapsed
     friend bool operator==(const sql_column&, const sql_column&) = default;
 };
 
 struct create_table_text {
-    std::string name;                                 // as written, e.g. lake.${namespace}.${table}
+    std::string name;  // as written, e.g. lake.${namespace}.${table}
     bool temporary = false;
-    std::vector<sql_column> columns;                  // in declaration order
+    std::vector<sql_column> columns;                      // in declaration order
     std::optional<std::vector<std::string>> primary_key;  // column names, when declared
-    bool primary_key_not_enforced = false;            // Flink accepts only NOT ENFORCED keys
-    std::map<std::string, std::string> properties;    // the WITH ( ... ) options, unquoted
+    bool primary_key_not_enforced = false;                // Flink accepts only NOT ENFORCED keys
+    std::map<std::string, std::string> properties;        // the WITH ( ... ) options, unquoted
 };
 
 namespace detail {
@@ -64,7 +64,8 @@ inline std::string blank_comments(std::string_view text) {
     std::string out(text);
     bool quoted = false;
     for (std::size_t i = 0; i < out.size(); ++i) {
-        if (out[i] == '\'') quoted = !quoted;  // '' inside a literal toggles twice
+        if (out[i] == '\'')
+            quoted = !quoted;  // '' inside a literal toggles twice
         else if (!quoted && out[i] == '-' && i + 1 < out.size() && out[i + 1] == '-')
             while (i < out.size() && out[i] != '\n') out[i++] = ' ';
     }
@@ -77,10 +78,14 @@ inline std::size_t closing_paren(std::string_view s, std::size_t open) {
     bool quoted = false;
     for (std::size_t i = open; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '\'') quoted = !quoted;
-        else if (quoted) continue;
-        else if (c == '(') ++depth;
-        else if (c == ')' && --depth == 0) return i;
+        if (c == '\'')
+            quoted = !quoted;
+        else if (quoted)
+            continue;
+        else if (c == '(')
+            ++depth;
+        else if (c == ')' && --depth == 0)
+            return i;
     }
     throw std::invalid_argument("unbalanced parenthesis at offset " + std::to_string(open));
 }
@@ -97,11 +102,18 @@ inline std::vector<std::string> split_top_level(std::string_view s) {
     };
     for (std::size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '\'') quoted = !quoted;
-        else if (quoted) continue;
-        else if (c == '(') ++depth;
-        else if (c == ')') --depth;
-        else if (c == ',' && depth == 0) { push(i); start = i + 1; }
+        if (c == '\'')
+            quoted = !quoted;
+        else if (quoted)
+            continue;
+        else if (c == '(')
+            ++depth;
+        else if (c == ')')
+            --depth;
+        else if (c == ',' && depth == 0) {
+            push(i);
+            start = i + 1;
+        }
     }
     push(s.size());
     return out;
@@ -216,8 +228,7 @@ inline std::vector<sql_column> parse_columns(std::string_view body) {
     std::vector<sql_column> out;
     for (const auto& piece : detail::split_top_level(detail::blank_comments(body))) {
         const auto space = piece.find(' ');
-        if (space == std::string::npos)
-            throw std::invalid_argument("column without a type: " + piece);
+        if (space == std::string::npos) throw std::invalid_argument("column without a type: " + piece);
         const auto first = detail::upper(piece.substr(0, space));
         if (first == "PRIMARY" || first == "CONSTRAINT" || first == "WATERMARK")
             throw std::invalid_argument("not a column definition: " + piece);
@@ -236,14 +247,18 @@ inline create_table_text parse_create_table(std::string_view sql) {
     // CREATE as a word: "created_at" is a column, not a statement.
     std::vector<std::size_t> creates;
     for (auto at = up.find("CREATE"); at != std::string::npos; at = up.find("CREATE", at + 1))
-        if ((at == 0 || (!std::isalnum(static_cast<unsigned char>(up[at - 1])) && up[at - 1] != '_')) && keyword_at(up, at, "CREATE"))
+        if ((at == 0 || (!std::isalnum(static_cast<unsigned char>(up[at - 1])) && up[at - 1] != '_')) &&
+            keyword_at(up, at, "CREATE"))
             creates.push_back(at);
     if (creates.empty()) throw std::invalid_argument("no CREATE TABLE statement");
     if (creates.size() > 1) throw std::invalid_argument("more than one CREATE statement");
 
     create_table_text out;
     std::size_t i = creates.front() + 6;
-    if (auto t = keyword_at(text, i, "TEMPORARY")) { out.temporary = true; i = *t; }
+    if (auto t = keyword_at(text, i, "TEMPORARY")) {
+        out.temporary = true;
+        i = *t;
+    }
     auto table = keyword_at(text, i, "TABLE");
     if (!table) throw std::invalid_argument("CREATE is not followed by [TEMPORARY] TABLE");
     i = *table;
@@ -272,7 +287,8 @@ inline create_table_text parse_create_table(std::string_view sql) {
             for (const auto& k : detail::split_top_level(p.substr(kopen + 1, kclose - kopen - 1)))
                 key.push_back(detail::unquote_identifier(k));
             out.primary_key = key;
-            out.primary_key_not_enforced = detail::collapse_space(detail::upper(p.substr(kclose + 1))) == "NOT ENFORCED";
+            out.primary_key_not_enforced =
+                detail::collapse_space(detail::upper(p.substr(kclose + 1))) == "NOT ENFORCED";
         } else if (head == "WATERMARK") {
             continue;  // not a column, not a key: nothing the checks read
         } else {
@@ -284,7 +300,8 @@ inline create_table_text parse_create_table(std::string_view sql) {
     auto with = keyword_at(text, close + 1, "WITH");
     if (!with) throw std::invalid_argument("CREATE TABLE " + out.name + " has no WITH ( ... ) after its columns");
     const auto wopen = text.find('(', *with);
-    if (wopen == std::string::npos || text.substr(*with, wopen - *with).find_first_not_of(" \t\r\n") != std::string::npos)
+    if (wopen == std::string::npos ||
+        text.substr(*with, wopen - *with).find_first_not_of(" \t\r\n") != std::string::npos)
         throw std::invalid_argument("WITH is not followed by (");
     const auto wclose = detail::closing_paren(text, wopen);
     for (const auto& option : detail::split_top_level(std::string_view(text).substr(wopen + 1, wclose - wopen - 1))) {
@@ -294,8 +311,7 @@ inline create_table_text parse_create_table(std::string_view sql) {
         if (eq == std::string::npos) throw std::invalid_argument("WITH option is not 'key' = 'value': " + option);
         auto key = detail::unquote_literal(detail::collapse_space(std::string_view(option).substr(0, eq)));
         auto value = detail::unquote_literal(detail::collapse_space(std::string_view(option).substr(eq + 1)));
-        if (!out.properties.emplace(key, value).second)
-            throw std::invalid_argument("WITH option given twice: " + key);
+        if (!out.properties.emplace(key, value).second) throw std::invalid_argument("WITH option given twice: " + key);
     }
     const auto rest = std::string_view(text).substr(wclose + 1);
     if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos)

@@ -21,7 +21,8 @@ struct applied_fault {
     std::int64_t applied_at_ms = 0;  ///< epoch ms; 0 when it was never applied
     std::int64_t healed_at_ms = 0;   ///< epoch ms the heal was seen complete; 0 when it was not
     std::string done;                ///< what was done, in words ("SIGSTOP pid 4242", "proxy rule 3: ...")
-    std::map<std::string, std::vector<std::string>> notes;  ///< per component (a fault_target's name, or any other): what it was seen to do
+    std::map<std::string, std::vector<std::string>>
+        notes;  ///< per component (a fault_target's name, or any other): what it was seen to do
     friend bool operator==(const applied_fault&, const applied_fault&) = default;
 
     bool applied() const { return applied_at_ms != 0; }
@@ -32,6 +33,6 @@ struct applied_fault {
 };
 BOOST_DESCRIBE_STRUCT(applied_fault, (), (planned, applied_at_ms, healed_at_ms, done, notes))
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

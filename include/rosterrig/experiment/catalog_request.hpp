@@ -19,9 +19,9 @@ namespace rosterrig::experiment {
 /// snapshot's summary. Absent fields stay at their defaults.
 struct commit_body {
     std::int64_t snapshot_id = 0;
-    std::int64_t watermark = -1;      ///< flink.max-committed-checkpoint-id
+    std::int64_t watermark = -1;  ///< flink.max-committed-checkpoint-id
     std::int64_t added_records = -1;
-    std::string writer_id;            ///< flink.job-id
+    std::string writer_id;  ///< flink.job-id
 };
 
 /// Reads an Iceberg REST commit request (updates[].action == "add-snapshot").
@@ -58,7 +58,8 @@ inline commit_body commit_body_of(const std::string& body) {
             const auto& m = summary->as_object();
             out.watermark = number(m.if_contains("flink.max-committed-checkpoint-id"));
             out.added_records = number(m.if_contains("added-records"));
-            if (const auto* id = m.if_contains("flink.job-id"); id && id->is_string()) out.writer_id = std::string(id->as_string());
+            if (const auto* id = m.if_contains("flink.job-id"); id && id->is_string())
+                out.writer_id = std::string(id->as_string());
         }
     }
     return out;
@@ -82,9 +83,9 @@ struct table_request {
     std::string note;
 };
 BOOST_DESCRIBE_STRUCT(table_request, (),
-                      (event, method, rule, action, received_at_ms, forwarded_at_ms, upstream_replied_at_ms, answered_at_ms,
-                       dropped_at_ms, upstream_status, answered_status, snapshot_id, watermark, note))
+                      (event, method, rule, action, received_at_ms, forwarded_at_ms, upstream_replied_at_ms,
+                       answered_at_ms, dropped_at_ms, upstream_status, answered_status, snapshot_id, watermark, note))
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -17,9 +17,9 @@ namespace rosterrig::experiment {
 
 struct checkpoint_outcome {
     std::int64_t id = -1;
-    std::string status;           ///< COMPLETED, FAILED (IN_PROGRESS ones are not recorded)
-    std::string failure_message;  ///< Flink's, "" for a completed one
-    std::int64_t trigger_ms = 0;  ///< epoch ms
+    std::string status;              ///< COMPLETED, FAILED (IN_PROGRESS ones are not recorded)
+    std::string failure_message;     ///< Flink's, "" for a completed one
+    std::int64_t trigger_ms = 0;     ///< epoch ms
     std::int64_t end_to_end_ms = 0;  ///< trigger to the last acknowledgement (to the failure, for a failed one)
 };
 BOOST_DESCRIBE_STRUCT(checkpoint_outcome, (), (id, status, failure_message, trigger_ms, end_to_end_ms))
@@ -44,6 +44,6 @@ inline void merge_outcomes(std::vector<checkpoint_outcome>& into, const std::vec
     std::sort(into.begin(), into.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

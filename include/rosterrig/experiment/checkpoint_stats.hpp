@@ -17,17 +17,17 @@ namespace rosterrig::experiment {
 
 struct checkpoint_stat {
     std::int64_t id = -1;
-    std::string status;                    ///< COMPLETED, FAILED, IN_PROGRESS
-    std::int64_t trigger_ms = 0;           ///< epoch ms
-    std::int64_t end_to_end_ms = 0;        ///< trigger to the last acknowledgement
+    std::string status;              ///< COMPLETED, FAILED, IN_PROGRESS
+    std::int64_t trigger_ms = 0;     ///< epoch ms
+    std::int64_t end_to_end_ms = 0;  ///< trigger to the last acknowledgement
     std::int64_t checkpointed_bytes = 0;
     // The writer vertex's subtasks (GET .../checkpoints/details/<id>/subtasks/<vertex>):
     std::int64_t writer_subtasks = 0;
-    std::int64_t writer_alignment_max_ms = 0;     ///< first to last barrier, the slowest subtask
-    std::int64_t writer_start_delay_max_ms = 0;   ///< trigger to the first barrier at the subtask
-    std::int64_t writer_processed_bytes = 0;      ///< processed during alignment, summed over subtasks
-    std::int64_t writer_persisted_bytes = 0;      ///< in-flight data written into the checkpoint (unaligned)
-    bool writer_unaligned = false;                ///< any subtask took it unaligned
+    std::int64_t writer_alignment_max_ms = 0;    ///< first to last barrier, the slowest subtask
+    std::int64_t writer_start_delay_max_ms = 0;  ///< trigger to the first barrier at the subtask
+    std::int64_t writer_processed_bytes = 0;     ///< processed during alignment, summed over subtasks
+    std::int64_t writer_persisted_bytes = 0;     ///< in-flight data written into the checkpoint (unaligned)
+    bool writer_unaligned = false;               ///< any subtask took it unaligned
 };
 BOOST_DESCRIBE_STRUCT(checkpoint_stat, (),
                       (id, status, trigger_ms, end_to_end_ms, checkpointed_bytes, writer_subtasks,
@@ -49,6 +49,6 @@ inline std::vector<std::int64_t> ids_of(const std::vector<checkpoint_stat>& v) {
     return out;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

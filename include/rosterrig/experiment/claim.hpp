@@ -11,13 +11,13 @@
 namespace rosterrig::experiment {
 
 struct claim {
-    std::string sentence;  ///< what the README says
-    std::string test;      ///< the exact test name (a Catch2 TEST_CASE or a ctest NAME)
-    std::string file;      ///< where that test is written, relative to the checkout
-    std::string mutation;  ///< the change to code or data that makes the test fail
+    std::string sentence;         ///< what the README says
+    std::string test;             ///< the exact test name (a Catch2 TEST_CASE or a ctest NAME)
+    std::string file;             ///< where that test is written, relative to the checkout
+    std::string mutation;         ///< the change to code or data that makes the test fail
     bool from_reference = false;  ///< the reference study makes this claim too
 };
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

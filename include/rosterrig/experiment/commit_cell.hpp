@@ -41,10 +41,10 @@ struct snapshot_entry {
     std::int64_t snapshot_id = 0;
     std::int64_t timestamp_ms = 0;
     std::string operation;
-    std::string job_id;                  // flink.job-id, "" for a snapshot no Flink job made
-    std::int64_t added_data_files = 0;   // the summary's count
+    std::string job_id;                 // flink.job-id, "" for a snapshot no Flink job made
+    std::int64_t added_data_files = 0;  // the summary's count
     std::int64_t added_records = 0;
-    std::int64_t rows_first_visible = 0; // rows a reader sees whose data file this snapshot added
+    std::int64_t rows_first_visible = 0;  // rows a reader sees whose data file this snapshot added
 };
 BOOST_DESCRIBE_STRUCT(snapshot_entry, (),
                       (snapshot_id, timestamp_ms, operation, job_id, added_data_files, added_records,
@@ -52,30 +52,31 @@ BOOST_DESCRIBE_STRUCT(snapshot_entry, (),
 
 /// The settings in force, each from the component that holds it.
 struct settings_in_force {
-    std::string mode;                     // Flink's checkpoint config
-    std::int64_t interval_ms = 0;         // Flink's checkpoint config
-    std::int64_t writer_parallelism = 0;  // the writer vertex in Flink's job plan
-    std::string writer_vertex;            // its description
+    std::string mode;                                    // Flink's checkpoint config
+    std::int64_t interval_ms = 0;                        // Flink's checkpoint config
+    std::int64_t writer_parallelism = 0;                 // the writer vertex in Flink's job plan
+    std::string writer_vertex;                           // its description
     std::optional<std::int64_t> target_file_size_bytes;  // the table's property, from the catalog; none: not set
 };
-BOOST_DESCRIBE_STRUCT(settings_in_force, (), (mode, interval_ms, writer_parallelism, writer_vertex, target_file_size_bytes))
+BOOST_DESCRIBE_STRUCT(settings_in_force, (),
+                      (mode, interval_ms, writer_parallelism, writer_vertex, target_file_size_bytes))
 
 struct cell_run {
     std::string cell;
     cell_role role = cell_role::grid;
     std::uint64_t repeat = 1;
-    std::int64_t interval_ms = 0;            // requested
-    std::int64_t parallelism = 0;            // requested
+    std::int64_t interval_ms = 0;              // requested
+    std::int64_t parallelism = 0;              // requested
     std::optional<std::int64_t> target_bytes;  // requested
     settings_in_force in_force;
     std::string job_id;
     std::uint64_t events = 0;
-    std::int64_t feed_started_ms = 0;        // epoch ms, first record handed to the producer
-    std::int64_t feed_duration_ms = 0;       // first to last acknowledgement
-    std::vector<snapshot_entry> snapshots;   // oldest first
-    std::vector<file_entry> files;           // live files of the final snapshot
+    std::int64_t feed_started_ms = 0;       // epoch ms, first record handed to the producer
+    std::int64_t feed_duration_ms = 0;      // first to last acknowledgement
+    std::vector<snapshot_entry> snapshots;  // oldest first
+    std::vector<file_entry> files;          // live files of the final snapshot
     freshness_histogram freshness;
-    std::int64_t rows_unmapped = 0;          // rows whose data file the metadata does not list (expected 0)
+    std::int64_t rows_unmapped = 0;  // rows whose data file the metadata does not list (expected 0)
     std::uint64_t rows = 0;
     std::uint64_t duplicate_rows = 0;
     std::vector<seq_range> missing_runs;
@@ -86,8 +87,8 @@ BOOST_DESCRIBE_STRUCT(cell_run, (),
                        duplicate_rows, missing_runs))
 
 struct cell_analysis {
-    std::int64_t commits_with_data = 0;    // snapshots by the job that added data files
-    std::int64_t empty_commits = 0;        // snapshots by the job that added none
+    std::int64_t commits_with_data = 0;          // snapshots by the job that added data files
+    std::int64_t empty_commits = 0;              // snapshots by the job that added none
     std::vector<std::int64_t> files_per_commit;  // data files per commit with data, from $entries
     std::int64_t data_files = 0;
     stats::summary file_bytes;
@@ -143,9 +144,9 @@ inline std::string describe(const cell_run& r) {
     }
     return std::to_string(a.commits_with_data) + " commits with data (" + std::to_string(a.empty_commits) +
            " empty), files per commit [" + fpc.substr(0, 60) + "], mean file " +
-           std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B, freshness p50 <= " + std::to_string(a.p50_ms) +
-           " ms; " + std::to_string(r.rows) + " rows, " + std::to_string(r.duplicate_rows) + " duplicates, " +
-           std::to_string(r.missing_runs.size()) + " missing runs";
+           std::to_string(static_cast<long long>(a.mean_file_bytes)) +
+           " B, freshness p50 <= " + std::to_string(a.p50_ms) + " ms; " + std::to_string(r.rows) + " rows, " +
+           std::to_string(r.duplicate_rows) + " duplicates, " + std::to_string(r.missing_runs.size()) + " missing runs";
 }
 
 /// The producer's acknowledgements: each seq's (epoch ms), and how long the
@@ -187,6 +188,6 @@ inline void record_snapshots(cell_run& run, std::vector<snapshot_entry> snapshot
 
 inline std::string bytes_text(double b) { return report::with_thousands(static_cast<long long>(std::llround(b))); }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -36,20 +36,21 @@ struct consumer_event {
     std::int64_t t_ms = 0;
     std::string member;
     std::string kind;
-    std::int64_t partition = -1;  // record
-    std::int64_t offset = -1;     // record
-    std::int64_t seq = -1;        // record
-    std::int64_t records = 0;     // batch
-    std::int64_t took_ms = 0;     // batch
-    bool ok = false;              // commit
+    std::int64_t partition = -1;                  // record
+    std::int64_t offset = -1;                     // record
+    std::int64_t seq = -1;                        // record
+    std::int64_t records = 0;                     // batch
+    std::int64_t took_ms = 0;                     // batch
+    bool ok = false;                              // commit
     std::map<std::string, std::int64_t> offsets;  // commit: partition -> next offset
     std::vector<std::int64_t> partitions;         // assigned, revoked, lost
-    std::string where;            // error
-    std::string error;            // error; commit when not ok
-    std::string detail;           // start: "client protocol mode", and the client's version
+    std::string where;                            // error
+    std::string error;                            // error; commit when not ok
+    std::string detail;                           // start: "client protocol mode", and the client's version
 };
 BOOST_DESCRIBE_STRUCT(consumer_event, (),
-                      (t_ms, member, kind, partition, offset, seq, records, took_ms, ok, offsets, partitions, where, error, detail))
+                      (t_ms, member, kind, partition, offset, seq, records, took_ms, ok, offsets, partitions, where,
+                       error, detail))
 
 namespace detail {
 inline std::int64_t int_field(const boost::json::object& o, const char* key, std::int64_t fallback = -1) {
@@ -77,7 +78,8 @@ inline consumer_event parse_consumer_event(const std::string& line) {
     e.t_ms = detail::int_field(o, "t", 0);
     e.member = detail::text_field(o, "member");
     e.kind = detail::text_field(o, "kind");
-    if (e.kind.empty() || e.member.empty()) throw std::invalid_argument("a line without member or kind: " + line.substr(0, 120));
+    if (e.kind.empty() || e.member.empty())
+        throw std::invalid_argument("a line without member or kind: " + line.substr(0, 120));
     e.partition = detail::int_field(o, "partition");
     e.offset = detail::int_field(o, "offset");
     e.seq = detail::int_field(o, "seq");
@@ -119,7 +121,8 @@ inline std::vector<consumer_event> parse_consumer_log(std::istream& in, const st
 /// JSON line); -1 when the value does not start with one.
 inline std::int64_t seq_in_value(std::string_view v) {
     constexpr std::string_view key = "{\"seq\":";
-    if (v.substr(0, key.size()) != key || v.size() == key.size() || v[key.size()] < '0' || v[key.size()] > '9') return -1;
+    if (v.substr(0, key.size()) != key || v.size() == key.size() || v[key.size()] < '0' || v[key.size()] > '9')
+        return -1;
     std::int64_t seq = 0;
     for (std::size_t i = key.size(); i < v.size() && v[i] >= '0' && v[i] <= '9'; ++i) seq = seq * 10 + (v[i] - '0');
     return seq;
@@ -138,24 +141,26 @@ struct batch_progress {
 
 /// The exact accounting over one run's events (every member's).
 struct consumer_accounting {
-    std::int64_t processed = 0;              ///< record lines
-    std::int64_t distinct_records = 0;       ///< distinct (partition, offset) processed
+    std::int64_t processed = 0;                 ///< record lines
+    std::int64_t distinct_records = 0;          ///< distinct (partition, offset) processed
     std::int64_t processed_more_than_once = 0;  ///< distinct records processed twice or more
-    std::int64_t most_times_processed = 0;   ///< the most any one record was processed
-    std::int64_t distinct_seqs = 0;          ///< distinct seqs among the records processed
+    std::int64_t most_times_processed = 0;      ///< the most any one record was processed
+    std::int64_t distinct_seqs = 0;             ///< distinct seqs among the records processed
     std::int64_t commits_ok = 0;
     std::int64_t commits_failed = 0;
-    std::int64_t poll_errors = 0;            ///< errors handed to the application outside commits
-    std::int64_t assignments = 0;            ///< assigned events, every member
-    std::int64_t revocations = 0;            ///< revoked or lost events
-    std::int64_t lost = 0;                   ///< of those, lost (the member was already out of the group)
+    std::int64_t poll_errors = 0;  ///< errors handed to the application outside commits
+    std::int64_t assignments = 0;  ///< assigned events, every member
+    std::int64_t revocations = 0;  ///< revoked or lost events
+    std::int64_t lost = 0;         ///< of those, lost (the member was already out of the group)
     std::int64_t batches = 0;
     std::int64_t longest_batch_ms = 0;
-    std::map<std::string, std::int64_t> errors_seen;  ///< every error text the application was handed (commits and polls) -> times
+    std::map<std::string, std::int64_t>
+        errors_seen;  ///< every error text the application was handed (commits and polls) -> times
 };
 BOOST_DESCRIBE_STRUCT(consumer_accounting, (),
-                      (processed, distinct_records, processed_more_than_once, most_times_processed, distinct_seqs, commits_ok,
-                       commits_failed, poll_errors, assignments, revocations, lost, batches, longest_batch_ms, errors_seen))
+                      (processed, distinct_records, processed_more_than_once, most_times_processed, distinct_seqs,
+                       commits_ok, commits_failed, poll_errors, assignments, revocations, lost, batches,
+                       longest_batch_ms, errors_seen))
 
 /// An error text without what changes between occurrences (digits), so the
 /// same error counts as one: "exceeded by 402ms" and "by 2ms" are one kind.

@@ -20,27 +20,28 @@
 namespace rosterrig::experiment {
 
 template <class E>
-concept experiment_definition = requires(typename E::parameters& p, typename E::samples& s, const result::result_envelope& env) {
-    // Names: the result's experiment, the README marker, the files relative to the checkout.
-    { E::id } -> std::convertible_to<std::string_view>;
-    { E::tag } -> std::convertible_to<std::string_view>;
-    { E::predictions_file } -> std::convertible_to<std::string_view>;
-    { E::results_file } -> std::convertible_to<std::string_view>;
-    // The parameters of a full and a quick run, and what every run sets.
-    { E::parameters::full() } -> std::same_as<typename E::parameters>;
-    { E::parameters::quick_run() } -> std::same_as<typename E::parameters>;
-    { p.seed } -> std::convertible_to<std::uint64_t>;
-    { p.quick } -> std::convertible_to<bool>;
-    // The samples carry their judged predictions.
-    s.predictions;
-    // Judging, the faults, the report.
-    { E::rules() } -> std::same_as<std::vector<rule<typename E::samples, typename E::parameters>>>;
-    { E::fault_plan(p) } -> std::same_as<experiment::fault_plan>;
-    { E::report_section(env, s, p) } -> std::convertible_to<std::string>;
-    { E::figures(s, p) } -> std::convertible_to<std::map<std::string, std::string>>;
-    // The optional parts, declared in one member (an empty `{}` when it has none).
-    { E::hooks } -> std::same_as<const hooks<typename E::parameters>&>;
-};
+concept experiment_definition =
+    requires(typename E::parameters& p, typename E::samples& s, const result::result_envelope& env) {
+        // Names: the result's experiment, the README marker, the files relative to the checkout.
+        { E::id } -> std::convertible_to<std::string_view>;
+        { E::tag } -> std::convertible_to<std::string_view>;
+        { E::predictions_file } -> std::convertible_to<std::string_view>;
+        { E::results_file } -> std::convertible_to<std::string_view>;
+        // The parameters of a full and a quick run, and what every run sets.
+        { E::parameters::full() } -> std::same_as<typename E::parameters>;
+        { E::parameters::quick_run() } -> std::same_as<typename E::parameters>;
+        { p.seed } -> std::convertible_to<std::uint64_t>;
+        { p.quick } -> std::convertible_to<bool>;
+        // The samples carry their judged predictions.
+        s.predictions;
+        // Judging, the faults, the report.
+        { E::rules() } -> std::same_as<std::vector<rule<typename E::samples, typename E::parameters>>>;
+        { E::fault_plan(p) } -> std::same_as<experiment::fault_plan>;
+        { E::report_section(env, s, p) } -> std::convertible_to<std::string>;
+        { E::figures(s, p) } -> std::convertible_to<std::map<std::string, std::string>>;
+        // The optional parts, declared in one member (an empty `{}` when it has none).
+        { E::hooks } -> std::same_as<const hooks<typename E::parameters>&>;
+    };
 
 }  // namespace rosterrig::experiment
 

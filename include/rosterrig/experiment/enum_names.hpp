@@ -35,6 +35,6 @@ std::vector<E> enumerators_of() {
     return out;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

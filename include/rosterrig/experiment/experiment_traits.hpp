@@ -17,13 +17,15 @@ struct experiment_traits {
     using parameters = typename E::parameters;
     static constexpr const hooks<parameters>& declared = E::hooks;
 
-    static_assert(!requires { E::command; } && !requires { E::resumable; } && !requires { E::local_stack_only; } &&
-                      !requires { &E::usage_problem; } && !requires { &E::transaction_timeout_problem; } &&
-                      !requires { &E::job_config; } && !requires { &E::problems; },
-                  "an optional hook belongs in the definition's `hooks` (rosterrig/experiment/hooks.hpp)");
+    static_assert(
+        !requires { E::command; } && !requires { E::resumable; } && !requires { E::local_stack_only; } &&
+            !requires { &E::usage_problem; } && !requires { &E::transaction_timeout_problem; } &&
+            !requires { &E::job_config; } && !requires { &E::problems; },
+        "an optional hook belongs in the definition's `hooks` (rosterrig/experiment/hooks.hpp)");
     // A table experiment's parameters hold where the table lives; the hook must name that field.
-    static_assert(declared.warehouse != nullptr || !requires(parameters& x) { x.warehouse; },
-                  "the parameters have a warehouse: declare it with .warehouse = &parameters::warehouse");
+    static_assert(
+        declared.warehouse != nullptr || !requires(parameters& x) { x.warehouse; },
+        "the parameters have a warehouse: declare it with .warehouse = &parameters::warehouse");
     static_assert((declared.repro_run == nullptr) == (declared.repro_names == nullptr),
                   "a reproduction hook needs both repro_run and repro_names");
 
@@ -37,8 +39,10 @@ struct experiment_traits {
 
     /// Every reason the parameters cannot run, given what is known of the stack.
     static std::vector<std::string> problems(const parameters& p, const preflight_facts& facts) {
-        if constexpr (declared.problems != nullptr) return declared.problems(p, facts);
-        else return {};
+        if constexpr (declared.problems != nullptr)
+            return declared.problems(p, facts);
+        else
+            return {};
     }
 };
 

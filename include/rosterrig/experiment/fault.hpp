@@ -28,21 +28,21 @@ namespace rosterrig::experiment {
 /// What a fault does. The first three are the names shipped results use
 /// (results/*.json read them by name): keep them, in words and in order.
 enum class fault_kind {
-    kill_taskmanager,       ///< SIGKILL of the TaskManager; healed by the supervisor starting a new one
-    restore_from_savepoint, ///< stop the job, start a new one from an older savepoint
-    maintenance_procedure,  ///< a table procedure run while the job writes
-    kill,                   ///< SIGKILL of the target; healed by its supervisor or the experiment's restart
-    pause,                  ///< SIGSTOP for duration_ms; healed by SIGCONT
-    stop,                   ///< a clean stop; healed by starting it again after duration_ms
-    http_lose_reply,        ///< proxy: forward, read the reply, close the client's connection unanswered
-    http_hold_reply,        ///< proxy: forward, keep the reply until released or duration_ms passes
-    http_status,            ///< proxy: answer `status` (500/502/503/504) without forwarding
-    http_forward_then_504,  ///< proxy: forward, discard the reply, answer 504
-    http_delay,             ///< proxy: wait duration_ms, then forward
-    tcp_delay,              ///< proxy: every chunk waits duration_ms before it is passed on
-    tcp_blackhole,          ///< proxy: accept and read, never forward nor answer
-    tcp_reset,              ///< proxy: reset the connection (RST) after duration_ms
-    tcp_bandwidth           ///< proxy: pass at most bytes_per_second each way
+    kill_taskmanager,        ///< SIGKILL of the TaskManager; healed by the supervisor starting a new one
+    restore_from_savepoint,  ///< stop the job, start a new one from an older savepoint
+    maintenance_procedure,   ///< a table procedure run while the job writes
+    kill,                    ///< SIGKILL of the target; healed by its supervisor or the experiment's restart
+    pause,                   ///< SIGSTOP for duration_ms; healed by SIGCONT
+    stop,                    ///< a clean stop; healed by starting it again after duration_ms
+    http_lose_reply,         ///< proxy: forward, read the reply, close the client's connection unanswered
+    http_hold_reply,         ///< proxy: forward, keep the reply until released or duration_ms passes
+    http_status,             ///< proxy: answer `status` (500/502/503/504) without forwarding
+    http_forward_then_504,   ///< proxy: forward, discard the reply, answer 504
+    http_delay,              ///< proxy: wait duration_ms, then forward
+    tcp_delay,               ///< proxy: every chunk waits duration_ms before it is passed on
+    tcp_blackhole,           ///< proxy: accept and read, never forward nor answer
+    tcp_reset,               ///< proxy: reset the connection (RST) after duration_ms
+    tcp_bandwidth            ///< proxy: pass at most bytes_per_second each way
 };
 BOOST_DESCRIBE_ENUM(fault_kind, kill_taskmanager, restore_from_savepoint, maintenance_procedure, kill, pause, stop,
                     http_lose_reply, http_hold_reply, http_status, http_forward_then_504, http_delay, tcp_delay,
@@ -68,15 +68,26 @@ BOOST_DESCRIBE_ENUM(fault_layer, process, flink_job, table, proxy_http, proxy_tc
 
 inline fault_layer layer_of(fault_kind k) {
     switch (k) {
-    case fault_kind::kill_taskmanager: case fault_kind::kill: case fault_kind::pause: case fault_kind::stop:
-        return fault_layer::process;
-    case fault_kind::restore_from_savepoint: return fault_layer::flink_job;
-    case fault_kind::maintenance_procedure: return fault_layer::table;
-    case fault_kind::http_lose_reply: case fault_kind::http_hold_reply: case fault_kind::http_status:
-    case fault_kind::http_forward_then_504: case fault_kind::http_delay:
-        return fault_layer::proxy_http;
-    case fault_kind::tcp_delay: case fault_kind::tcp_blackhole: case fault_kind::tcp_reset: case fault_kind::tcp_bandwidth:
-        return fault_layer::proxy_tcp;
+        case fault_kind::kill_taskmanager:
+        case fault_kind::kill:
+        case fault_kind::pause:
+        case fault_kind::stop:
+            return fault_layer::process;
+        case fault_kind::restore_from_savepoint:
+            return fault_layer::flink_job;
+        case fault_kind::maintenance_procedure:
+            return fault_layer::table;
+        case fault_kind::http_lose_reply:
+        case fault_kind::http_hold_reply:
+        case fault_kind::http_status:
+        case fault_kind::http_forward_then_504:
+        case fault_kind::http_delay:
+            return fault_layer::proxy_http;
+        case fault_kind::tcp_delay:
+        case fault_kind::tcp_blackhole:
+        case fault_kind::tcp_reset:
+        case fault_kind::tcp_bandwidth:
+            return fault_layer::proxy_tcp;
     }
     return fault_layer::process;
 }
@@ -90,14 +101,22 @@ inline bool speaks_http(fault_target t) {
 /// The target in words, for heals and notes.
 inline std::string words_for(fault_target t) {
     switch (t) {
-    case fault_target::flink_jobmanager: return "the Flink JobManager";
-    case fault_target::flink_taskmanager: return "the TaskManager";
-    case fault_target::sql_gateway: return "the SQL Gateway";
-    case fault_target::iceberg_catalog: return "the Iceberg REST catalog";
-    case fault_target::object_store: return "the object store";
-    case fault_target::kafka_broker: return "the Kafka broker";
-    case fault_target::connect_worker: return "the Connect worker";
-    case fault_target::trino: return "Trino";
+        case fault_target::flink_jobmanager:
+            return "the Flink JobManager";
+        case fault_target::flink_taskmanager:
+            return "the TaskManager";
+        case fault_target::sql_gateway:
+            return "the SQL Gateway";
+        case fault_target::iceberg_catalog:
+            return "the Iceberg REST catalog";
+        case fault_target::object_store:
+            return "the object store";
+        case fault_target::kafka_broker:
+            return "the Kafka broker";
+        case fault_target::connect_worker:
+            return "the Connect worker";
+        case fault_target::trino:
+            return "Trino";
     }
     return "the component";
 }
@@ -105,11 +124,13 @@ inline std::string words_for(fault_target t) {
 /// What a fault needs besides its kind and target. A member a kind does not
 /// use is left at its default.
 struct fault_parameters {
-    std::int64_t duration_ms = 0;        ///< pause, stop: how long; http_hold_reply: the deadline; *_delay: the delay; tcp_reset: after how long
-    unsigned status = 0;                 ///< http_status: 500, 502, 503 or 504
-    std::string method;                  ///< http_*: the request method to match ("" any)
-    std::string path = ".*";             ///< http_*: ECMAScript regex the whole request path (no query) must match
-    std::uint64_t count = 0;             ///< proxy kinds: how many matching requests (connections, for tcp_*) it applies to; 0 = all until healed
+    std::int64_t duration_ms =
+        0;  ///< pause, stop: how long; http_hold_reply: the deadline; *_delay: the delay; tcp_reset: after how long
+    unsigned status = 0;      ///< http_status: 500, 502, 503 or 504
+    std::string method;       ///< http_*: the request method to match ("" any)
+    std::string path = ".*";  ///< http_*: ECMAScript regex the whole request path (no query) must match
+    std::uint64_t count =
+        0;  ///< proxy kinds: how many matching requests (connections, for tcp_*) it applies to; 0 = all until healed
     std::uint64_t bytes_per_second = 0;  ///< tcp_bandwidth
     friend bool operator==(const fault_parameters&, const fault_parameters&) = default;
 };
@@ -120,32 +141,37 @@ BOOST_DESCRIBE_STRUCT(fault_parameters, (), (duration_ms, status, method, path, 
 inline std::string heal_of(fault_kind kind, fault_target target) {
     const std::string who = words_for(target);
     switch (kind) {
-    case fault_kind::kill_taskmanager:
-        // The words every shipped result records for its kills: keep them.
-        return "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint";
-    case fault_kind::restore_from_savepoint:
-        return "none: the restored job runs on; the question is what the table shows";
-    case fault_kind::maintenance_procedure:
-        return "none: the procedure returns; the question is what the table shows";
-    case fault_kind::kill:
-        if (target == fault_target::flink_taskmanager) return heal_of(fault_kind::kill_taskmanager, target);
-        return "the supervisor (or the experiment) starts " + who + " again" +
-               (target == fault_target::flink_jobmanager ? "; the job is resubmitted from its latest checkpoint" : "");
-    case fault_kind::pause: return "SIGCONT after duration_ms: " + who + " runs on from where it stopped";
-    case fault_kind::stop: return who + " is started again after duration_ms";
-    case fault_kind::http_lose_reply:
-    case fault_kind::http_status:
-    case fault_kind::http_forward_then_504:
-    case fault_kind::http_delay:
-        return "the proxy's rule is removed (or disarms after its count): requests to " + who + " pass unchanged";
-    case fault_kind::http_hold_reply:
-        return "the held reply is released (through the proxy's control API, or at duration_ms) and the rule removed: "
-               "requests to " + who + " pass unchanged";
-    case fault_kind::tcp_delay:
-    case fault_kind::tcp_blackhole:
-    case fault_kind::tcp_reset:
-    case fault_kind::tcp_bandwidth:
-        return "the proxy's rule is removed (or disarms after its count): new connections to " + who + " pass unchanged";
+        case fault_kind::kill_taskmanager:
+            // The words every shipped result records for its kills: keep them.
+            return "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint";
+        case fault_kind::restore_from_savepoint:
+            return "none: the restored job runs on; the question is what the table shows";
+        case fault_kind::maintenance_procedure:
+            return "none: the procedure returns; the question is what the table shows";
+        case fault_kind::kill:
+            if (target == fault_target::flink_taskmanager) return heal_of(fault_kind::kill_taskmanager, target);
+            return "the supervisor (or the experiment) starts " + who + " again" +
+                   (target == fault_target::flink_jobmanager ? "; the job is resubmitted from its latest checkpoint"
+                                                             : "");
+        case fault_kind::pause:
+            return "SIGCONT after duration_ms: " + who + " runs on from where it stopped";
+        case fault_kind::stop:
+            return who + " is started again after duration_ms";
+        case fault_kind::http_lose_reply:
+        case fault_kind::http_status:
+        case fault_kind::http_forward_then_504:
+        case fault_kind::http_delay:
+            return "the proxy's rule is removed (or disarms after its count): requests to " + who + " pass unchanged";
+        case fault_kind::http_hold_reply:
+            return "the held reply is released (through the proxy's control API, or at duration_ms) and the rule removed: "
+                   "requests to " +
+                   who + " pass unchanged";
+        case fault_kind::tcp_delay:
+        case fault_kind::tcp_blackhole:
+        case fault_kind::tcp_reset:
+        case fault_kind::tcp_bandwidth:
+            return "the proxy's rule is removed (or disarms after its count): new connections to " + who +
+                   " pass unchanged";
     }
     return "unknown";
 }
@@ -163,8 +189,8 @@ struct fault {
 BOOST_DESCRIBE_STRUCT(fault, (), (kind, target, parameters, trigger, delay_ms, heal))
 
 /// A fault with its heal filled in.
-inline fault make_fault(fault_kind kind, fault_target target, fault_parameters parameters = {}, std::string trigger = {},
-                        std::int64_t delay_ms = 0) {
+inline fault make_fault(fault_kind kind, fault_target target, fault_parameters parameters = {},
+                        std::string trigger = {}, std::int64_t delay_ms = 0) {
     return {kind, target, std::move(parameters), std::move(trigger), delay_ms, heal_of(kind, target)};
 }
 
@@ -201,6 +227,6 @@ inline std::optional<std::string> fault_problem(const fault& f) {
     return std::nullopt;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -20,8 +20,8 @@
 namespace rosterrig::experiment {
 
 struct fault_step {
-    std::uint64_t index = 0;    ///< 1-based within its variant
-    std::string variant;        ///< which variant's run it belongs to
+    std::uint64_t index = 0;  ///< 1-based within its variant
+    std::string variant;      ///< which variant's run it belongs to
     fault_kind kind = fault_kind::kill_taskmanager;
     std::string trigger;        ///< what the delay counts from, in words
     std::int64_t delay_ms = 0;  ///< after the trigger
@@ -86,7 +86,7 @@ struct schedule_spec {
     std::uint64_t count = 0;            ///< faults per variant
     std::vector<fault_kind> kinds;
     std::vector<fault_target> targets;
-    fault_parameters parameters;        ///< the same for every fault
+    fault_parameters parameters;  ///< the same for every fault
     std::int64_t min_delay_ms = 0;
     std::int64_t max_delay_ms = 0;
     std::string trigger;
@@ -142,6 +142,6 @@ inline fault_plan plan_kills(std::uint64_t seed, const std::vector<std::string>&
     return plan_faults(seed, spec).plan();
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

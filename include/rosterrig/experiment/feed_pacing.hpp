@@ -32,6 +32,6 @@ struct feed_pacing {
     }
 };
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -30,8 +30,8 @@ struct freshness_histogram {
     std::int64_t bucket_ms = 100;
     std::vector<freshness_bucket> buckets;  ///< ascending, empty buckets left out
     std::int64_t records = 0;
-    std::int64_t min_ms = 0;                ///< exact
-    std::int64_t max_ms = 0;                ///< exact
+    std::int64_t min_ms = 0;  ///< exact
+    std::int64_t max_ms = 0;  ///< exact
 };
 BOOST_DESCRIBE_STRUCT(freshness_histogram, (), (bucket_ms, buckets, records, min_ms, max_ms))
 
@@ -93,6 +93,6 @@ inline freshness_histogram freshness_of(const std::vector<std::pair<long long, l
     return histogram_of(values, bucket_ms);
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

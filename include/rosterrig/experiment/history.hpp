@@ -82,13 +82,16 @@ inline void set_verdict(result::result_envelope& env, const std::vector<predicti
 /// `--analyze`'s exit status: 0 held, 1 refuted, 3 inconclusive (2 is bad input).
 inline int exit_code(verdict_kind v) {
     switch (v) {
-    case verdict_kind::held: return 0;
-    case verdict_kind::refuted: return 1;
-    case verdict_kind::inconclusive: return 3;
+        case verdict_kind::held:
+            return 0;
+        case verdict_kind::refuted:
+            return 1;
+        case verdict_kind::inconclusive:
+            return 3;
     }
     return 3;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -27,7 +27,7 @@ struct hooks {
     /// The driver can continue a stopped run (--resume): it skips what the recorded samples hold.
     bool resumable = false;
     /// The parameters' field saying where the table's files live (--warehouse): only an experiment with a table has one.
-    experiment::warehouse Parameters::*warehouse = nullptr;
+    experiment::warehouse Parameters::* warehouse = nullptr;
     /// Named minimal reproductions (--repro NAME): both or neither.
     std::optional<Parameters> (*repro_run)(const std::string& name) = nullptr;
     std::vector<std::string> (*repro_names)() = nullptr;

@@ -39,14 +39,15 @@ inline bool holds_writer(const std::string& vertex) {
 /// writer behind an all-to-all exchange (REBALANCE, HASH) has one per
 /// upstream subtask; behind FORWARD, one.
 struct writer_fan_in {
-    bool found = false;             ///< the plan has a writer vertex
-    bool chained = false;           ///< the writer shares the source's vertex
-    std::string ship_strategy;      ///< into the writer vertex
+    bool found = false;         ///< the plan has a writer vertex
+    bool chained = false;       ///< the writer shares the source's vertex
+    std::string ship_strategy;  ///< into the writer vertex
     std::int64_t upstream_parallelism = 0;
     std::int64_t writer_parallelism = 0;
     std::int64_t input_channels = 0;  ///< per writer subtask; 0 when the plan does not say
 };
-BOOST_DESCRIBE_STRUCT(writer_fan_in, (), (found, chained, ship_strategy, upstream_parallelism, writer_parallelism, input_channels))
+BOOST_DESCRIBE_STRUCT(writer_fan_in, (),
+                      (found, chained, ship_strategy, upstream_parallelism, writer_parallelism, input_channels))
 
 inline writer_fan_in fan_in_of(const std::vector<plan_edge>& edges) {
     writer_fan_in f;
@@ -60,7 +61,8 @@ inline writer_fan_in fan_in_of(const std::vector<plan_edge>& edges) {
         }
         f.ship_strategy = e.ship_strategy;
         f.upstream_parallelism = e.from_parallelism.value_or(0);
-        if (e.ship_strategy == "FORWARD") f.input_channels = 1;
+        if (e.ship_strategy == "FORWARD")
+            f.input_channels = 1;
         else if (e.ship_strategy == "REBALANCE" || e.ship_strategy == "HASH" || e.ship_strategy == "BROADCAST")
             f.input_channels = f.upstream_parallelism;
         return f;
@@ -70,8 +72,8 @@ inline writer_fan_in fan_in_of(const std::vector<plan_edge>& edges) {
 
 /// The writer's input in a progress line, e.g. "REBALANCE, 4 → 2 subtasks".
 inline std::string fan_in_text(const writer_fan_in& f) {
-    return f.ship_strategy + ", " + std::to_string(f.upstream_parallelism) + " → " + std::to_string(f.writer_parallelism) +
-           " subtasks";
+    return f.ship_strategy + ", " + std::to_string(f.upstream_parallelism) + " → " +
+           std::to_string(f.writer_parallelism) + " subtasks";
 }
 
 /// The ship strategy into the vertex that holds the writer, as fan_in_of reads it.
@@ -82,13 +84,13 @@ inline std::string writer_input(const std::vector<plan_edge>& edges) {
 
 /// What a writer runs with, as its engine reports it (not as requested).
 struct writer_settings {
-    std::string mode;             ///< e.g. "exactly_once"
-    std::int64_t interval_ms = 0; ///< checkpoint (commit) interval in force
+    std::string mode;              ///< e.g. "exactly_once"
+    std::int64_t interval_ms = 0;  ///< checkpoint (commit) interval in force
     std::vector<plan_edge> edges;
-    std::string writer_input;     ///< writer_input(edges)
-    std::string sink;             ///< which sink implementation runs
-    std::optional<restart_strategy> restart;  ///< Flink's, for the job (unset by writers that cannot say)
-    std::optional<table_settings> table;      ///< the catalog's, for the job's table
+    std::string writer_input;                   ///< writer_input(edges)
+    std::string sink;                           ///< which sink implementation runs
+    std::optional<restart_strategy> restart;    ///< Flink's, for the job (unset by writers that cannot say)
+    std::optional<table_settings> table;        ///< the catalog's, for the job's table
     std::optional<recovery_settings> recovery;  ///< how fast the stack recovers a lost TaskManager
     std::optional<bool> unaligned;              ///< unaligned checkpoints, as Flink reports them
     std::int64_t aligned_checkpoint_timeout_ms = 0;
@@ -96,6 +98,6 @@ struct writer_settings {
     std::int64_t tolerable_failed_checkpoints = -1;  ///< as Flink reports it; -1: not reported
 };
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -52,7 +52,8 @@ inline std::vector<std::string> placeholders_in(std::string_view text) {
         const auto open = text.find("${", pos);
         if (open == std::string_view::npos) break;
         const auto close = text.find('}', open);
-        std::string name = close == std::string_view::npos ? "${" : std::string(text.substr(open + 2, close - open - 2));
+        std::string name =
+            close == std::string_view::npos ? "${" : std::string(text.substr(open + 2, close - open - 2));
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
         if (close == std::string_view::npos) break;
         pos = close + 1;
@@ -96,7 +97,8 @@ inline statement_kind kind_of_statement(std::string_view statement) {
         const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (std::isspace(static_cast<unsigned char>(c))) {
             if (!words.empty() && words.back() != ' ') words += ' ';
-        } else words += u;
+        } else
+            words += u;
     }
     auto starts = [&](std::string_view p) { return words.rfind(p, 0) == 0; };
     if (starts("CREATE TABLE")) return statement_kind::create_table;
@@ -119,8 +121,8 @@ struct template_plan {
     std::vector<planned_column> columns;   ///< the sink table's, from DESCRIBE
     std::vector<std::string> primary_key;  ///< the sink table's key columns; empty: none
     std::string create_table;              ///< the sink table as SHOW CREATE TABLE prints it (partitioning, options)
-    std::vector<plan_edge> edges;          ///< the INSERT's execution plan (EXPLAIN JSON_EXECUTION_PLAN), vertex by vertex
-    std::string sink;                      ///< which Iceberg sink the plan holds (sink_in_plan)
+    std::vector<plan_edge> edges;  ///< the INSERT's execution plan (EXPLAIN JSON_EXECUTION_PLAN), vertex by vertex
+    std::string sink;              ///< which Iceberg sink the plan holds (sink_in_plan)
     table_kind kind = table_kind::append;  ///< upsert when the key is npi, append when there is none
 };
 BOOST_DESCRIBE_STRUCT(template_plan, (), (columns, primary_key, create_table, edges, sink, kind))
@@ -138,7 +140,8 @@ inline std::vector<std::string> template_text_problems(std::string_view text) {
     std::vector<std::string> out;
     for (const auto& name : placeholders_in(text)) {
         const auto& known = job_template_placeholders();
-        if (name == "${") out.push_back("an unterminated ${");
+        if (name == "${")
+            out.push_back("an unterminated ${");
         else if (std::none_of(known.begin(), known.end(), [&](const auto& p) { return p.name == name; }))
             out.push_back("unknown placeholder ${" + name + "}");
     }
@@ -148,8 +151,11 @@ inline std::vector<std::string> template_text_problems(std::string_view text) {
         creates += k == statement_kind::create_table;
         inserts += k == statement_kind::insert;
     }
-    if (inserts != 1) out.push_back("the template holds " + std::to_string(inserts) + " INSERT statements; it needs exactly one");
-    if (creates != 1) out.push_back("the template holds " + std::to_string(creates) + " CREATE TABLE statements; it needs exactly one (the sink table)");
+    if (inserts != 1)
+        out.push_back("the template holds " + std::to_string(inserts) + " INSERT statements; it needs exactly one");
+    if (creates != 1)
+        out.push_back("the template holds " + std::to_string(creates) +
+                      " CREATE TABLE statements; it needs exactly one (the sink table)");
     const auto used = placeholders_in(text);
     for (const char* needed : {"table", "namespace"})
         if (std::find(used.begin(), used.end(), needed) == used.end())
@@ -166,10 +172,9 @@ inline std::string upper(std::string s) {
 /// have: seq identifies a record, npi is the natural key, and the provider
 /// fields are compared with the model's (observe_table.cpp reads exactly these).
 inline const std::vector<planned_column>& checked_columns() {
-    static const std::vector<planned_column> all{{"seq", "BIGINT"},     {"npi", "STRING"},  {"name", "STRING"},
-                                                 {"taxonomy", "STRING"}, {"address", "STRING"}, {"city", "STRING"},
-                                                 {"state", "STRING"},    {"zip", "STRING"},  {"phone", "STRING"},
-                                                 {"status", "STRING"}};
+    static const std::vector<planned_column> all{
+        {"seq", "BIGINT"},  {"npi", "STRING"},   {"name", "STRING"}, {"taxonomy", "STRING"}, {"address", "STRING"},
+        {"city", "STRING"}, {"state", "STRING"}, {"zip", "STRING"},  {"phone", "STRING"},    {"status", "STRING"}};
     return all;
 }
 
@@ -180,7 +185,8 @@ inline const std::vector<planned_column>& checked_columns() {
 inline std::vector<std::string> sink_table_problems(const template_plan& p) {
     std::vector<std::string> out;
     for (const auto& want : checked_columns()) {
-        const auto it = std::find_if(p.columns.begin(), p.columns.end(), [&](const auto& c) { return c.name == want.name; });
+        const auto it =
+            std::find_if(p.columns.begin(), p.columns.end(), [&](const auto& c) { return c.name == want.name; });
         if (it == p.columns.end()) {
             out.push_back("the sink table has no column " + want.name + " (" + want.type + ")");
             continue;

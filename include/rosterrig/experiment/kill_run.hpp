@@ -40,7 +40,7 @@ struct kill_sample {
     std::uint64_t acknowledged_before_kill = 0;  // delivery reports received
     std::int64_t checkpoints_completed_before = 0;
     std::int64_t last_checkpoint_id_before = -1;
-    std::int64_t ms_since_last_checkpoint = 0;   // checkpoint phase, in ms
+    std::int64_t ms_since_last_checkpoint = 0;  // checkpoint phase, in ms
     bool checkpoint_in_progress = false;
     std::int64_t killed_pid = 0;
     std::int64_t replacement_pid = 0;
@@ -48,11 +48,11 @@ struct kill_sample {
     std::int64_t job_running_after_ms = 0;       // every task RUNNING again
     std::int64_t restarts_before = 0;            // Flink's numRestarts
     std::int64_t restarts_after = 0;
-    std::int64_t restored_checkpoint_id = -1;    // what Flink says it restored
-    std::int64_t restarting_at_ms = 0;           // when Flink put the job in RESTARTING for this kill
-    std::int64_t exceptions_after = 0;           // entries in Flink's exception history after recovery
-    std::string job_id_after;                    // same job id: an internal restart
-    std::uint64_t duplicates = 0;                // attributed (kill_attribution.hpp)
+    std::int64_t restored_checkpoint_id = -1;      // what Flink says it restored
+    std::int64_t restarting_at_ms = 0;             // when Flink put the job in RESTARTING for this kill
+    std::int64_t exceptions_after = 0;             // entries in Flink's exception history after recovery
+    std::string job_id_after;                      // same job id: an internal restart
+    std::uint64_t duplicates = 0;                  // attributed (kill_attribution.hpp)
     std::optional<std::int64_t> planned_delay_ms;  // the fault plan's delay (absent in runs before plans were saved)
     std::optional<recovery_moments> recovery;  // where the recovery's time went (absent in runs before it was recorded)
 };
@@ -64,20 +64,21 @@ BOOST_DESCRIBE_STRUCT(kill_sample, (),
                        exceptions_after, job_id_after, duplicates, planned_delay_ms, recovery))
 
 struct configuration_run {
-    std::string name;                 // "at-least-once + append"
+    std::string name;  // "at-least-once + append"
     experiment::table_kind table_kind = table_kind::append;
     // The SQL option sent: AT_LEAST_ONCE | EXACTLY_ONCE; absent for a writer with no checkpointing mode to ask for.
     std::optional<std::string> checkpoint_mode_requested;
-    std::string checkpoint_mode_in_force;   // from /jobs/<id>/checkpoints/config
+    std::string checkpoint_mode_in_force;  // from /jobs/<id>/checkpoints/config
     std::int64_t checkpoint_interval_requested_ms = 0;
     std::int64_t checkpoint_interval_in_force_ms = 0;
-    std::string sink;                 // which Iceberg sink ran
-    std::string writer_input;         // how the writer is fed: the plan's ship strategy into it
+    std::string sink;          // which Iceberg sink ran
+    std::string writer_input;  // how the writer is fed: the plan's ship strategy into it
     std::vector<plan_edge> edges;
     std::string job_id;
     std::string final_job_state;
-    std::int64_t restarts_reported = 0;      // numRestarts at the end
-    std::optional<std::int64_t> exceptions_recorded;  // entries in Flink's exception history; absent for a writer that keeps none
+    std::int64_t restarts_reported = 0;  // numRestarts at the end
+    std::optional<std::int64_t>
+        exceptions_recorded;  // entries in Flink's exception history; absent for a writer that keeps none
     std::uint64_t events = 0;
     std::uint64_t acknowledged = 0;
     double rate_per_second = 0;
@@ -85,11 +86,11 @@ struct configuration_run {
     std::uint64_t rows = 0;
     std::uint64_t distinct_seq = 0;
     std::uint64_t duplicate_rows = 0;
-    std::vector<seq_range> missing_runs;   // append tables only
+    std::vector<seq_range> missing_runs;  // append tables only
     std::uint64_t distinct_npis = 0;
     std::uint64_t rows_sharing_npi = 0;
-    std::uint64_t missing_npis = 0;   // upsert only; 0 for append
-    std::uint64_t stale_rows = 0;     // upsert only
+    std::uint64_t missing_npis = 0;  // upsert only; 0 for append
+    std::uint64_t stale_rows = 0;    // upsert only
     std::uint64_t unexpected_rows = 0;
     std::int64_t data_files = 0;
     std::int64_t equality_delete_files = 0;
@@ -99,9 +100,10 @@ struct configuration_run {
     std::uint64_t unattributed_duplicates = 0;
     std::vector<kill_sample> kills;
     // Absent in runs from before they were recorded:
-    std::optional<std::string> feed_sha256;  // of the feed as produced (generate/feed_digest.hpp); regenerates from feed()
-    std::optional<experiment::restart_strategy> restart_strategy;  // as Flink reported it for the job
-    std::optional<experiment::table_settings> table_settings;      // as the catalog reported the table
+    std::optional<std::string>
+        feed_sha256;  // of the feed as produced (generate/feed_digest.hpp); regenerates from feed()
+    std::optional<experiment::restart_strategy> restart_strategy;    // as Flink reported it for the job
+    std::optional<experiment::table_settings> table_settings;        // as the catalog reported the table
     std::optional<experiment::recovery_settings> recovery_settings;  // the stack's, as its processes reported them
     // The table's snapshots at the end, oldest first, as the catalog lists
     // them: what a replay leaves where an upsert table's rows cannot show it.
@@ -113,15 +115,14 @@ BOOST_DESCRIBE_STRUCT(configuration_run, (),
                        job_id, final_job_state, restarts_reported, exceptions_recorded, events, acknowledged,
                        rate_per_second, feed_duration_ms, rows, distinct_seq, duplicate_rows, missing_runs,
                        distinct_npis, rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, data_files,
-                       equality_delete_files, position_delete_files, snapshots, duplicate_seqs,
-                       unattributed_duplicates, kills, feed_sha256, restart_strategy, table_settings,
-                       recovery_settings, snapshot_log))
+                       equality_delete_files, position_delete_files, snapshots, duplicate_seqs, unattributed_duplicates,
+                       kills, feed_sha256, restart_strategy, table_settings, recovery_settings, snapshot_log))
 
 /// A run's record as it starts: what was asked (the configuration's name,
 /// table, mode and interval) and what the writer reports it runs.
 inline configuration_run start_kill_run(const std::string& name, table_kind table, checkpoint_mode mode,
-                                        std::int64_t checkpoint_interval_ms, std::uint64_t events, const std::string& job,
-                                        const writer_settings& w, double rate_per_second) {
+                                        std::int64_t checkpoint_interval_ms, std::uint64_t events,
+                                        const std::string& job, const writer_settings& w, double rate_per_second) {
     configuration_run r;
     r.name = name;
     r.table_kind = table;
@@ -144,9 +145,9 @@ inline configuration_run start_kill_run(const std::string& name, table_kind tabl
 /// One kill's sample: the plan's step, the job just before, the fault
 /// adapter's record, and how far the feed had got (seq 1..sent were handed
 /// to Kafka before the kill).
-inline kill_sample kill_sample_of(const fault_step& step, const checkpoint_state& before,
-                                  const kill_record& k, std::uint64_t sent, std::uint64_t acknowledged,
-                                  std::int64_t feed_start_ms, const std::string& job) {
+inline kill_sample kill_sample_of(const fault_step& step, const checkpoint_state& before, const kill_record& k,
+                                  std::uint64_t sent, std::uint64_t acknowledged, std::int64_t feed_start_ms,
+                                  const std::string& job) {
     kill_sample s;
     s.index = step.index;
     s.planned_delay_ms = step.delay_ms;
@@ -156,7 +157,8 @@ inline kill_sample kill_sample_of(const fault_step& step, const checkpoint_state
     s.acknowledged_before_kill = acknowledged;
     s.checkpoints_completed_before = before.completed;
     s.last_checkpoint_id_before = before.latest_completed_id;
-    s.ms_since_last_checkpoint = before.latest_completed_at_ms > 0 ? k.killed_at_ms - before.latest_completed_at_ms : -1;
+    s.ms_since_last_checkpoint =
+        before.latest_completed_at_ms > 0 ? k.killed_at_ms - before.latest_completed_at_ms : -1;
     s.checkpoint_in_progress = before.in_progress > 0;
     s.killed_pid = k.pid;
     s.replacement_pid = k.replacement_pid;
@@ -188,9 +190,9 @@ inline std::string describe(const kill_sample& k, std::size_t of) {
 /// so that a reader can see how little it says.
 struct restart_count_reads {
     std::uint64_t reads = 0;
-    std::uint64_t not_reported = 0;       // reads of -1
-    std::uint64_t kills_with_both = 0;    // both reads reported
-    std::uint64_t moved = 0;              // of those, the count changed across the kill
+    std::uint64_t not_reported = 0;     // reads of -1
+    std::uint64_t kills_with_both = 0;  // both reads reported
+    std::uint64_t moved = 0;            // of those, the count changed across the kill
 };
 
 template <class Runs, class RunOf>
@@ -210,9 +212,10 @@ restart_count_reads restart_counts_of(const Runs& runs, RunOf&& run_of) {
 /// The report's sentence on the count, every figure from the samples.
 inline std::string restart_count_sentence(const restart_count_reads& r) {
     return "Flink's numRestarts metric, read before and after each kill (-1 = not reported by the REST server's "
-           "metric cache): " + std::to_string(r.not_reported) + " of " + std::to_string(r.reads) +
-           " reads were -1; of the " + std::to_string(r.kills_with_both) + " kills with both reads, the count moved in " +
-           std::to_string(r.moved) + ". The kills are shown by the job's RESTARTING time and its exception history, "
+           "metric cache): " +
+           std::to_string(r.not_reported) + " of " + std::to_string(r.reads) + " reads were -1; of the " +
+           std::to_string(r.kills_with_both) + " kills with both reads, the count moved in " + std::to_string(r.moved) +
+           ". The kills are shown by the job's RESTARTING time and its exception history, "
            "not by this count.\n";
 }
 
@@ -330,7 +333,9 @@ inline std::optional<kill_replays> replays_of(const configuration_run& run) {
 inline rule_verdict no_replay(const configuration_run* run, double target = kill_bound_target) {
     if (!run) return inconclusive("the configuration did not run");
     const auto r = replays_of(*run);
-    if (!r) return inconclusive("the run did not record its snapshots, so a replay that the table's rows collapse cannot be seen");
+    if (!r)
+        return inconclusive(
+            "the run did not record its snapshots, so a replay that the table's rows collapse cannot be seen");
     const auto& rep = r->report;
     const std::string counts = "the job's " + std::to_string(rep.snapshots_with_data) + " snapshots added " +
                                std::to_string(rep.records_added) + " records for " + std::to_string(rep.events_sent) +
@@ -343,11 +348,12 @@ inline rule_verdict no_replay(const configuration_run* run, double target = kill
         std::string named;
         for (const auto k : r->kills_naming_a_replay) named += (named.empty() ? "" : ", ") + std::to_string(k);
         return refuted(counts + (named.empty() ? "" : "; after kills " + named) + "; at least " +
-                       std::to_string(r->kills_replayed_at_least()) + " of " + std::to_string(r->kills) + " kills replayed");
+                       std::to_string(r->kills_replayed_at_least()) + " of " + std::to_string(r->kills) +
+                       " kills replayed");
     }
     const double bound = stats::clopper_pearson_upper(0, r->kills);
-    const std::string why = counts + "; 0 of " + std::to_string(r->kills) + " kills replayed; 95% upper bound " +
-                            std::to_string(bound);
+    const std::string why =
+        counts + "; 0 of " + std::to_string(r->kills) + " kills replayed; 95% upper bound " + std::to_string(bound);
     if (r->kills == 0) return inconclusive(counts + "; no kill to judge");
     return bound <= target ? held(why) : inconclusive(why + ": too few kills to say");
 }
@@ -373,6 +379,6 @@ inline rule_verdict no_duplicates(const configuration_run* run, double target = 
 /// kills for that). Every configuration must have run: one that did not cannot
 /// be judged, and a duplicate anywhere refutes.
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

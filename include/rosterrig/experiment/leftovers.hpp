@@ -39,7 +39,8 @@ inline long long pid_in_history_name(const std::string& path) {
     const auto underscore = name.find_last_of('_'), dot = name.rfind(".json");
     if (underscore == std::string::npos || dot == std::string::npos || dot <= underscore + 1) return 0;
     const std::string digits = name.substr(underscore + 1, dot - underscore - 1);
-    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) || digits.size() > 9) return 0;
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) || digits.size() > 9)
+        return 0;
     return std::stoll(digits);
 }
 
@@ -55,8 +56,9 @@ inline std::vector<leftover> leftovers(const std::vector<run_on_disk>& runs) {
             if (!seen) out.push_back({r.path, c});
         }
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const leftover& a, const leftover& b) { return removal_rank(a.what.kind) < removal_rank(b.what.kind); });
+    std::stable_sort(out.begin(), out.end(), [](const leftover& a, const leftover& b) {
+        return removal_rank(a.what.kind) < removal_rank(b.what.kind);
+    });
     return out;
 }
 

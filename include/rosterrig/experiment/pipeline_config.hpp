@@ -52,15 +52,16 @@ struct pipeline_config {
     startup_mode startup = startup_mode::earliest_offset;
     std::int64_t checkpoint_interval_ms = 2000;
     std::int64_t parallelism = 2;
-    std::int64_t writer_parallelism = 0;  ///< the Iceberg writer's own ('write-parallelism'); 0: the job's
-    bool unaligned_checkpoints = false;   ///< execution.checkpointing.unaligned.enabled (exactly-once only)
-    std::int64_t checkpoint_timeout_ms = 0;        ///< execution.checkpointing.timeout; 0: Flink's default (10 min)
-    std::int64_t tolerable_failed_checkpoints = -1;  ///< execution.checkpointing.tolerable-failed-checkpoints; -1: unset
+    std::int64_t writer_parallelism = 0;     ///< the Iceberg writer's own ('write-parallelism'); 0: the job's
+    bool unaligned_checkpoints = false;      ///< execution.checkpointing.unaligned.enabled (exactly-once only)
+    std::int64_t checkpoint_timeout_ms = 0;  ///< execution.checkpointing.timeout; 0: Flink's default (10 min)
+    std::int64_t tolerable_failed_checkpoints =
+        -1;  ///< execution.checkpointing.tolerable-failed-checkpoints; -1: unset
 };
-BOOST_DESCRIBE_STRUCT(pipeline_config, (), (table, mode, sink, store, startup, checkpoint_interval_ms, parallelism,
-                                            writer_parallelism, unaligned_checkpoints, checkpoint_timeout_ms,
-                                            tolerable_failed_checkpoints))
+BOOST_DESCRIBE_STRUCT(pipeline_config, (),
+                      (table, mode, sink, store, startup, checkpoint_interval_ms, parallelism, writer_parallelism,
+                       unaligned_checkpoints, checkpoint_timeout_ms, tolerable_failed_checkpoints))
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -40,6 +40,6 @@ inline verdict_kind overall(const std::vector<prediction_outcome>& judged) {
     return judged.empty() ? verdict_kind::inconclusive : v;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -36,7 +36,8 @@ struct recovery_moments {
     std::optional<std::int64_t> tasks_running_at_ms;
 };
 BOOST_DESCRIBE_STRUCT(recovery_moments, (),
-                      (failure_seen_at_ms, taskmanager_registered_at_ms, tasks_deploying_at_ms, restored_at_ms, tasks_running_at_ms))
+                      (failure_seen_at_ms, taskmanager_registered_at_ms, tasks_deploying_at_ms, restored_at_ms,
+                       tasks_running_at_ms))
 
 /// The phases in the order a recovery passes them, as (name, ms after the kill).
 using phase_list = std::vector<std::pair<std::string, std::optional<std::int64_t>>>;

@@ -33,14 +33,17 @@ inline restart_strategy restart_strategy_of(const std::vector<std::pair<std::str
     restart_strategy r;
     r.reported_by = std::move(reported_by);
     for (const auto& [key, value] : entries) {
-        if (key == "restart-strategy.type") r.type = value;
-        else if (key == "restart-strategy.fixed-delay.delay") r.delay = value;
+        if (key == "restart-strategy.type")
+            r.type = value;
+        else if (key == "restart-strategy.fixed-delay.delay")
+            r.delay = value;
         else if (key == "restart-strategy.fixed-delay.attempts") {
             try {
                 std::size_t used = 0;
                 const auto n = std::stoll(value, &used);
                 if (used == value.size()) r.attempts = n;
-            } catch (const std::exception&) {}  // not a number: not reported as attempts
+            } catch (const std::exception&) {
+            }  // not a number: not reported as attempts
         }
     }
     return r;
@@ -54,8 +57,9 @@ struct recovery_settings {
     std::string heartbeat_rpc_failure_threshold;  ///< heartbeat.rpc-failure-threshold
     std::string rest_refresh_interval;            ///< web.refresh-interval (ms): how stale a REST job view may be
     std::int64_t taskmanagers_registered = 0;     ///< GET /overview
-    std::int64_t taskmanagers_sharing_classes = 0;  ///< TaskManager JVMs started with -XX:SharedArchiveFile (their command lines)
-    std::string supervisor_restart_pause;         ///< TM_RESTART_PAUSE in the supervisors' environment ("" when unset: 1 s)
+    std::int64_t taskmanagers_sharing_classes =
+        0;  ///< TaskManager JVMs started with -XX:SharedArchiveFile (their command lines)
+    std::string supervisor_restart_pause;  ///< TM_RESTART_PAUSE in the supervisors' environment ("" when unset: 1 s)
 };
 BOOST_DESCRIBE_STRUCT(recovery_settings, (),
                       (heartbeat_interval, heartbeat_rpc_failure_threshold, rest_refresh_interval,
@@ -65,9 +69,12 @@ BOOST_DESCRIBE_STRUCT(recovery_settings, (),
 inline recovery_settings recovery_settings_of(const std::vector<std::pair<std::string, std::string>>& entries) {
     recovery_settings r;
     for (const auto& [key, value] : entries) {
-        if (key == "heartbeat.interval") r.heartbeat_interval = value;
-        else if (key == "heartbeat.rpc-failure-threshold") r.heartbeat_rpc_failure_threshold = value;
-        else if (key == "web.refresh-interval") r.rest_refresh_interval = value;
+        if (key == "heartbeat.interval")
+            r.heartbeat_interval = value;
+        else if (key == "heartbeat.rpc-failure-threshold")
+            r.heartbeat_rpc_failure_threshold = value;
+        else if (key == "web.refresh-interval")
+            r.rest_refresh_interval = value;
     }
     return r;
 }
@@ -83,11 +90,13 @@ struct table_settings {
     std::int64_t format_version = 0;                  ///< the metadata's format-version
     std::vector<std::string> identifier_fields;       ///< the current schema's identifier fields, by name
     // Absent in runs from before they were recorded:
-    std::optional<std::string> distribution_mode;              ///< write.distribution-mode; "(unset)" when the table does not set it
-    std::optional<std::vector<std::string>> partition_fields;  ///< the default spec's, "bucket[4](npi)"; empty: unpartitioned
+    std::optional<std::string>
+        distribution_mode;  ///< write.distribution-mode; "(unset)" when the table does not set it
+    std::optional<std::vector<std::string>>
+        partition_fields;  ///< the default spec's, "bucket[4](npi)"; empty: unpartitioned
 };
-BOOST_DESCRIBE_STRUCT(table_settings, (), (write_upsert_enabled, format_version, identifier_fields, distribution_mode,
-                                           partition_fields))
+BOOST_DESCRIBE_STRUCT(table_settings, (),
+                      (write_upsert_enabled, format_version, identifier_fields, distribution_mode, partition_fields))
 
 /// An upsert table as the sink needs it: the flag on, and the key as identifier.
 inline bool reports_upsert_on(const table_settings& t, const std::string& key) {
@@ -104,6 +113,6 @@ inline bool reports_table_kind(const std::optional<table_settings>& t, table_kin
     return kind == table_kind::upsert ? reports_upsert_on(*t, key) : reports_no_upsert(*t);
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -39,7 +39,8 @@ std::vector<prediction_outcome> judge(const Samples& samples, const Parameters& 
                                       const std::vector<rule<Samples, Parameters>>& rules) {
     std::vector<prediction_outcome> out;
     for (const auto& p : predictions) {
-        prediction_outcome o{p.id, p.text, p.measure, verdict_kind::inconclusive, "no rule in the code judges this prediction"};
+        prediction_outcome o{p.id, p.text, p.measure, verdict_kind::inconclusive,
+                             "no rule in the code judges this prediction"};
         for (const auto& r : rules) {
             if (r.id != p.id) continue;
             try {
@@ -75,6 +76,6 @@ rule_verdict for_each_of(const Range& group, Label&& label, Decide&& decide, con
     return out;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

@@ -37,7 +37,8 @@ inline binary_commit parse_binary_commit(std::string_view text) {
         out.dirty = true;
         text.remove_suffix(suffix.size());
     }
-    if (const auto g = text.rfind("-g"); g != std::string_view::npos && text.size() - (g + 2) == 40) text.remove_prefix(g + 2);
+    if (const auto g = text.rfind("-g"); g != std::string_view::npos && text.size() - (g + 2) == 40)
+        text.remove_prefix(g + 2);
     if (text.size() != 40) return out;
     for (char c : text)
         if (!std::isxdigit(static_cast<unsigned char>(c))) return out;
@@ -67,14 +68,15 @@ inline run_permission may_run(const binary_commit& binary, const std::string& he
     else if (head.empty())
         add("the checkout's HEAD could not be read from git");
     else if (binary.commit != head)
-        add("this binary was built from " + binary.commit.substr(0, 12) + " but the checkout is at " + head.substr(0, 12) +
-            ": rebuild it (cmake --build build) so the result records the code that ran");
+        add("this binary was built from " + binary.commit.substr(0, 12) + " but the checkout is at " +
+            head.substr(0, 12) + ": rebuild it (cmake --build build) so the result records the code that ran");
     if (binary.dirty) add("this binary was built from uncommitted code (" + binary.commit.substr(0, 12) + "-dirty)");
     if (tree_dirty) add(std::string("the checkout has uncommitted changes in ") + code_paths);
     if (why.empty()) return {};
     if (quick) return {true, "warning: " + why + " (a --quick run is not evidence and goes on)"};
-    return {false, why + ". A full run's result must come from committed code at the checkout's HEAD: commit, rebuild "
-                         "and run again (a --quick run only warns)"};
+    return {false, why +
+                       ". A full run's result must come from committed code at the checkout's HEAD: commit, rebuild "
+                       "and run again (a --quick run only warns)"};
 }
 
 }  // namespace rosterrig::experiment

@@ -13,8 +13,8 @@ namespace rosterrig::experiment {
 /// `id_of` and `parent_of` read a snapshot's id and parent id (-1: none). The
 /// walk stops at `since`, at a missing parent, or at the root.
 template <class Snapshot, class IdOf, class ParentOf>
-std::vector<Snapshot> snapshots_since(const std::vector<Snapshot>& all, long long current, long long since,
-                                      IdOf id_of, ParentOf parent_of) {
+std::vector<Snapshot> snapshots_since(const std::vector<Snapshot>& all, long long current, long long since, IdOf id_of,
+                                      ParentOf parent_of) {
     std::map<long long, const Snapshot*> by_id;
     for (const auto& s : all) by_id[id_of(s)] = &s;
     std::vector<Snapshot> newest_first;
@@ -28,6 +28,6 @@ std::vector<Snapshot> snapshots_since(const std::vector<Snapshot>& all, long lon
     return {newest_first.rbegin(), newest_first.rend()};
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

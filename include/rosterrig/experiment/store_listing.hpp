@@ -31,7 +31,7 @@ struct store_listing {
     std::int64_t metadata_unreferenced = 0;            // statistics files included: Trino's tables do not list them
     std::int64_t other_files = 0;                      // anything else (checksum files, say)
     std::int64_t multipart_uploads = -1;               // open uploads under the location; -1: not a store that has them
-    std::int64_t writer_staging_files = -1;            // S3FileIO staging files in the TaskManager's temp dir; -1: not looked
+    std::int64_t writer_staging_files = -1;  // S3FileIO staging files in the TaskManager's temp dir; -1: not looked
     std::int64_t writer_staging_bytes = -1;
 };
 BOOST_DESCRIBE_STRUCT(store_listing, (),
@@ -67,7 +67,8 @@ inline store_listing classify(const std::vector<listed_file>& files, const std::
             ++out.data_files, out.data_bytes += f.bytes;
             if (!ref) {
                 ++out.data_unreferenced, out.data_unreferenced_bytes += f.bytes;
-                if (out.data_unreferenced_names.size() < 20) out.data_unreferenced_names.push_back(base_name(f.relative));
+                if (out.data_unreferenced_names.size() < 20)
+                    out.data_unreferenced_names.push_back(base_name(f.relative));
             }
         } else if (f.relative.rfind("metadata/", 0) == 0 && base_name(f.relative).rfind('.', 0) != 0) {
             ++out.metadata_files;
@@ -80,7 +81,8 @@ inline store_listing classify(const std::vector<listed_file>& files, const std::
 }
 
 /// Data files unreferenced before the call and absent after it: what it deleted.
-inline std::vector<std::string> deleted_between(const store_listing& before, const std::vector<listed_file>& after_files) {
+inline std::vector<std::string> deleted_between(const store_listing& before,
+                                                const std::vector<listed_file>& after_files) {
     std::set<std::string> after;
     for (const auto& f : after_files) after.insert(base_name(f.relative));
     std::vector<std::string> out;
@@ -89,6 +91,6 @@ inline std::vector<std::string> deleted_between(const store_listing& before, con
     return out;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

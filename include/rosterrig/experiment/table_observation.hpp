@@ -38,8 +38,8 @@ struct file_entry {
 BOOST_DESCRIBE_STRUCT(file_entry, (), (snapshot_id, content, records, bytes))
 
 struct table_observation {
-    append_result by_seq;      ///< duplicates and missing runs of seq 1..N
-    upsert_result by_npi;      ///< per NPI: sharing, missing, stale, unexpected (meaningful as failures for upsert tables)
+    append_result by_seq;  ///< duplicates and missing runs of seq 1..N
+    upsert_result by_npi;  ///< per NPI: sharing, missing, stale, unexpected (meaningful as failures for upsert tables)
     table_files files;
 };
 
@@ -53,9 +53,7 @@ public:
         seqs_.observe(r.seq.value_or(0));
         npis_.observe(r);
     }
-    table_observation finish(table_files files) {
-        return {seqs_.finish(), npis_.finish(), files};
-    }
+    table_observation finish(table_files files) { return {seqs_.finish(), npis_.finish(), files}; }
 
 private:
     append_checker seqs_;
@@ -63,7 +61,8 @@ private:
 };
 
 /// Checks the rows a reader saw against the feed `spec` describes.
-inline table_observation observe_rows(const std::vector<observed_row>& rows, const roster_spec& spec, table_files files) {
+inline table_observation observe_rows(const std::vector<observed_row>& rows, const roster_spec& spec,
+                                      table_files files) {
     table_observer o(spec);
     for (const auto& r : rows) o.observe(r);
     return o.finish(files);
@@ -75,6 +74,6 @@ inline bool upsert_table_is_exact(const table_observation& o) {
            o.by_npi.unexpected_rows == 0;
 }
 
-} // namespace rosterrig::experiment
+}  // namespace rosterrig::experiment
 
 #endif

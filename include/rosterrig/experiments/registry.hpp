@@ -46,11 +46,16 @@ struct entry {
 /// Rows an experiment's section sets beside other experiments' results
 /// (side_by_side.hpp), from its samples, parameters and results file.
 template <class E>
-using beside_rows = std::function<std::string(const typename E::samples&, const typename E::parameters&, const std::string& file)>;
+using beside_rows =
+    std::function<std::string(const typename E::samples&, const typename E::parameters&, const std::string& file)>;
 
 template <experiment::experiment_definition E>
 entry entry_for(std::string driver, beside_rows<E> beside = {}) {
-    return {E::id, E::tag, E::results_file, E::predictions_file, std::move(driver),
+    return {E::id,
+            E::tag,
+            E::results_file,
+            E::predictions_file,
+            std::move(driver),
             [beside](const std::string& file) {
                 auto h = experiment::read_history<E>(file);
                 // The README shows full runs: a quick run copied into results/ is refused, not published.
@@ -58,12 +63,16 @@ entry entry_for(std::string driver, beside_rows<E> beside = {}) {
                     throw std::invalid_argument(file + " holds a --quick run; the README shows full runs only");
                 if constexpr (requires { E::report_section(h.envelope, h.samples, h.parameters, std::string()); }) {
                     if (beside)
-                        return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters, beside(h.samples, h.parameters, file)),
+                        return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters,
+                                                                beside(h.samples, h.parameters, file)),
                                               E::figures(h.samples, h.parameters));
                 } else if (beside) {
-                    throw std::logic_error(std::string(E::id) + ": the registry sets rows beside its section, but its report_section takes none");
+                    throw std::logic_error(
+                        std::string(E::id) +
+                        ": the registry sets rows beside its section, but its report_section takes none");
                 }
-                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters), E::figures(h.samples, h.parameters));
+                return std::make_pair(E::report_section(h.envelope, h.samples, h.parameters),
+                                      E::figures(h.samples, h.parameters));
             },
             [](const std::string& file) { return experiment::rejudge(experiment::read_history<E>(file)); },
             [](const std::string& file) { return experiment::read_history<E>(file).samples.predictions; }};
@@ -74,15 +83,19 @@ entry entry_for(std::string driver, beside_rows<E> beside = {}) {
 inline std::string claims_file_of(const entry& e) { return "test/claims/" + e.section + "_claims.tests.cpp"; }
 
 inline std::vector<entry> registry() {
-    return {entry_for<e1::definition>("rosterrig-e1"), entry_for<e1b::definition>("rosterrig-e1 --multi-input"),
+    return {entry_for<e1::definition>("rosterrig-e1"),
+            entry_for<e1b::definition>("rosterrig-e1 --multi-input"),
             entry_for<e1c::definition>("rosterrig-e1c"),
-            entry_for<e2::definition>("rosterrig-e2"),  entry_for<e3::definition>("rosterrig-e3"),
-            entry_for<e4::definition>("rosterrig-e4"),  entry_for<e5::definition>("rosterrig-e5"),
-            entry_for<e6::definition>("rosterrig-e6"),  entry_for<e7::definition>("rosterrig-e7", connect_beside_flink_results),
+            entry_for<e2::definition>("rosterrig-e2"),
+            entry_for<e3::definition>("rosterrig-e3"),
+            entry_for<e4::definition>("rosterrig-e4"),
+            entry_for<e5::definition>("rosterrig-e5"),
+            entry_for<e6::definition>("rosterrig-e6"),
+            entry_for<e7::definition>("rosterrig-e7", connect_beside_flink_results),
             entry_for<e7b::definition>("rosterrig-e7b"),
             entry_for<e8::definition>("rosterrig-e8")};
 }
 
-} // namespace rosterrig::experiments
+}  // namespace rosterrig::experiments
 
 #endif

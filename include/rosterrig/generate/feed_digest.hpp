@@ -54,6 +54,6 @@ inline std::string feed_sha256(const roster_spec& spec, std::uint64_t first_seq 
     return h.hex();
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -73,35 +73,67 @@ constexpr std::uint64_t npi_for_provider(std::uint64_t seed, std::uint64_t index
 namespace detail {
 
 inline constexpr std::array<std::string_view, 24> first_names{
-    "Maria", "James", "Aisha", "Wei", "Olga", "Rahul", "Fatima", "John", "Sofia", "Kwame", "Emily", "Diego",
-    "Hannah", "Mohammed", "Chloe", "Thanh", "Grace", "Ivan", "Priya", "Lucas", "Zoe", "Samuel", "Ines", "Kenji"};
-inline constexpr std::array<std::string_view, 24> last_names{
-    "Garcia", "Smith", "O'Neil", "Nguyen", "Patel", "Kowalski", "Johnson", "N\xc3\xba\xc3\xb1""ez", "Okafor", "Chen",
-    "Williams", "Haddad", "Brown", "Rossi", "Kim", "Schmidt", "Lopez", "Ivanova", "Davis", "Tanaka", "Moore",
-    "Mensah", "Fischer", "Silva"};
+    "Maria",  "James",    "Aisha", "Wei",   "Olga",  "Rahul", "Fatima", "John",  "Sofia", "Kwame",  "Emily", "Diego",
+    "Hannah", "Mohammed", "Chloe", "Thanh", "Grace", "Ivan",  "Priya",  "Lucas", "Zoe",   "Samuel", "Ines",  "Kenji"};
+inline constexpr std::array<std::string_view, 24> last_names{"Garcia",
+                                                             "Smith",
+                                                             "O'Neil",
+                                                             "Nguyen",
+                                                             "Patel",
+                                                             "Kowalski",
+                                                             "Johnson",
+                                                             "N\xc3\xba\xc3\xb1"
+                                                             "ez",
+                                                             "Okafor",
+                                                             "Chen",
+                                                             "Williams",
+                                                             "Haddad",
+                                                             "Brown",
+                                                             "Rossi",
+                                                             "Kim",
+                                                             "Schmidt",
+                                                             "Lopez",
+                                                             "Ivanova",
+                                                             "Davis",
+                                                             "Tanaka",
+                                                             "Moore",
+                                                             "Mensah",
+                                                             "Fischer",
+                                                             "Silva"};
 inline constexpr std::array<std::string_view, 14> taxonomies{
     "207Q00000X", "207R00000X", "208D00000X", "207RC0000X", "2084P0800X", "207V00000X", "208000000X",
     "207X00000X", "207N00000X", "363L00000X", "363A00000X", "152W00000X", "1223G0001X", "225100000X"};
 inline constexpr std::array<std::string_view, 20> streets{
-    "Main", "Oak", "Maple", "Cedar", "Elm", "Washington", "Lake", "Hill", "Park", "Pine", "Medical Center",
-    "Lincoln", "Church", "River", "Highland", "Sunset", "Franklin", "College", "Spring", "Mill"};
+    "Main",           "Oak",     "Maple",  "Cedar", "Elm",      "Washington", "Lake",     "Hill",    "Park",   "Pine",
+    "Medical Center", "Lincoln", "Church", "River", "Highland", "Sunset",     "Franklin", "College", "Spring", "Mill"};
 inline constexpr std::array<std::string_view, 6> suffixes{"St", "Ave", "Blvd", "Rd", "Dr", "Way"};
-struct city_entry { std::string_view city, state, zip3, area; };
-inline constexpr std::array<city_entry, 16> cities{{
-    {"Springfield", "IL", "627", "217"}, {"Columbus", "OH", "432", "614"}, {"Austin", "TX", "787", "512"},
-    {"Portland", "OR", "972", "503"}, {"Albany", "NY", "122", "518"}, {"Madison", "WI", "537", "608"},
-    {"Raleigh", "NC", "276", "919"}, {"Boise", "ID", "837", "208"}, {"Tucson", "AZ", "857", "520"},
-    {"Richmond", "VA", "232", "804"}, {"Omaha", "NE", "681", "402"}, {"Savannah", "GA", "314", "912"},
-    {"Burlington", "VT", "054", "802"}, {"Fresno", "CA", "937", "559"}, {"Lansing", "MI", "489", "517"},
-    {"Santa Fe", "NM", "875", "505"}}};
+struct city_entry {
+    std::string_view city, state, zip3, area;
+};
+inline constexpr std::array<city_entry, 16> cities{{{"Springfield", "IL", "627", "217"},
+                                                    {"Columbus", "OH", "432", "614"},
+                                                    {"Austin", "TX", "787", "512"},
+                                                    {"Portland", "OR", "972", "503"},
+                                                    {"Albany", "NY", "122", "518"},
+                                                    {"Madison", "WI", "537", "608"},
+                                                    {"Raleigh", "NC", "276", "919"},
+                                                    {"Boise", "ID", "837", "208"},
+                                                    {"Tucson", "AZ", "857", "520"},
+                                                    {"Richmond", "VA", "232", "804"},
+                                                    {"Omaha", "NE", "681", "402"},
+                                                    {"Savannah", "GA", "314", "912"},
+                                                    {"Burlington", "VT", "054", "802"},
+                                                    {"Fresno", "CA", "937", "559"},
+                                                    {"Lansing", "MI", "489", "517"},
+                                                    {"Santa Fe", "NM", "875", "505"}}};
 inline constexpr std::array<std::string_view, 3> statuses{"active", "inactive", "suspended"};
 
 /// A provider record as small indices; rendered to strings on emission.
 struct compact_record {
     std::uint16_t first = 0, last = 0, taxonomy = 0, street = 0;
-    std::uint16_t number = 0;      // street number 1..9999
+    std::uint16_t number = 0;  // street number 1..9999
     std::uint8_t suffix = 0, city = 0, zip_tail = 0, status = 0;
-    std::uint32_t phone = 0;       // seven digits: exchange * 10000 + line
+    std::uint32_t phone = 0;  // seven digits: exchange * 10000 + line
 };
 
 /// Where a provider's records arrived, for the upsert expectation: the seq
@@ -118,9 +150,9 @@ struct no_marks {};
 
 template <class Marks>
 struct basic_provider_state {
-    std::uint64_t npi = 0;         // cached npi_for_provider(seed, index)
-    std::uint32_t partition = 0;   // cached partition_of(npi, partitions)
-    std::uint32_t revision = 0;    // 0 = not seen yet
+    std::uint64_t npi = 0;        // cached npi_for_provider(seed, index)
+    std::uint32_t partition = 0;  // cached partition_of(npi, partitions)
+    std::uint32_t revision = 0;   // 0 = not seen yet
     std::int64_t asserted_ms = 0;
     std::int64_t previous_asserted_ms = 0;
     compact_record current;
@@ -160,7 +192,10 @@ inline compact_record initial_record(std::uint64_t seed, std::uint64_t index) {
 inline void append_number(std::string& out, std::uint64_t v, int min_width = 1) {
     char buf[24];
     int n = 0;
-    do { buf[n++] = static_cast<char>('0' + v % 10); v /= 10; } while (v != 0);
+    do {
+        buf[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
     while (n < min_width) buf[n++] = '0';
     while (n > 0) out.push_back(buf[--n]);
 }
@@ -185,7 +220,7 @@ inline void render(const compact_record& r, provider_fields& f) {
     f.status.assign(statuses[r.status]);
 }
 
-} // namespace detail
+}  // namespace detail
 
 namespace detail {
 
@@ -223,9 +258,15 @@ std::vector<basic_provider_state<Marks>> run_feed(const roster_spec& spec, OnEve
         const std::uint64_t habit = uniform_below(rng, 100);
         std::int64_t lag_ms = 0;
         switch (source) {
-        case source_kind::state_board: lag_ms = static_cast<std::int64_t>(uniform_between(rng, 3'600'000, 86'400'000)); break;
-        case source_kind::payer_directory: lag_ms = static_cast<std::int64_t>(uniform_below(rng, 1'800'001)); break;
-        case source_kind::credentialing: lag_ms = static_cast<std::int64_t>(uniform_between(rng, 21'600'000, 259'200'000)); break;
+            case source_kind::state_board:
+                lag_ms = static_cast<std::int64_t>(uniform_between(rng, 3'600'000, 86'400'000));
+                break;
+            case source_kind::payer_directory:
+                lag_ms = static_cast<std::int64_t>(uniform_below(rng, 1'800'001));
+                break;
+            case source_kind::credentialing:
+                lag_ms = static_cast<std::int64_t>(uniform_between(rng, 21'600'000, 259'200'000));
+                break;
         }
         const std::int64_t arrival_ms = feed_epoch_ms + static_cast<std::int64_t>(seq) * arrival_step_ms;
 
@@ -253,18 +294,24 @@ std::vector<basic_provider_state<Marks>> run_feed(const roster_spec& spec, OnEve
             p.previous_asserted_ms = p.asserted_ms;
             compact_record& r = p.current;
             switch (source) {
-            case source_kind::state_board:
-                if (habit < 25) r.status = r.status == 0 ? 1 : 0;
-                else if (habit < 35) r.last = static_cast<std::uint16_t>(uniform_below(rng, last_names.size()));
-                break;
-            case source_kind::payer_directory:
-                if (habit < 45) draw_address(rng, r, habit < 15);
-                else if (habit < 80) draw_phone(rng, r);
-                break;
-            case source_kind::credentialing:
-                if (habit < 30) r.taxonomy = static_cast<std::uint16_t>(uniform_below(rng, taxonomies.size()));
-                else if (habit < 45) r.status = r.status == 2 ? 0 : 2;
-                break;
+                case source_kind::state_board:
+                    if (habit < 25)
+                        r.status = r.status == 0 ? 1 : 0;
+                    else if (habit < 35)
+                        r.last = static_cast<std::uint16_t>(uniform_below(rng, last_names.size()));
+                    break;
+                case source_kind::payer_directory:
+                    if (habit < 45)
+                        draw_address(rng, r, habit < 15);
+                    else if (habit < 80)
+                        draw_phone(rng, r);
+                    break;
+                case source_kind::credentialing:
+                    if (habit < 30)
+                        r.taxonomy = static_cast<std::uint16_t>(uniform_below(rng, taxonomies.size()));
+                    else if (habit < 45)
+                        r.status = r.status == 2 ? 0 : 2;
+                    break;
             }
             ++p.revision;
             p.asserted_ms = std::max(p.asserted_ms + 1000, arrival_ms - lag_ms);
@@ -281,7 +328,7 @@ std::vector<basic_provider_state<Marks>> run_feed(const roster_spec& spec, OnEve
     return providers;
 }
 
-} // namespace detail
+}  // namespace detail
 
 /// Calls f(const roster_event&) for seq = 1..spec.events in arrival order.
 /// The reference is to one reused object: copy it if you keep it.
@@ -311,6 +358,6 @@ inline std::vector<roster_event> generate(const roster_spec& spec) {
     return events;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -36,21 +36,35 @@ inline void append_json_string(std::string& out, std::string_view s) {
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        default:
-            if (c < 0x20) {
-                out.append("\\u00");
-                out.push_back(hex[c >> 4]);
-                out.push_back(hex[c & 0xf]);
-            } else {
-                out.push_back(ch);
-            }
+            case '"':
+                out.append("\\\"");
+                break;
+            case '\\':
+                out.append("\\\\");
+                break;
+            case '\b':
+                out.append("\\b");
+                break;
+            case '\f':
+                out.append("\\f");
+                break;
+            case '\n':
+                out.append("\\n");
+                break;
+            case '\r':
+                out.append("\\r");
+                break;
+            case '\t':
+                out.append("\\t");
+                break;
+            default:
+                if (c < 0x20) {
+                    out.append("\\u00");
+                    out.push_back(hex[c >> 4]);
+                    out.push_back(hex[c & 0xf]);
+                } else {
+                    out.push_back(ch);
+                }
         }
     }
     out.push_back('"');
@@ -60,21 +74,32 @@ namespace detail {
 inline void append_uint(std::string& out, std::uint64_t v) {
     char buf[24];
     int n = 0;
-    do { buf[n++] = static_cast<char>('0' + v % 10); v /= 10; } while (v != 0);
+    do {
+        buf[n++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
     while (n > 0) out.push_back(buf[--n]);
 }
-} // namespace detail
+}  // namespace detail
 
 /// Appends the provider fields as `"name":...,...,"status":...` (no braces).
 inline void append_json_fields(std::string& out, const provider_fields& f) {
-    out.append("\"name\":"); append_json_string(out, f.name);
-    out.append(",\"taxonomy\":"); append_json_string(out, f.taxonomy);
-    out.append(",\"address\":"); append_json_string(out, f.address);
-    out.append(",\"city\":"); append_json_string(out, f.city);
-    out.append(",\"state\":"); append_json_string(out, f.state);
-    out.append(",\"zip\":"); append_json_string(out, f.zip);
-    out.append(",\"phone\":"); append_json_string(out, f.phone);
-    out.append(",\"status\":"); append_json_string(out, f.status);
+    out.append("\"name\":");
+    append_json_string(out, f.name);
+    out.append(",\"taxonomy\":");
+    append_json_string(out, f.taxonomy);
+    out.append(",\"address\":");
+    append_json_string(out, f.address);
+    out.append(",\"city\":");
+    append_json_string(out, f.city);
+    out.append(",\"state\":");
+    append_json_string(out, f.state);
+    out.append(",\"zip\":");
+    append_json_string(out, f.zip);
+    out.append(",\"phone\":");
+    append_json_string(out, f.phone);
+    out.append(",\"status\":");
+    append_json_string(out, f.status);
 }
 
 /// Appends one event as a JSON line, including the trailing '\n'.
@@ -102,6 +127,6 @@ inline std::string to_json_line(const roster_event& e) {
     return s;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -63,6 +63,6 @@ inline bool luhn_valid(std::string_view digits) noexcept {
     return !digits.empty() && sum % 10 == 0;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -17,6 +17,6 @@ constexpr std::uint32_t partition_of(std::uint64_t npi, std::uint32_t partitions
     return partitions == 0 ? 0 : static_cast<std::uint32_t>(mix64(npi) % partitions);
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -25,7 +25,8 @@ struct roster_spec {
 };
 
 /// The feed an experiment's parameters name: seed, events, providers, partitions.
-inline roster_spec roster_feed(std::uint64_t seed, std::uint64_t events, std::uint64_t providers, std::uint32_t partitions) {
+inline roster_spec roster_feed(std::uint64_t seed, std::uint64_t events, std::uint64_t providers,
+                               std::uint32_t partitions) {
     roster_spec s;
     s.seed = seed;
     s.events = events;
@@ -47,6 +48,6 @@ inline void validate(const roster_spec& spec) {
         throw std::invalid_argument("late_stale_fraction must be in [0, 1]");
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

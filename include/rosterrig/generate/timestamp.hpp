@@ -31,24 +31,33 @@ inline void put_digits(char* out, unsigned value, int width) noexcept {
         value /= 10;
     }
 }
-} // namespace detail
+}  // namespace detail
 
 /// Appends the ISO-8601 UTC text of a millisecond timestamp (years 0..9999).
 inline void append_iso8601_utc(std::string& out, std::int64_t epoch_ms) {
     std::int64_t days = epoch_ms / 86'400'000;
     std::int64_t rem = epoch_ms % 86'400'000;
-    if (rem < 0) { rem += 86'400'000; --days; }
-    std::int64_t y; unsigned m, d;
+    if (rem < 0) {
+        rem += 86'400'000;
+        --days;
+    }
+    std::int64_t y;
+    unsigned m, d;
     detail::civil_from_days(days, y, m, d);
     char buf[24];
     detail::put_digits(buf, static_cast<unsigned>(y), 4);
-    buf[4] = '-'; detail::put_digits(buf + 5, m, 2);
-    buf[7] = '-'; detail::put_digits(buf + 8, d, 2);
+    buf[4] = '-';
+    detail::put_digits(buf + 5, m, 2);
+    buf[7] = '-';
+    detail::put_digits(buf + 8, d, 2);
     buf[10] = 'T';
     const auto ms = static_cast<unsigned>(rem);
-    detail::put_digits(buf + 11, ms / 3'600'000, 2); buf[13] = ':';
-    detail::put_digits(buf + 14, ms / 60'000 % 60, 2); buf[16] = ':';
-    detail::put_digits(buf + 17, ms / 1000 % 60, 2); buf[19] = '.';
+    detail::put_digits(buf + 11, ms / 3'600'000, 2);
+    buf[13] = ':';
+    detail::put_digits(buf + 14, ms / 60'000 % 60, 2);
+    buf[16] = ':';
+    detail::put_digits(buf + 17, ms / 1000 % 60, 2);
+    buf[19] = '.';
     detail::put_digits(buf + 20, ms % 1000, 3);
     out.append(buf, 23);
     out.push_back('Z');
@@ -60,6 +69,6 @@ inline std::string iso8601_utc(std::int64_t epoch_ms) {
     return s;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

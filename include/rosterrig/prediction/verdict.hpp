@@ -12,9 +12,12 @@ enum class verdict_kind { held, refuted, inconclusive };
 
 inline constexpr std::string_view to_string(verdict_kind v) noexcept {
     switch (v) {
-    case verdict_kind::held: return "held";
-    case verdict_kind::refuted: return "refuted";
-    case verdict_kind::inconclusive: return "inconclusive";
+        case verdict_kind::held:
+            return "held";
+        case verdict_kind::refuted:
+            return "refuted";
+        case verdict_kind::inconclusive:
+            return "inconclusive";
     }
     return "inconclusive";
 }
@@ -26,6 +29,6 @@ inline constexpr verdict_kind merge(verdict_kind a, verdict_kind b) noexcept {
     return verdict_kind::held;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

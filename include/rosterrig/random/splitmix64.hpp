@@ -38,6 +38,6 @@ private:
     std::uint64_t state_;
 };
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -49,6 +49,6 @@ bool bernoulli(Engine& engine, double p) {
     return uniform_unit(engine) < p;
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

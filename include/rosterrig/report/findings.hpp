@@ -29,9 +29,12 @@ inline std::string first_clause(std::string_view text) {
     std::size_t cut = text.size();
     int depth = 0;
     for (std::size_t i = 0; i + 1 < text.size() && cut == text.size(); ++i) {
-        if (text[i] == '(') ++depth;
-        else if (text[i] == ')' && depth > 0) --depth;
-        else if (depth == 0 && (text[i] == ':' || text[i] == '.') && text[i + 1] == ' ' && i > 3) cut = i;
+        if (text[i] == '(')
+            ++depth;
+        else if (text[i] == ')' && depth > 0)
+            --depth;
+        else if (depth == 0 && (text[i] == ':' || text[i] == '.') && text[i + 1] == ' ' && i > 3)
+            cut = i;
     }
     std::string out(text.substr(0, cut));
     if (!out.empty() && out.back() != '.') out += '.';
@@ -57,16 +60,23 @@ inline std::string findings_section(const std::vector<experiment_findings>& all)
     for (const auto& e : all)
         for (const auto& o : e.outcomes) {
             switch (o.verdict) {
-            case verdict_kind::held: ++held; break;
-            case verdict_kind::refuted: ++refuted; break;
-            default: ++inconclusive; break;
+                case verdict_kind::held:
+                    ++held;
+                    break;
+                case verdict_kind::refuted:
+                    ++refuted;
+                    break;
+                default:
+                    ++inconclusive;
+                    break;
             }
-            t.row({e.tag, first_clause(o.text), std::string(to_string(o.verdict)), shortened(o.reason, findings_reason_limit),
-                   "`" + e.claims_file + "`"});
+            t.row({e.tag, first_clause(o.text), std::string(to_string(o.verdict)),
+                   shortened(o.reason, findings_reason_limit), "`" + e.claims_file + "`"});
         }
-    std::string out = "Every prediction of every shipped full run, as its result records it: " + std::to_string(held) +
-                      " held, " + std::to_string(refuted) + " refuted, " + std::to_string(inconclusive) +
-                      " inconclusive. A refuted prediction is a finding too: what we expected and the engines did not do.\n\n";
+    std::string out =
+        "Every prediction of every shipped full run, as its result records it: " + std::to_string(held) + " held, " +
+        std::to_string(refuted) + " refuted, " + std::to_string(inconclusive) +
+        " inconclusive. A refuted prediction is a finding too: what we expected and the engines did not do.\n\n";
     return out + t.render();
 }
 

@@ -66,8 +66,8 @@ struct reference_line {
 
 /// Series colours, in series order (Tableau 10 without its grey, which is
 /// kept for reference lines; the first four are the ones the report used).
-inline constexpr std::array<std::string_view, 9> palette = {
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
+inline constexpr std::array<std::string_view, 9> palette = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                                            "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
 
 namespace detail {
 
@@ -84,11 +84,20 @@ inline std::string xml_escape(std::string_view s) {
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -103,7 +112,7 @@ inline double text_width(std::string_view s) {
     return glyphs * 6.2;
 }
 
-} // namespace detail
+}  // namespace detail
 
 /// Round tick values covering [lo, hi]: equally spaced by a step of 1, 2,
 /// 2.5 or 5 times a power of ten, the first at or below lo, the last at or
@@ -142,8 +151,9 @@ inline std::vector<double> nice_ticks(double lo, double hi, int target = 5) {
             const double n = last - first + 1;
             if (!(n >= 2) || n > 1000) continue;
             const double cover = (last - first) * step;
-            candidate c{first, last, m, e, n >= 4 && n <= 8, std::fabs(n - target) + 6 * (cover - (hi - lo)) / (hi - lo),
-                        cover};
+            candidate c{
+                first, last, m, e, n >= 4 && n <= 8, std::fabs(n - target) + 6 * (cover - (hi - lo)) / (hi - lo),
+                cover};
             const bool better = !have || (c.in_range != best.in_range ? c.in_range
                                           : c.score != best.score     ? c.score < best.score
                                                                       : c.cover < best.cover);
@@ -189,11 +199,11 @@ public:
     /// The whole SVG document, ending in "\n".
     std::string render() const {
         const double W = std::max(width, 200), H = std::max(height, 150);
-        const bool has_right = !y2_label.empty() ||
-                               std::any_of(series_.begin(), series_.end(), [](const series& s) { return s.y_axis == axis::right; }) ||
-                               std::any_of(references_.begin(), references_.end(), [](const reference_line& r) {
-                                   return r.direction == orientation::horizontal && r.y_axis == axis::right;
-                               });
+        const bool has_right = !y2_label.empty() || std::any_of(series_.begin(), series_.end(), [](const series& s) {
+            return s.y_axis == axis::right;
+        }) || std::any_of(references_.begin(), references_.end(), [](const reference_line& r) {
+            return r.direction == orientation::horizontal && r.y_axis == axis::right;
+        });
 
         // Scales: each axis covers 0, its data and its reference lines.
         const auto xt = nice_ticks(range_min(&x_of_point, orientation::vertical, std::nullopt),
@@ -204,7 +214,9 @@ public:
                                    range_max(&y_of_point, orientation::horizontal, axis::right), 5);
 
         // Legend entries flow left to right under the x label, wrapping.
-        struct entry { double x, y; };
+        struct entry {
+            double x, y;
+        };
         std::vector<entry> legend;
         const double left = 70, right = has_right ? 70 : 24, top = title.empty() ? 16 : 40;
         double lx = left, row = 0;
@@ -233,14 +245,15 @@ public:
         if (!title.empty()) put("<title>", detail::xml_escape(title), "</title>\n");
         put("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         if (!title.empty())
-            put("<text x=\"", c(W / 2), "\" y=\"", c(24), "\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">",
-                detail::xml_escape(title), "</text>\n");
+            put("<text x=\"", c(W / 2), "\" y=\"", c(24),
+                "\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">", detail::xml_escape(title),
+                "</text>\n");
 
         // Grid and ticks.
         const auto line = [&](std::string_view cls, double ax, double ay, double bx, double by, std::string_view style,
                               std::string_view style2 = {}) {
-            put("<line class=\"", cls, "\" x1=\"", c(ax), "\" y1=\"", c(ay), "\" x2=\"", c(bx), "\" y2=\"", c(by), "\" ",
-                style, style2, "/>\n");
+            put("<line class=\"", cls, "\" x1=\"", c(ax), "\" y1=\"", c(ay), "\" x2=\"", c(bx), "\" y2=\"", c(by),
+                "\" ", style, style2, "/>\n");
         };
         const auto text = [&](std::string_view cls, double x, double y, std::string_view anchor, std::string_view body,
                               std::string_view extra = {}) {
@@ -300,15 +313,16 @@ public:
             if (drawn == 1)  // one point draws no line; show it as a dot
                 for (const auto& [x, y] : s.points)
                     if (std::isfinite(x) && std::isfinite(y))
-                        put("<circle class=\"series\" cx=\"", c(X(x)), "\" cy=\"", c(Y(y, s.y_axis)), "\" r=\"3\" fill=\"",
-                            colour, "\"/>\n");
+                        put("<circle class=\"series\" cx=\"", c(X(x)), "\" cy=\"", c(Y(y, s.y_axis)),
+                            "\" r=\"3\" fill=\"", colour, "\"/>\n");
             if (drawn > 1)
                 put("<path class=\"series\" d=\"", d, "\" fill=\"none\" stroke=\"", colour, "\" stroke-width=\"2\"",
                     s.dashed ? dash : "", "/>\n");
         }
 
         // Reference lines over the data, labelled at their ends.
-        constexpr std::string_view ref_style = "stroke=\"#555555\" stroke-dasharray=\"2,3\"", ref_ink = "fill=\"#555555\"";
+        constexpr std::string_view ref_style = "stroke=\"#555555\" stroke-dasharray=\"2,3\"",
+                                   ref_ink = "fill=\"#555555\"";
         for (const auto& r : references_) {
             if (!std::isfinite(r.value)) continue;
             if (r.direction == orientation::horizontal) {
@@ -320,7 +334,8 @@ public:
                 line("reference", x, y0, x, y1, ref_style);
                 const bool near_right = x > x0 + 0.75 * (x1 - x0);
                 if (!r.label.empty())
-                    text("reference", near_right ? x - 4 : x + 4, y0 + 12, near_right ? "end" : "start", r.label, ref_ink);
+                    text("reference", near_right ? x - 4 : x + 4, y0 + 12, near_right ? "end" : "start", r.label,
+                         ref_ink);
             }
         }
 
@@ -368,6 +383,6 @@ private:
     std::vector<reference_line> references_;
 };
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

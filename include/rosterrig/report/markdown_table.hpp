@@ -26,10 +26,14 @@ inline std::string markdown_cell(std::string_view text) {
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '|') out += "\\|";
-        else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;  // CRLF: one space
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+            continue;  // CRLF: one space
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
 }
@@ -85,6 +89,6 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

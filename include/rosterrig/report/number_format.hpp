@@ -32,7 +32,7 @@ inline std::string group_thousands(std::string_view digits) {
     }
     return out;
 }
-} // namespace detail
+}  // namespace detail
 
 /// Decimal digits grouped in threes with commas; exact for every long long
 /// (LLONG_MIN included: the magnitude is taken as unsigned).
@@ -61,6 +61,6 @@ inline std::string seconds_from_ms(long long ms, int digits = 1) {
     return fixed(static_cast<double>(ms) / 1000.0, digits) + " s";
 }
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

@@ -108,25 +108,29 @@ inline bool starts_with(std::string_view s, std::size_t at, std::string_view wha
     return at <= s.size() && s.substr(at).starts_with(what);
 }
 
-inline constexpr std::string_view times_sign = "\xC3\x97";  // ×
+inline constexpr std::string_view times_sign = "\xC3\x97";   // ×
 inline constexpr std::string_view en_dash = "\xE2\x80\x93";  // –
 
 // Units and counted nouns that make the number before them a figure.
-inline constexpr std::string_view time_units[] = {"ms",      "millisecond", "milliseconds", "s",     "sec",
-                                                  "secs",    "second",      "seconds",      "min",   "mins",
-                                                  "minute",  "minutes",     "h",            "hour",  "hours",
-                                                  "day",     "days"};
-inline constexpr std::string_view size_units[] = {"B",   "KB",  "kB",   "KiB",   "MB",        "MiB",       "GB",
+inline constexpr std::string_view time_units[] = {"ms",     "millisecond", "milliseconds", "s",    "sec",    "secs",
+                                                  "second", "seconds",     "min",          "mins", "minute", "minutes",
+                                                  "h",      "hour",        "hours",        "day",  "days"};
+inline constexpr std::string_view size_units[] = {"B",   "KB",   "kB",    "KiB",       "MB",        "MiB",      "GB",
                                                   "GiB", "byte", "bytes", "kilobytes", "megabytes", "gigabytes"};
 inline constexpr std::string_view counted_nouns[] = {
-    "record", "records", "row", "rows", "event", "events", "kill", "kills", "SIGKILLs", "trial", "trials",
-    "file", "files", "snapshot", "snapshots", "checkpoint", "checkpoints", "commit", "commits", "provider",
-    "providers", "assertion", "assertions", "member", "members", "worker", "workers", "partition", "partitions",
-    "subtask", "subtasks", "task", "tasks", "TaskManagers", "time", "times", "repeat", "repeats", "run", "runs",
-    "seq", "seqs", "NPI", "NPIs", "duplicate", "duplicates", "copy", "copies", "delete", "deletes", "restart",
-    "restarts", "request", "requests", "error", "errors", "exception", "exceptions", "line", "lines", "poll",
-    "polls", "batch", "batches", "job", "jobs", "topic", "topics", "cell", "cells", "configuration",
-    "configurations", "cycle", "cycles", "message", "messages"};
+    "record",   "records",  "row",       "rows",         "event",         "events",
+    "kill",     "kills",    "SIGKILLs",  "trial",        "trials",        "file",
+    "files",    "snapshot", "snapshots", "checkpoint",   "checkpoints",   "commit",
+    "commits",  "provider", "providers", "assertion",    "assertions",    "member",
+    "members",  "worker",   "workers",   "partition",    "partitions",    "subtask",
+    "subtasks", "task",     "tasks",     "TaskManagers", "time",          "times",
+    "repeat",   "repeats",  "run",       "runs",         "seq",           "seqs",
+    "NPI",      "NPIs",     "duplicate", "duplicates",   "copy",          "copies",
+    "delete",   "deletes",  "restart",   "restarts",     "request",       "requests",
+    "error",    "errors",   "exception", "exceptions",   "line",          "lines",
+    "poll",     "polls",    "batch",     "batches",      "job",           "jobs",
+    "topic",    "topics",   "cell",      "cells",        "configuration", "configurations",
+    "cycle",    "cycles",   "message",   "messages"};
 
 inline bool listed(std::span<const std::string_view> list, std::string_view w) {
     return std::find(list.begin(), list.end(), w) != list.end();
@@ -373,7 +377,7 @@ inline bool lower_equals(std::string_view w, std::string_view what) {
     return true;
 }
 
-} // namespace detail::prose
+}  // namespace detail::prose
 
 /// Every figure in the document's hand-written prose (see the header comment
 /// for what counts), in document order.
@@ -443,8 +447,10 @@ inline std::vector<prose_figure> prose_figures(std::string_view doc) {
             std::size_t j = t.end;
             while (j < s.size() && s[j] == ' ') ++j;
             std::size_t after = std::string_view::npos;
-            if (starts_with(s, j, "-")) after = j + 1;
-            else if (starts_with(s, j, en_dash)) after = j + en_dash.size();
+            if (starts_with(s, j, "-"))
+                after = j + 1;
+            else if (starts_with(s, j, en_dash))
+                after = j + en_dash.size();
             else {
                 std::size_t e = 0;
                 const std::string_view w = word_after(s, j, &e);
@@ -489,13 +495,16 @@ inline std::vector<prose_figure> prose_figures(std::string_view doc) {
         const bool parenthesised = before == '(' || (sign && i >= 2 && s[i - 2] == '(');
         const bool alone_in_parentheses =
             parenthesised && t.end < s.size() && (s[t.end] == ')' || s[t.end] == ',') && !possessive;
-        const bool release_word = prev == "in" || prev == "on" || prev == "after" || prev == "before" ||
-                                  prev == "since" || prev == "until";
+        const bool release_word =
+            prev == "in" || prev == "on" || prev == "after" || prev == "before" || prev == "since" || prev == "until";
         const bool decimal = t.points == 1 && !possessive && !release_word;
         bool figure = false;
-        if (unit.found || t.grouped) figure = true;  // a quantity, whatever the word before says
-        else if (capitalised(prev) && !parenthesised) figure = false;  // a name or a version: "Debian 12", "Kafka 4.3"
-        else figure = of_pair || decimal || quantified || alone_in_parentheses;
+        if (unit.found || t.grouped)
+            figure = true;  // a quantity, whatever the word before says
+        else if (capitalised(prev) && !parenthesised)
+            figure = false;  // a name or a version: "Debian 12", "Kafka 4.3"
+        else
+            figure = of_pair || decimal || quantified || alone_in_parentheses;
         const std::size_t end = unit.found && unit.end > t.end ? unit.end : t.end;
         if (figure) {
             for (; counted_to < number_begin; ++counted_to)
@@ -559,6 +568,6 @@ inline std::vector<prose_figure> unsourced_figures(std::string_view doc, std::ve
     return out;
 }
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

@@ -24,7 +24,9 @@ namespace rosterrig::report {
 
 // (Strings here are built by appending: GCC 12 at -O3 raises a false
 // -Wrestrict on "literal" + std::string&&, a known GCC 12 false positive.)
-inline std::string begin_marker(std::string_view name) { return std::string("<!-- BEGIN ").append(name).append(" -->"); }
+inline std::string begin_marker(std::string_view name) {
+    return std::string("<!-- BEGIN ").append(name).append(" -->");
+}
 inline std::string end_marker(std::string_view name) { return std::string("<!-- END ").append(name).append(" -->"); }
 
 /// A section's markers are not there exactly once each, BEGIN before END.
@@ -49,15 +51,15 @@ inline void splice_section(std::string& doc, std::string_view name, std::string_
     if (name.empty()) throw std::invalid_argument("splice_section: empty section name");
     const std::string begin = begin_marker(name), end = end_marker(name);
     if (body.find(begin) != std::string_view::npos || body.find(end) != std::string_view::npos)
-        throw std::invalid_argument(std::string("splice_section: the body of section \"")
-                                        .append(name)
-                                        .append("\" contains its own marker"));
+        throw std::invalid_argument(
+            std::string("splice_section: the body of section \"").append(name).append("\" contains its own marker"));
     const std::string section(name);
     const auto b = doc.find(begin), e = doc.find(end);
     if (b == std::string::npos && e == std::string::npos) throw missing_section(section, "no markers");
     if (b == std::string::npos) throw missing_section(section, begin + " is missing");
     if (e == std::string::npos) throw missing_section(section, end + " is missing");
-    if (doc.find(begin, b + begin.size()) != std::string::npos) throw missing_section(section, begin + " appears twice");
+    if (doc.find(begin, b + begin.size()) != std::string::npos)
+        throw missing_section(section, begin + " appears twice");
     if (doc.find(end, e + end.size()) != std::string::npos) throw missing_section(section, end + " appears twice");
     if (e < b) throw missing_section(section, end + " comes before " + begin);
     const auto from = b + begin.size();
@@ -80,6 +82,6 @@ inline std::vector<std::string> section_names(const std::string& doc) {
     return names;
 }
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

@@ -50,17 +50,26 @@ inline void numbers_in_text(std::string_view text, std::vector<double>& out) {
 /// Every number in `v` (see above), appended to `out`.
 inline void numbers_in_result(const boost::json::value& v, std::vector<double>& out) {
     switch (v.kind()) {
-    case boost::json::kind::int64: out.push_back(static_cast<double>(v.get_int64())); break;
-    case boost::json::kind::uint64: out.push_back(static_cast<double>(v.get_uint64())); break;
-    case boost::json::kind::double_: out.push_back(v.get_double()); break;
-    case boost::json::kind::string: numbers_in_text(v.get_string(), out); break;
-    case boost::json::kind::array:
-        for (const auto& e : v.get_array()) numbers_in_result(e, out);
-        break;
-    case boost::json::kind::object:
-        for (const auto& [key, e] : v.get_object()) numbers_in_result(e, out);
-        break;
-    default: break;  // null, bool
+        case boost::json::kind::int64:
+            out.push_back(static_cast<double>(v.get_int64()));
+            break;
+        case boost::json::kind::uint64:
+            out.push_back(static_cast<double>(v.get_uint64()));
+            break;
+        case boost::json::kind::double_:
+            out.push_back(v.get_double());
+            break;
+        case boost::json::kind::string:
+            numbers_in_text(v.get_string(), out);
+            break;
+        case boost::json::kind::array:
+            for (const auto& e : v.get_array()) numbers_in_result(e, out);
+            break;
+        case boost::json::kind::object:
+            for (const auto& [key, e] : v.get_object()) numbers_in_result(e, out);
+            break;
+        default:
+            break;  // null, bool
     }
 }
 
@@ -76,6 +85,6 @@ inline void numbers_in_result_parts(const boost::json::value& v, std::vector<dou
         if (const auto* p = s->get_object().if_contains("predictions")) numbers_in_result(*p, out);
 }
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

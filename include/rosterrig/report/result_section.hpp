@@ -48,6 +48,6 @@ inline std::string provenance(const result::result_envelope& env) {
            ". Versions as the components reported them: " + versions + "." + resumptions(env) + "\n";
 }
 
-} // namespace rosterrig::report
+}  // namespace rosterrig::report
 
 #endif

@@ -19,6 +19,6 @@ inline void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const
     v = boost::json::array{r.first, r.last};
 }
 
-} // namespace rosterrig
+}  // namespace rosterrig
 
 #endif

@@ -35,7 +35,7 @@
 
 namespace rosterrig {
 BOOST_DESCRIBE_ENUM(verdict_kind, held, refuted, inconclusive)
-} // namespace rosterrig
+}  // namespace rosterrig
 
 namespace rosterrig::result {
 
@@ -53,7 +53,8 @@ BOOST_DESCRIBE_STRUCT(prediction_record, (), (text, recorded_in_commit, file))
 /// Something a run created on the stack, recorded before it was created, so
 /// whatever happens to the run, what it may have left behind is known.
 struct created_resource {
-    std::string kind;  ///< a rosterrig::experiment::resource_kind by name_of(): connector | job | transactional-id-prefix | table | consumer-group | topic
+    std::string
+        kind;  ///< a rosterrig::experiment::resource_kind by name_of(): connector | job | transactional-id-prefix | table | consumer-group | topic
     std::string name;  ///< connector, job id, prefix, <namespace>.<table>, group or topic name
     friend bool operator==(const created_resource&, const created_resource&) = default;
 };
@@ -63,10 +64,10 @@ BOOST_DESCRIBE_STRUCT(created_resource, (), (kind, name))
 /// code, after what, and which history it continued. The samples recorded
 /// before are kept; the driver runs only what they lack.
 struct resumption {
-    std::string at;              ///< ISO-8601 UTC
-    std::string code_commit;     ///< the code that ran from here on
-    std::string after_failure;   ///< why the run had stopped ("" if it was killed without a word)
-    std::string history;         ///< the file it continued
+    std::string at;             ///< ISO-8601 UTC
+    std::string code_commit;    ///< the code that ran from here on
+    std::string after_failure;  ///< why the run had stopped ("" if it was killed without a word)
+    std::string history;        ///< the file it continued
     friend bool operator==(const resumption&, const resumption&) = default;
 };
 BOOST_DESCRIBE_STRUCT(resumption, (), (at, code_commit, after_failure, history))
@@ -88,13 +89,15 @@ struct result_envelope {
     std::optional<std::vector<created_resource>> created;
     std::optional<std::vector<resumption>> resumed;
     std::optional<std::string> stack;  ///< the stack description's name; absent for the local stack
-    std::optional<std::string> table_check;  ///< how tables were checked: streamed, engine or both; absent (older files): streamed
+    std::optional<std::string>
+        table_check;  ///< how tables were checked: streamed, engine or both; absent (older files): streamed
 
     run_status status_or_complete() const { return status.value_or(run_status::complete); }
 };
 BOOST_DESCRIBE_STRUCT(result_envelope, (),
-                      (experiment, parameters, component_versions, code_commit, started_at, finished_at,
-                       prediction, verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed, stack, table_check))
+                      (experiment, parameters, component_versions, code_commit, started_at, finished_at, prediction,
+                       verdict, verdict_reason, samples, status, failure, fault_plan, created, resumed, stack,
+                       table_check))
 
 /// Any described struct (or other convertible value) as JSON.
 template <class T>
@@ -111,14 +114,10 @@ json::object to_json_object(const T& value) {
 }
 
 /// The envelope as JSON, members in the documented order.
-inline json::value to_json(const result_envelope& e) {
-    return json::value_from(e);
-}
+inline json::value to_json(const result_envelope& e) { return json::value_from(e); }
 
 /// Reads a result file strictly (read_error names the file and the path).
-inline result_envelope read_result(const std::string& file) {
-    return read_json_file<result_envelope>(file);
-}
+inline result_envelope read_result(const std::string& file) { return read_json_file<result_envelope>(file); }
 
 /// Every string in `v`, and every member name, with its paths into a state
 /// folder written relative to the checkout (machine_paths.hpp).
@@ -161,6 +160,6 @@ T samples_as(const result_envelope& e, std::string_view file = "<memory>") {
     return strict_value_to<T>(e.samples, file, "$.samples");
 }
 
-} // namespace rosterrig::result
+}  // namespace rosterrig::result
 
 #endif

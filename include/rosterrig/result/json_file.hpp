@@ -25,46 +25,55 @@ inline void pretty(std::string& out, const json::value& v, int indent) {
         out.append(static_cast<std::size_t>(level) * 2, ' ');
     };
     switch (v.kind()) {
-    case json::kind::object: {
-        const auto& o = v.get_object();
-        if (o.empty()) { out += "{}"; return; }
-        out.push_back('{');
-        bool first = true;
-        for (const auto& kv : o) {
-            if (!first) out.push_back(',');
-            first = false;
-            newline(indent + 1);
-            out += json::serialize(json::string(kv.key()));
-            out += ": ";
-            pretty(out, kv.value(), indent + 1);
+        case json::kind::object: {
+            const auto& o = v.get_object();
+            if (o.empty()) {
+                out += "{}";
+                return;
+            }
+            out.push_back('{');
+            bool first = true;
+            for (const auto& kv : o) {
+                if (!first) out.push_back(',');
+                first = false;
+                newline(indent + 1);
+                out += json::serialize(json::string(kv.key()));
+                out += ": ";
+                pretty(out, kv.value(), indent + 1);
+            }
+            newline(indent);
+            out.push_back('}');
+            return;
         }
-        newline(indent);
-        out.push_back('}');
-        return;
-    }
-    case json::kind::array: {
-        const auto& a = v.get_array();
-        if (a.empty()) { out += "[]"; return; }
-        bool scalars = true;
-        for (const auto& e : a) scalars = scalars && !e.is_structured();
-        if (scalars && a.size() <= 16) { out += json::serialize(v); return; }
-        out.push_back('[');
-        bool first = true;
-        for (const auto& e : a) {
-            if (!first) out.push_back(',');
-            first = false;
-            newline(indent + 1);
-            pretty(out, e, indent + 1);
+        case json::kind::array: {
+            const auto& a = v.get_array();
+            if (a.empty()) {
+                out += "[]";
+                return;
+            }
+            bool scalars = true;
+            for (const auto& e : a) scalars = scalars && !e.is_structured();
+            if (scalars && a.size() <= 16) {
+                out += json::serialize(v);
+                return;
+            }
+            out.push_back('[');
+            bool first = true;
+            for (const auto& e : a) {
+                if (!first) out.push_back(',');
+                first = false;
+                newline(indent + 1);
+                pretty(out, e, indent + 1);
+            }
+            newline(indent);
+            out.push_back(']');
+            return;
         }
-        newline(indent);
-        out.push_back(']');
-        return;
-    }
-    default:
-        out += json::serialize(v);
+        default:
+            out += json::serialize(v);
     }
 }
-} // namespace detail
+}  // namespace detail
 
 /// Two-space indented JSON, members in insertion order, trailing newline.
 inline std::string pretty_print(const json::value& v) {
@@ -96,7 +105,11 @@ inline void write_file_atomically(const std::string& file, const std::string& te
         }
         done += static_cast<std::size_t>(n);
     }
-    if (::fsync(fd) != 0) { const int err = errno; ::close(fd); fail("fsync failed", err); }
+    if (::fsync(fd) != 0) {
+        const int err = errno;
+        ::close(fd);
+        fail("fsync failed", err);
+    }
     if (::close(fd) != 0) fail("close failed", errno);
     if (std::rename(tmp.c_str(), file.c_str()) != 0) fail("rename failed", errno);
 }
@@ -106,6 +119,6 @@ inline void write_json_file(const std::string& file, const json::value& v) {
     write_file_atomically(file, pretty_print(v));
 }
 
-} // namespace rosterrig::result
+}  // namespace rosterrig::result
 
 #endif

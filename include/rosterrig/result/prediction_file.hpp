@@ -43,6 +43,6 @@ inline const prediction& find_prediction(const std::vector<prediction>& list, co
     throw std::out_of_range("no prediction with id \"" + id + "\"");
 }
 
-} // namespace rosterrig::result
+}  // namespace rosterrig::result
 
 #endif

@@ -14,6 +14,6 @@ namespace rosterrig::result {
 enum class run_status { running, failed, complete };
 BOOST_DESCRIBE_ENUM(run_status, running, failed, complete)
 
-} // namespace rosterrig::result
+}  // namespace rosterrig::result
 
 #endif

@@ -50,12 +50,18 @@ private:
 
 namespace detail {
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
-template <class T> struct is_string_map : std::false_type {};
-template <class T, class C, class A> struct is_string_map<std::map<std::string, T, C, A>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_string_map : std::false_type {};
+template <class T, class C, class A>
+struct is_string_map<std::map<std::string, T, C, A>> : std::true_type {};
 
 struct context {
     std::string_view file;
@@ -66,26 +72,41 @@ struct context {
 
 inline std::string kind_name(const json::value& v) {
     switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
-    case json::kind::int64: case json::kind::uint64: return "integer";
-    case json::kind::double_: return "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
+        case json::kind::null:
+            return "null";
+        case json::kind::bool_:
+            return "boolean";
+        case json::kind::int64:
+        case json::kind::uint64:
+            return "integer";
+        case json::kind::double_:
+            return "number";
+        case json::kind::string:
+            return "string";
+        case json::kind::array:
+            return "array";
+        case json::kind::object:
+            return "object";
     }
     return "?";
 }
 
 template <class T>
 constexpr const char* expected_name() {
-    if constexpr (std::is_same_v<T, bool>) return "boolean";
-    else if constexpr (std::is_integral_v<T>) return "integer";
-    else if constexpr (std::is_floating_point_v<T>) return "number";
-    else if constexpr (std::is_same_v<T, std::string>) return "string";
-    else if constexpr (std::is_enum_v<T>) return "string";
-    else if constexpr (is_vector<T>::value || std::is_same_v<T, json::array>) return "array";
-    else return "object";
+    if constexpr (std::is_same_v<T, bool>)
+        return "boolean";
+    else if constexpr (std::is_integral_v<T>)
+        return "integer";
+    else if constexpr (std::is_floating_point_v<T>)
+        return "number";
+    else if constexpr (std::is_same_v<T, std::string>)
+        return "string";
+    else if constexpr (std::is_enum_v<T>)
+        return "string";
+    else if constexpr (is_vector<T>::value || std::is_same_v<T, json::array>)
+        return "array";
+    else
+        return "object";
 }
 
 template <class T>
@@ -108,8 +129,10 @@ T read_described(const json::value& v, const context& cx, const std::string& pat
         const std::string member_path = path + "." + d.name;
         const json::value* found = obj->if_contains(d.name);
         if (!found) {
-            if constexpr (is_optional<member_t>::value) return;
-            else cx.fail(member_path, std::string("missing field (expected ") + expected_name<member_t>() + ")");
+            if constexpr (is_optional<member_t>::value)
+                return;
+            else
+                cx.fail(member_path, std::string("missing field (expected ") + expected_name<member_t>() + ")");
         } else {
             out.*d.pointer = read<member_t>(*found, cx, member_path);
         }
@@ -204,7 +227,7 @@ T read(const json::value& v, const context& cx, const std::string& path) {
     }
 }
 
-} // namespace detail
+}  // namespace detail
 
 /// Reads v as a T, strictly. `file` and `path` only label errors.
 template <class T>
@@ -235,10 +258,16 @@ inline json::value parse_file(const std::string& file) {
         }
         std::size_t line = 1, column = 1;
         for (std::size_t i = 0; i < offset && i < s.size(); ++i) {
-            if (s[i] == '\n') { ++line; column = 1; } else { ++column; }
+            if (s[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
         }
-        throw read_error(file, "$", "invalid JSON at line " + std::to_string(line) + " column " +
-                                        std::to_string(column) + ": " + ec.message());
+        throw read_error(
+            file, "$",
+            "invalid JSON at line " + std::to_string(line) + " column " + std::to_string(column) + ": " + ec.message());
     }
     return p.release();
 }
@@ -249,6 +278,6 @@ T read_json_file(const std::string& file) {
     return strict_value_to<T>(parse_file(file), file);
 }
 
-} // namespace rosterrig::result
+}  // namespace rosterrig::result
 
 #endif

@@ -41,11 +41,13 @@ public:
 // ---- the file, as written --------------------------------------------------
 
 struct kafka_file {
-    std::string bootstrap;                            // host:port[,host:port...] as the rig reaches the brokers
-    std::optional<std::map<std::string, json::value>> client;        // librdkafka properties (security.protocol, sasl.*, ssl.*)
+    std::string bootstrap;  // host:port[,host:port...] as the rig reaches the brokers
+    std::optional<std::map<std::string, json::value>>
+        client;                                       // librdkafka properties (security.protocol, sasl.*, ssl.*)
     std::optional<std::string> bootstrap_from_flink;  // as Flink's tasks reach them (default: bootstrap)
-    std::optional<std::map<std::string, json::value>> flink_client;  // Java client properties for Flink's Kafka connector
-    std::optional<std::string> log;                   // where to read the brokers' log (a path or a hint)
+    std::optional<std::map<std::string, json::value>>
+        flink_client;                // Java client properties for Flink's Kafka connector
+    std::optional<std::string> log;  // where to read the brokers' log (a path or a hint)
 };
 BOOST_DESCRIBE_STRUCT(kafka_file, (), (bootstrap, client, bootstrap_from_flink, flink_client, log))
 
@@ -57,15 +59,15 @@ BOOST_DESCRIBE_STRUCT(endpoint_file, (), (address, log))
 
 struct trino_file {
     std::string address;
-    std::optional<std::string> user;     // default "rosterrig"
+    std::optional<std::string> user;  // default "rosterrig"
     std::optional<std::string> log;
 };
 BOOST_DESCRIBE_STRUCT(trino_file, (), (address, user, log))
 
 struct catalog_file {
-    std::string address;                     // the Iceberg REST catalog, host:port
+    std::string address;                            // the Iceberg REST catalog, host:port
     std::optional<std::string> address_from_flink;  // as Flink reaches it (default: address)
-    std::optional<json::value> token;        // bearer token, or {"env": NAME}
+    std::optional<json::value> token;               // bearer token, or {"env": NAME}
     std::optional<std::string> log;
 };
 BOOST_DESCRIBE_STRUCT(catalog_file, (), (address, address_from_flink, token, log))
@@ -73,7 +75,7 @@ BOOST_DESCRIBE_STRUCT(catalog_file, (), (address, address_from_flink, token, log
 struct object_store_file {
     std::string address;  // S3-compatible endpoint, host:port
     std::string region;
-    std::string bucket;   // the warehouse: s3://<bucket>/warehouse/<namespace>/<table>
+    std::string bucket;  // the warehouse: s3://<bucket>/warehouse/<namespace>/<table>
     json::value access_key;
     json::value secret_key;
     std::optional<std::string> log;
@@ -101,7 +103,7 @@ BOOST_DESCRIBE_STRUCT(fault_file, (), (command, came_back, deadline_seconds))
 struct description_file {
     std::optional<std::string> name;  // how the stack is called in reports
     kafka_file kafka;
-    endpoint_file flink;        // the JobManager's REST API
+    endpoint_file flink;  // the JobManager's REST API
     endpoint_file sql_gateway;
     catalog_file catalog;
     trino_file trino;
@@ -134,8 +136,8 @@ struct description {
     std::map<std::string, std::string> kafka_flink_client;
     std::string kafka_log;
     endpoint flink, sql_gateway, catalog, trino, object_store;
-    std::string catalog_from_flink;  // host:port
-    std::string catalog_token;       // "" for none
+    std::string catalog_from_flink;        // host:port
+    std::string catalog_token;             // "" for none
     std::string trino_user = "rosterrig";  // Trino must name the Iceberg catalog `iceberg`
     std::string region, bucket, access_key, secret_key;
     std::string topic_prefix = "rr_", ns = "rosterrig", job_prefix = "rosterrig";
@@ -146,7 +148,8 @@ struct description {
     std::string redact(std::string text) const {
         for (const auto& s : secrets) {
             if (s.empty()) continue;
-            for (auto at = text.find(s); at != std::string::npos; at = text.find(s, at + 3)) text.replace(at, s.size(), "***");
+            for (auto at = text.find(s); at != std::string::npos; at = text.find(s, at + 3))
+                text.replace(at, s.size(), "***");
         }
         return text;
     }
@@ -170,7 +173,8 @@ using environment_lookup = std::function<std::optional<std::string>(const std::s
 
 namespace detail {
 
-inline endpoint endpoint_of(const std::string& address, const std::optional<std::string>& log, const std::string& path) {
+inline endpoint endpoint_of(const std::string& address, const std::optional<std::string>& log,
+                            const std::string& path) {
     const auto colon = address.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == address.size())
         throw description_error(path + ": expected host:port, got \"" + address + "\"");
@@ -182,7 +186,8 @@ inline endpoint endpoint_of(const std::string& address, const std::optional<std:
     } catch (const std::exception&) {
         throw description_error(path + ": \"" + address.substr(colon + 1) + "\" is not a port number");
     }
-    if (port == 0 || port > 65535) throw description_error(path + ": port " + std::to_string(port) + " is out of range");
+    if (port == 0 || port > 65535)
+        throw description_error(path + ": port " + std::to_string(port) + " is out of range");
     return {address.substr(0, colon), static_cast<unsigned short>(port), log.value_or("")};
 }
 
@@ -241,8 +246,10 @@ inline description resolve(const description_file& f, const std::string& file, c
     for (const char* reserved : {"bootstrap.servers", "group.id", "transactional.id"})
         if (f.kafka.client && f.kafka.client->count(reserved))
             throw description_error(at(std::string("kafka.client.") + reserved) + ": the rig sets this itself");
-    d.kafka_client = detail::resolve_all(f.kafka.client.value_or(std::map<std::string, json::value>{}), at("kafka.client"), env, d.secrets);
-    d.kafka_flink_client = detail::resolve_all(f.kafka.flink_client.value_or(std::map<std::string, json::value>{}), at("kafka.flink_client"), env, d.secrets);
+    d.kafka_client = detail::resolve_all(f.kafka.client.value_or(std::map<std::string, json::value>{}),
+                                         at("kafka.client"), env, d.secrets);
+    d.kafka_flink_client = detail::resolve_all(f.kafka.flink_client.value_or(std::map<std::string, json::value>{}),
+                                               at("kafka.flink_client"), env, d.secrets);
     d.kafka_log = f.kafka.log.value_or("");
     d.flink = detail::endpoint_of(f.flink.address, f.flink.log, at("flink.address"));
     d.sql_gateway = detail::endpoint_of(f.sql_gateway.address, f.sql_gateway.log, at("sql_gateway.address"));
@@ -266,7 +273,8 @@ inline description resolve(const description_file& f, const std::string& file, c
     const auto plain = [&](const std::string& value, const std::string& path) {
         if (value.empty()) throw description_error(at(path) + ": empty");
         for (char c : value)
-            if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+            if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+                  c == '_'))
                 throw description_error(at(path) + ": \"" + value + "\" may hold only a-z, 0-9 and _");
     };
     plain(d.topic_prefix, "names.topic_prefix");
@@ -281,7 +289,8 @@ inline description resolve(const description_file& f, const std::string& file, c
         c.command = fc.command;
         c.came_back = fc.came_back.value_or(std::vector<std::string>{});
         c.deadline_seconds = fc.deadline_seconds.value_or(c.deadline_seconds);
-        if (c.deadline_seconds == 0) throw description_error(at("faults." + kind + ".deadline_seconds") + ": must be above 0");
+        if (c.deadline_seconds == 0)
+            throw description_error(at("faults." + kind + ".deadline_seconds") + ": must be above 0");
         d.faults[kind] = std::move(c);
     }
     return d;

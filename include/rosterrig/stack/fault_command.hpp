@@ -39,17 +39,20 @@ inline std::string fill_placeholders(const std::string& argument, const placehol
             continue;
         }
         const auto close = argument.find('}', i);
-        if (close == std::string::npos) throw description_error("fault command argument \"" + argument + "\": unclosed {");
+        if (close == std::string::npos)
+            throw description_error("fault command argument \"" + argument + "\": unclosed {");
         const auto name = argument.substr(i + 1, close - i - 1);
         const auto it = values.find(name);
-        if (it == values.end()) throw description_error("fault command argument \"" + argument + "\": unknown placeholder {" + name + "}");
+        if (it == values.end())
+            throw description_error("fault command argument \"" + argument + "\": unknown placeholder {" + name + "}");
         out += it->second;
         i = close + 1;
     }
     return out;
 }
 
-inline std::vector<std::string> fill_placeholders(const std::vector<std::string>& argv, const placeholder_values& values) {
+inline std::vector<std::string> fill_placeholders(const std::vector<std::string>& argv,
+                                                  const placeholder_values& values) {
     std::vector<std::string> out;
     for (const auto& a : argv) out.push_back(fill_placeholders(a, values));
     return out;

@@ -32,13 +32,17 @@ inline double beta_continued_fraction(double a, double b, double x) {
     for (int m = 1; m <= 10000; ++m) {
         const double m2 = 2.0 * m;
         double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d; if (std::fabs(d) < tiny) d = tiny;
-        c = 1.0 + aa / c; if (std::fabs(c) < tiny) c = tiny;
+        d = 1.0 + aa * d;
+        if (std::fabs(d) < tiny) d = tiny;
+        c = 1.0 + aa / c;
+        if (std::fabs(c) < tiny) c = tiny;
         d = 1.0 / d;
         h *= d * c;
         aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d; if (std::fabs(d) < tiny) d = tiny;
-        c = 1.0 + aa / c; if (std::fabs(c) < tiny) c = tiny;
+        d = 1.0 + aa * d;
+        if (std::fabs(d) < tiny) d = tiny;
+        c = 1.0 + aa / c;
+        if (std::fabs(c) < tiny) c = tiny;
         d = 1.0 / d;
         const double delta = d * c;
         h *= delta;
@@ -46,14 +50,15 @@ inline double beta_continued_fraction(double a, double b, double x) {
     }
     return h;  // converged to double precision long before for our a, b
 }
-} // namespace detail
+}  // namespace detail
 
 /// I_x(a, b), the regularized incomplete beta function, for a, b > 0, x in [0,1].
 inline double regularized_incomplete_beta(double a, double b, double x) {
     if (!(a > 0.0) || !(b > 0.0)) throw std::domain_error("regularized_incomplete_beta: a and b must be > 0");
     if (!(x >= 0.0 && x <= 1.0)) throw std::domain_error("regularized_incomplete_beta: x must be in [0, 1]");
     if (x == 0.0 || x == 1.0) return x;
-    const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
+    const double log_front =
+        std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
     const double front = std::exp(log_front);
     if (x < (a + 1.0) / (a + b + 2.0)) return front * detail::beta_continued_fraction(a, b, x) / a;
     return 1.0 - front * detail::beta_continued_fraction(b, a, 1.0 - x) / b;
@@ -67,8 +72,10 @@ inline double inverse_regularized_incomplete_beta(double a, double b, double p) 
     double low = 0.0, high = 1.0;
     for (int i = 0; i < 200 && high - low > 1e-16; ++i) {
         const double mid = 0.5 * (low + high);
-        if (regularized_incomplete_beta(a, b, mid) < p) low = mid;
-        else high = mid;
+        if (regularized_incomplete_beta(a, b, mid) < p)
+            low = mid;
+        else
+            high = mid;
     }
     return 0.5 * (low + high);
 }
@@ -78,7 +85,8 @@ inline double inverse_regularized_incomplete_beta(double a, double b, double p) 
 inline double clopper_pearson_upper(std::uint64_t k, std::uint64_t n, double confidence = 0.95) {
     if (n == 0) throw std::domain_error("clopper_pearson_upper: n must be > 0");
     if (k > n) throw std::domain_error("clopper_pearson_upper: k must be <= n");
-    if (!(confidence > 0.0 && confidence < 1.0)) throw std::domain_error("clopper_pearson_upper: confidence must be in (0, 1)");
+    if (!(confidence > 0.0 && confidence < 1.0))
+        throw std::domain_error("clopper_pearson_upper: confidence must be in (0, 1)");
     if (k == n) return 1.0;
     if (k == 0) return 1.0 - std::pow(1.0 - confidence, 1.0 / static_cast<double>(n));
     return inverse_regularized_incomplete_beta(static_cast<double>(k + 1), static_cast<double>(n - k), confidence);
@@ -90,9 +98,10 @@ inline double clopper_pearson_lower(std::uint64_t k, std::uint64_t n, double con
     if (k > n) throw std::domain_error("clopper_pearson_lower: k must be <= n");
     if (k == 0) return 0.0;
     if (k == n) return std::pow(1.0 - confidence, 1.0 / static_cast<double>(n));
-    return inverse_regularized_incomplete_beta(static_cast<double>(k), static_cast<double>(n - k + 1), 1.0 - confidence);
+    return inverse_regularized_incomplete_beta(static_cast<double>(k), static_cast<double>(n - k + 1),
+                                               1.0 - confidence);
 }
 
-} // namespace rosterrig::stats
+}  // namespace rosterrig::stats
 
 #endif

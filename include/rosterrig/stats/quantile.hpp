@@ -21,6 +21,6 @@ inline double nearest_rank_quantile(std::vector<double> values, double q) {
     return values[rank];
 }
 
-} // namespace rosterrig::stats
+}  // namespace rosterrig::stats
 
 #endif

@@ -24,6 +24,6 @@ inline summary summarize(std::vector<double> values) {
     return summary{values.front(), median, values.back(), n};
 }
 
-} // namespace rosterrig::stats
+}  // namespace rosterrig::stats
 
 #endif

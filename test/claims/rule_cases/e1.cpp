@@ -42,7 +42,8 @@ std::vector<rule_case<e1::definition>> rule_cases<e1::definition>() {
                        commit_a_checkpoint_twice(r);
                    },
                    verdict_kind::refuted});
-    out.push_back({"e1.snapshots-agree-with-rows", "an append table's snapshots added one record the rows do not hold twice",
+    out.push_back({"e1.snapshots-agree-with-rows",
+                   "an append table's snapshots added one record the rows do not hold twice",
                    [](S& s, P&) {
                        auto& r = named(s.configurations, "exactly-once + append", &e1::configuration_run::name);
                        if (!r.snapshot_log)  // a run from before snapshots were recorded: one snapshot of every event
@@ -87,5 +88,7 @@ std::vector<rule_case<e1::definition>> rule_cases<e1::definition>() {
 
 namespace rosterrig::claims_test {
 template <>
-std::set<std::string> rules_not_run<e1::definition>() { return {}; }
+std::set<std::string> rules_not_run<e1::definition>() {
+    return {};
+}
 }  // namespace rosterrig::claims_test

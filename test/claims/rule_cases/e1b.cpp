@@ -14,7 +14,8 @@ const std::string& run_name(const e1b::configuration_run& c) { return c.run.name
 // the next one: the restore replayed it. Attributed as the driver does.
 void replay_one_seq(e1b::configuration_run& c) {
     const auto& kill = c.run.kills.at(0);
-    if (kill.restored_checkpoint_id < 0) throw std::logic_error("e1b rule cases: the first kill restored no checkpoint");
+    if (kill.restored_checkpoint_id < 0)
+        throw std::logic_error("e1b rule cases: the first kill restored no checkpoint");
     c.duplicate_copies.push_back({1, kill.restored_checkpoint_id});
     c.duplicate_copies.push_back({1, kill.restored_checkpoint_id + 1});
     c.run.duplicate_seqs.push_back({1, 2});
@@ -40,25 +41,17 @@ std::vector<rule_case<e1b::definition>> rule_cases<e1b::definition>() {
     const auto c = e1b::configurations();
     std::vector<rule_case<e1b::definition>> out;
     out.push_back({"e1b.at-least-once-duplicates", "no kill of the paced at-least-once job duplicates (30 clean kills)",
-                   [n = c[0].name](S& s, P&) {
-                       replay_nothing(named(s.configurations, n, run_name));
-                   },
+                   [n = c[0].name](S& s, P&) { replay_nothing(named(s.configurations, n, run_name)); },
                    verdict_kind::refuted});
     for (const auto& x : {c[1], c[2]})
         out.push_back({"e1b.no-duplicates:" + x.name, "the first kill's restore replays seq 1 into a later checkpoint",
-                       [n = x.name](S& s, P&) {
-                           replay_one_seq(named(s.configurations, n, run_name));
-                       },
+                       [n = x.name](S& s, P&) { replay_one_seq(named(s.configurations, n, run_name)); },
                        verdict_kind::refuted});
     out.push_back({"e1b.saturated-at-least-once-duplicates", "no kill of the saturated at-least-once job duplicates",
-                   [n = c[3].name](S& s, P&) {
-                       replay_nothing(named(s.configurations, n, run_name));
-                   },
+                   [n = c[3].name](S& s, P&) { replay_nothing(named(s.configurations, n, run_name)); },
                    verdict_kind::refuted});
     out.push_back({"e1b.saturated-exactly-once-clean", "the first kill's restore replays seq 1 into a later checkpoint",
-                   [n = c[4].name](S& s, P&) {
-                       replay_one_seq(named(s.configurations, n, run_name));
-                   },
+                   [n = c[4].name](S& s, P&) { replay_one_seq(named(s.configurations, n, run_name)); },
                    verdict_kind::refuted});
     out.push_back({"e1b.nothing-missing", "the aligned exactly-once table lacks seq 500,000",
                    [n = c[1].name](S& s, P&) {
@@ -72,6 +65,8 @@ std::vector<rule_case<e1b::definition>> rule_cases<e1b::definition>() {
 
 // Every cell of this experiment ran: no rule waits for one.
 template <>
-std::set<std::string> rules_not_run<e1b::definition>() { return {}; }
+std::set<std::string> rules_not_run<e1b::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -59,23 +59,21 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
     const auto c = e1c::cells();
     std::vector<rule_case<e1c::definition>> out;
 
-    out.push_back({"e1c.loses:" + c[0].name, "no repeat of the unaligned FlinkSink cell misses a seq, after all its timeouts",
+    out.push_back({"e1c.loses:" + c[0].name,
+                   "no repeat of the unaligned FlinkSink cell misses a seq, after all its timeouts",
                    [n = c[0].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) lose_nothing(*r);
                    },
                    verdict_kind::refuted});
     for (const auto& x : {c[1], c[2], c[3]})
-        out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 misses seqs 20,001..30,000 (a data file never committed)",
-                       [n = x.name](S& s, P&) {
-                           lose_a_file(named(s.runs, n, &e1c::cell_run::name));
-                       },
-                       verdict_kind::refuted});
+        out.push_back(
+            {"e1c.loses-nothing:" + x.name, "repeat 1 misses seqs 20,001..30,000 (a data file never committed)",
+             [n = x.name](S& s, P&) { lose_a_file(named(s.runs, n, &e1c::cell_run::name)); }, verdict_kind::refuted});
     out.push_back({"e1c.control-loses-nothing", "the generous-timeout control's repeat 1 misses seqs 20,001..30,000",
-                   [n = c[4].name](S& s, P&) {
-                       lose_a_file(named(s.runs, n, &e1c::cell_run::name));
-                   },
+                   [n = c[4].name](S& s, P&) { lose_a_file(named(s.runs, n, &e1c::cell_run::name)); },
                    verdict_kind::refuted});
-    out.push_back({"e1c.loses:" + c[5].name, "every NPI of every repeat of the unaligned FlinkSink upsert cell keeps its last record",
+    out.push_back({"e1c.loses:" + c[5].name,
+                   "every NPI of every repeat of the unaligned FlinkSink upsert cell keeps its last record",
                    [n = c[5].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) {
                            auto& u = r->upsert.value();
@@ -86,41 +84,34 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    },
                    verdict_kind::refuted});
     out.push_back({"e1c.no-key-on-two-rows:" + c[5].name, "repeat 1 leaves one NPI on two rows",
-                   [n = c[5].name](S& s, P&) {
-                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
-                   },
+                   [n = c[5].name](S& s, P&) { put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name)); },
                    verdict_kind::refuted});
-    out.push_back({"e1c.key-on-two-rows:" + c[6].name, "no repeat of the unaligned SinkV2 upsert cell leaves an NPI on two rows",
+    out.push_back({"e1c.key-on-two-rows:" + c[6].name,
+                   "no repeat of the unaligned SinkV2 upsert cell leaves an NPI on two rows",
                    [n = c[6].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) no_npi_on_two_rows(*r);
                    },
                    verdict_kind::refuted});
     for (const auto& x : {c[6], c[7], c[8]})
-        out.push_back({"e1c.loses-nothing:" + x.name, "repeat 1 leaves one NPI only on an older row than its last record",
-                       [n = x.name](S& s, P&) {
-                           leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name));
-                       },
+        out.push_back({"e1c.loses-nothing:" + x.name,
+                       "repeat 1 leaves one NPI only on an older row than its last record",
+                       [n = x.name](S& s, P&) { leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name)); },
                        verdict_kind::refuted});
     // The shipped run refutes it (the aligned SinkV2 cell doubles NPIs): this one shows it can hold.
-    out.push_back({"e1c.no-key-on-two-rows:" + c[7].name, "no repeat of the aligned SinkV2 upsert cell leaves an NPI on two rows",
+    out.push_back({"e1c.no-key-on-two-rows:" + c[7].name,
+                   "no repeat of the aligned SinkV2 upsert cell leaves an NPI on two rows",
                    [n = c[7].name](S& s, P&) {
                        for (auto* r : runs_named(s, n)) no_npi_on_two_rows(*r);
                    },
                    verdict_kind::held});
     out.push_back({"e1c.no-key-on-two-rows:" + c[8].name, "repeat 1 leaves one NPI on two rows",
-                   [n = c[8].name](S& s, P&) {
-                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
-                   },
+                   [n = c[8].name](S& s, P&) { put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name)); },
                    verdict_kind::refuted});
     out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI on two rows",
-                   [n = c[9].name](S& s, P&) {
-                       put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name));
-                   },
+                   [n = c[9].name](S& s, P&) { put_an_npi_on_two_rows(named(s.runs, n, &e1c::cell_run::name)); },
                    verdict_kind::refuted});
     out.push_back({"e1c.upsert-control-exact", "the upsert control's repeat 1 leaves one NPI only on an older row",
-                   [n = c[9].name](S& s, P&) {
-                       leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name));
-                   },
+                   [n = c[9].name](S& s, P&) { leave_an_npi_stale(named(s.runs, n, &e1c::cell_run::name)); },
                    verdict_kind::refuted});
     out.push_back({"e1c.no-duplicates", "the aligned FlinkSink cell's repeat 1 holds one seq twice",
                    [n = c[1].name](S& s, P&) {
@@ -130,15 +121,15 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                    verdict_kind::refuted});
     // The shipped run refutes it (upsert runs with fewer than 30 timeouts); a restart refutes it whatever the counts.
     out.push_back({"e1c.timeouts-applied", "the aligned SinkV2 cell's repeat 1 restarted once",
-                   [n = c[3].name](S& s, P&) {
-                       named(s.runs, n, &e1c::cell_run::name).restarts_reported = 1;
-                   },
+                   [n = c[3].name](S& s, P&) { named(s.runs, n, &e1c::cell_run::name).restarts_reported = 1; },
                    verdict_kind::refuted});
     return out;
 }
 
 // Every cell of this experiment ran: no rule waits for one.
 template <>
-std::set<std::string> rules_not_run<e1c::definition>() { return {}; }
+std::set<std::string> rules_not_run<e1c::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -93,6 +93,8 @@ std::vector<rule_case<e2::definition>> rule_cases<e2::definition>() {
 
 // Every cell of this experiment ran: no rule waits for one.
 template <>
-std::set<std::string> rules_not_run<e2::definition>() { return {}; }
+std::set<std::string> rules_not_run<e2::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -14,7 +14,8 @@ void scale_data_bytes(e3::cell_run& c, double factor) {
 
 // The reader part's timed rounds of one query on one table in one phase.
 template <class Change>
-void each_timing(e3::samples& s, const std::string& phase, const std::string& table, const std::string& query, Change change) {
+void each_timing(e3::samples& s, const std::string& phase, const std::string& table, const std::string& query,
+                 Change change) {
     for (auto& t : s.reader.value().timings)
         if (t.phase == phase && t.table == table && t.query == query && t.round > 0) change(t.ms);
 }
@@ -33,7 +34,8 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
              c.duplicate_rows = 1;
          },
          verdict_kind::refuted},
-        {"e3.files-per-commit-equal-subtasks", "one subtask of cell 5s-p4 rolled its file inside a checkpoint: that commit added 5 data files",
+        {"e3.files-per-commit-equal-subtasks",
+         "one subtask of cell 5s-p4 rolled its file inside a checkpoint: that commit added 5 data files",
          [](S& s, P&) {
              auto& c = named(s.cells, "5s-p4", &e3::cell_run::cell);
              for (std::size_t i = 0; i < c.files.size(); ++i) {
@@ -50,8 +52,10 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
              }
          },
          verdict_kind::refuted},
-        {"e3.interval-moves-file-size", "cell 120s-p1's data files are a quarter of their size (under 3 times those at 5 s)",
-         [](S& s, P&) { scale_data_bytes(named(s.cells, "120s-p1", &e3::cell_run::cell), 0.25); }, verdict_kind::refuted},
+        {"e3.interval-moves-file-size",
+         "cell 120s-p1's data files are a quarter of their size (under 3 times those at 5 s)",
+         [](S& s, P&) { scale_data_bytes(named(s.cells, "120s-p1", &e3::cell_run::cell), 0.25); },
+         verdict_kind::refuted},
         {"e3.interval-moves-file-size",
          "the baseline's third run (5s-p2 #3) wrote every data file 25,000 B bigger: a repeat spread 10 times of which exceeds the gap at parallelism 4",
          [](S& s, P&) {
@@ -59,9 +63,12 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
                  if (f.content == 0) f.bytes += 25000;
          },
          verdict_kind::refuted},
-        {"e3.target-does-not-move-file-size", "the 1 GB cell's data files are 10 % bigger (past the repeats' range plus 3 %)",
-         [](S& s, P&) { scale_data_bytes(named(s.cells, "5s-p2-1GB", &e3::cell_run::cell), 1.10); }, verdict_kind::refuted},
-        {"e3.control-rolls-files", "the control's writers ignored the 1 KiB target: each commit added one data file per subtask",
+        {"e3.target-does-not-move-file-size",
+         "the 1 GB cell's data files are 10 % bigger (past the repeats' range plus 3 %)",
+         [](S& s, P&) { scale_data_bytes(named(s.cells, "5s-p2-1GB", &e3::cell_run::cell), 1.10); },
+         verdict_kind::refuted},
+        {"e3.control-rolls-files",
+         "the control's writers ignored the 1 KiB target: each commit added one data file per subtask",
          [](S& s, P&) {
              auto& c = named(s.cells, "30s-p2-control", &e3::cell_run::cell);
              const auto writers = c.in_force.writer_parallelism;
@@ -72,7 +79,8 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
                      kept.push_back(f);
                      continue;
                  }
-                 auto& sum = per_snapshot.try_emplace(f.snapshot_id, e3::file_entry{f.snapshot_id, 0, 0, 0}).first->second;
+                 auto& sum =
+                     per_snapshot.try_emplace(f.snapshot_id, e3::file_entry{f.snapshot_id, 0, 0, 0}).first->second;
                  sum.records += f.records, sum.bytes += f.bytes;
              }
              for (const auto& [id, sum] : per_snapshot)
@@ -83,7 +91,8 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
                  if (per_snapshot.count(x.snapshot_id)) x.added_data_files = writers;
          },
          verdict_kind::refuted},
-        {"e3.freshness-p50-tracks-half-interval", "every record of cell 5s-p2 became visible 2 s later (its commits lagged their checkpoints)",
+        {"e3.freshness-p50-tracks-half-interval",
+         "every record of cell 5s-p2 became visible 2 s later (its commits lagged their checkpoints)",
          [](S& s, P&) {
              auto& h = named(s.cells, "5s-p2", &e3::cell_run::cell).freshness;
              for (auto& b : h.buckets) b.from_ms += 2000;
@@ -92,16 +101,24 @@ std::vector<rule_case<e3::definition>> rule_cases<e3::definition>() {
          verdict_kind::refuted},
         {"e3.upsert-short-interval-reads-slower",
          "before optimize, every count(*) on the 5 s upsert table took a fifth of its recorded time (x1.3 the append table's)",
-         [](S& s, P& p) { each_timing(s, "before", e3::upsert_name(p.reader_short_interval_ms), "count", [](double& ms) { ms *= 0.2; }); },
+         [](S& s, P& p) {
+             each_timing(s, "before", e3::upsert_name(p.reader_short_interval_ms), "count",
+                         [](double& ms) { ms *= 0.2; });
+         },
          verdict_kind::refuted},
         {"e3.optimize-removes-most-of-the-gap",
          "after optimize, every point lookup on the 5 s upsert table took 200 ms longer (over half the 325 ms gap before)",
-         [](S& s, P& p) { each_timing(s, "after", e3::upsert_name(p.reader_short_interval_ms), "lookup", [](double& ms) { ms += 200; }); },
+         [](S& s, P& p) {
+             each_timing(s, "after", e3::upsert_name(p.reader_short_interval_ms), "lookup",
+                         [](double& ms) { ms += 200; });
+         },
          verdict_kind::refuted},
     };
 }
 
 template <>
-std::set<std::string> rules_not_run<e3::definition>() { return {}; }
+std::set<std::string> rules_not_run<e3::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -2,11 +2,8 @@
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e4_maintenance/e4_maintenance.hpp>
 
-
 namespace rosterrig::claims_test {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 template <>
 std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
@@ -14,9 +11,7 @@ std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
     using P = e4::parameters;
     return {
         {"e4.expire-really-expires", "expire/s3/plain #1's expire left 3 of its 5 snapshots",
-         [](S& s, P&) {
-             named(s.expires, "expire/s3/plain #1", &e4::expire_run::name).expire.snapshots_after = 3;
-         },
+         [](S& s, P&) { named(s.expires, "expire/s3/plain #1", &e4::expire_run::name).expire.snapshots_after = 3; },
          verdict_kind::refuted},
         {"e4.expire-keeps-the-watermark",
          "after expire/local/plain #1's call the job's newest snapshot carries a watermark one checkpoint older than before it",
@@ -58,7 +53,8 @@ std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
              named(s.orphans, "orphans/s3/default-row-group #1", &e4::orphan_run::name).before.multipart_uploads = 1;
          },
          verdict_kind::refuted},
-        {"e4.orphans-s3-in-flight-rows-land", "after orphans/s3/small-row-group #2's next checkpoint the table holds in-flight seq 12000 twice",
+        {"e4.orphans-s3-in-flight-rows-land",
+         "after orphans/s3/small-row-group #2's next checkpoint the table holds in-flight seq 12000 twice",
          [](S& s, P&) {
              auto& t = named(s.orphans, "orphans/s3/small-row-group #2", &e4::orphan_run::name).table;
              t.rows = t.events + 1;
@@ -130,7 +126,8 @@ std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
              }
          },
          verdict_kind::refuted},
-        {"e4.compaction-upsert-no-resurrection", "after compaction/s3/upsert #1 one NPI's row holds a superseded record",
+        {"e4.compaction-upsert-no-resurrection",
+         "after compaction/s3/upsert #1 one NPI's row holds a superseded record",
          [](S& s, P&) {
              named(s.compactions, "compaction/s3/upsert #1", &e4::compaction_run::name).table.stale_rows = 1;
          },
@@ -139,6 +136,8 @@ std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
 }
 
 template <>
-std::set<std::string> rules_not_run<e4::definition>() { return {}; }
+std::set<std::string> rules_not_run<e4::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

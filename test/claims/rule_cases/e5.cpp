@@ -30,7 +30,8 @@ void as_in_the_study(e5::txn_run& r) {
     r.signals.exception_names.clear();
 }
 e5::txn_run& seed_condition_run(e5::samples& s) {
-    auto it = std::find_if(s.runs.begin(), s.runs.end(), [](const e5::txn_run& r) { return r.part == "seed-condition"; });
+    auto it =
+        std::find_if(s.runs.begin(), s.runs.end(), [](const e5::txn_run& r) { return r.part == "seed-condition"; });
     if (it == s.runs.end()) {
         auto copy = pair_run(s, 5000);
         copy.part = "seed-condition", copy.name = "seed condition (made from the pair run)";
@@ -88,14 +89,16 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
     using S = e5::samples;
     using P = e5::parameters;
     return {
-        {"e5.far-under-interval-job-fails-over", "the 5 s-timeout job's exception history stays empty, as in the reference study",
+        {"e5.far-under-interval-job-fails-over",
+         "the 5 s-timeout job's exception history stays empty, as in the reference study",
          [](S& s, P&) {
              auto& r = pair_run(s, 5000);
              r.signals.exceptions = 0;
              r.signals.exception_names.clear();
          },
          verdict_kind::refuted},
-        {"e5.seed-condition-is-silent", "every repeat in the seed's condition exactly as the reference study describes it",
+        {"e5.seed-condition-is-silent",
+         "every repeat in the seed's condition exactly as the reference study describes it",
          [](S& s, P&) { every_seed_condition_run_as_in_the_study(s); }, verdict_kind::held},
         {"e5.seed-condition-is-silent", "in the seed's condition the job fails over once",
          [](S& s, P&) {
@@ -114,9 +117,12 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
          },
          verdict_kind::refuted},
         {"e5.just-above-interval-suffices", "a read_committed reader of the 1.1x run #1 misses seqs 7901-8000",
-         [](S& s, P&) { lose_seqs(named(s.runs, "boundary x1.1 #1", &e5::txn_run::name).committed, 7901, 8000); }, verdict_kind::refuted},
-        {"e5.broker-registers-the-request", "the broker registered its 60 s default for the 1.1x run #2, which asked for 22 s",
-         [](S& s, P&) { named(s.runs, "boundary x1.1 #2", &e5::txn_run::name).registered_timeout_ms = 60000; }, verdict_kind::refuted},
+         [](S& s, P&) { lose_seqs(named(s.runs, "boundary x1.1 #1", &e5::txn_run::name).committed, 7901, 8000); },
+         verdict_kind::refuted},
+        {"e5.broker-registers-the-request",
+         "the broker registered its 60 s default for the 1.1x run #2, which asked for 22 s",
+         [](S& s, P&) { named(s.runs, "boundary x1.1 #2", &e5::txn_run::name).registered_timeout_ms = 60000; },
+         verdict_kind::refuted},
         {"e5.above-broker-max-fails-loudly",
          "the job asking for more than the broker's maximum runs quietly and delivers every record to read_committed",
          [](S& s, P&) {
@@ -129,10 +135,12 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
              r.uncommitted = r.committed;
          },
          verdict_kind::refuted},
-        {"e5.cancel-aborts-its-transaction", "after the graceful cancel the plain records become visible only after 15 s",
+        {"e5.cancel-aborts-its-transaction",
+         "after the graceful cancel the plain records become visible only after 15 s",
          [](S& s, P&) { all_visible_after(stuck_run_of(s, "cancel", "default"), 15020); }, verdict_kind::refuted},
         {"e5.stuck-transaction-blocks-readers", "after the kill-then-cancel the plain records are visible within 1.5 s",
-         [](S& s, P&) { all_visible_after(stuck_run_of(s, "kill-then-cancel", "default"), 1506); }, verdict_kind::refuted},
+         [](S& s, P&) { all_visible_after(stuck_run_of(s, "kill-then-cancel", "default"), 1506); },
+         verdict_kind::refuted},
         {"e5.stuck-transaction-holds-only-its-partitions",
          "in the fixed-partitioner run, partitions 2 and 3 (no open transaction wrote them) stay hidden as long as 0 and 1",
          [](S& s, P&) {
@@ -149,14 +157,16 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
              r.signals.log_examples.clear();
          },
          verdict_kind::refuted},
-        {"e5.restart-late-is-silent-but-for-the-logs", "the late restore's logs carry no warning about the lost transaction",
+        {"e5.restart-late-is-silent-but-for-the-logs",
+         "the late restore's logs carry no warning about the lost transaction",
          [](S& s, P&) {
              auto& r = restart_of(s, "late");
              r.signals.log_warnings = 0;
              r.signals.log_examples.clear();
          },
          verdict_kind::refuted},
-        {"e5.restart-late-is-silent-but-for-the-logs", "the late restored job's exception history holds the failed commit",
+        {"e5.restart-late-is-silent-but-for-the-logs",
+         "the late restored job's exception history holds the failed commit",
          [](S& s, P&) {
              auto& sig = restart_of(s, "late").signals;
              sig.exceptions = 1;
@@ -170,6 +180,8 @@ std::vector<rule_case<e5::definition>> rule_cases<e5::definition>() {
 
 // Every part of experiment 5 ran: no rule waits for a cell.
 template <>
-std::set<std::string> rules_not_run<e5::definition>() { return {}; }
+std::set<std::string> rules_not_run<e5::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -53,7 +53,8 @@ void three_alike_repeats(e6::samples& s) {
 // The run as if clean: each record's first processing kept, every commit answered ok.
 void make_clean(e6::consumer_run& r) {
     std::set<std::pair<std::int64_t, std::int64_t>> seen;
-    std::erase_if(r.log, [&](const auto& e) { return e.kind == "record" && !seen.insert({e.partition, e.offset}).second; });
+    std::erase_if(r.log,
+                  [&](const auto& e) { return e.kind == "record" && !seen.insert({e.partition, e.offset}).second; });
     for (auto& e : r.log)
         if (e.kind == "commit") e.ok = true, e.error.clear();
 }
@@ -80,14 +81,11 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
     using P = e6::parameters;
     return {
         {"e6.healthy-progresses-once", "the healthy C++ group processes its last record twice",
-         [](S& s, P&) {
-             process_last_record_again(named(s.runs, "cpp/classic/healthy", &e6::consumer_run::run));
-         },
+         [](S& s, P&) { process_last_record_again(named(s.runs, "cpp/classic/healthy", &e6::consumer_run::run)); },
          verdict_kind::refuted},
-        {"e6.healthy-progresses-once", "the healthy Java classic group's committed offsets stop 50 short of the topic's end",
-         [](S& s, P&) {
-             committed_at_most(named(s.runs, "java/classic/healthy", &e6::consumer_run::run), 2950);
-         },
+        {"e6.healthy-progresses-once",
+         "the healthy Java classic group's committed offsets stop 50 short of the topic's end",
+         [](S& s, P&) { committed_at_most(named(s.runs, "java/classic/healthy", &e6::consumer_run::run), 2950); },
          verdict_kind::refuted},
         {"e6.degraded-livelocks",
          "the degraded Java classic group's first commit succeeds, and the broker shows its 50 records committed from then on",
@@ -101,7 +99,8 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
              committed_from(r, c.t_ms - r.started_at_ms, n);
          },
          verdict_kind::refuted},
-        {"e6.cpp-poll-reports-the-interval", "librdkafka's consume() hands the degraded C++ member no error; only its log names the interval",
+        {"e6.cpp-poll-reports-the-interval",
+         "librdkafka's consume() hands the degraded C++ member no error; only its log names the interval",
          [](S& s, P&) {
              auto& log = named(s.runs, "cpp/classic/degraded", &e6::consumer_run::run).log;
              std::erase_if(log, [](const auto& e) { return e.kind == "error" && e.where == "poll"; });
@@ -124,34 +123,33 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
              r.client_warning_examples.clear();
          },
          verdict_kind::refuted},
-        {"e6.fix-interval-progresses", "the Java consumer-protocol group's last commit under the 60 s interval fails; its 50 records stay uncommitted",
+        {"e6.fix-interval-progresses",
+         "the Java consumer-protocol group's last commit under the 60 s interval fails; its 50 records stay uncommitted",
          [](S& s, P&) {
              auto& r = named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run);
-             const auto it = std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "commit"; });
+             const auto it =
+                 std::find_if(r.log.rbegin(), r.log.rend(), [](const auto& e) { return e.kind == "commit"; });
              it->ok = false;
-             it->error = "CommitFailedException: OffsetCommit failed with unknown member ID. The coordinator is not aware of this member.";
+             it->error =
+                 "CommitFailedException: OffsetCommit failed with unknown member ID. The coordinator is not aware of this member.";
              committed_at_most(r, e6::committed_at_end(r) - 50);  // that commit was partition 2's first 50 records
          },
          verdict_kind::refuted},
         {"e6.fix-batch-progresses", "the C++ group at 5 records a poll processes its last record twice",
-         [](S& s, P&) {
-             process_last_record_again(named(s.runs, "cpp/classic/fix-batch", &e6::consumer_run::run));
-         },
+         [](S& s, P&) { process_last_record_again(named(s.runs, "cpp/classic/fix-batch", &e6::consumer_run::run)); },
          verdict_kind::refuted},
         {"e6.fix-pause-progresses", "the pausing Java classic group processes its last record twice",
-         [](S& s, P&) {
-             process_last_record_again(named(s.runs, "java/classic/fix-pause", &e6::consumer_run::run));
-         },
+         [](S& s, P&) { process_last_record_again(named(s.runs, "java/classic/fix-pause", &e6::consumer_run::run)); },
          verdict_kind::refuted},
-        {"e6.fixes-keep-throughput", "the Java consumer-protocol group under the 60 s interval commits only 150 records by the end",
-         [](S& s, P&) {
-             committed_at_most(named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run), 150);
-         },
+        {"e6.fixes-keep-throughput",
+         "the Java consumer-protocol group under the 60 s interval commits only 150 records by the end",
+         [](S& s, P&) { committed_at_most(named(s.runs, "java/consumer/fix-interval", &e6::consumer_run::run), 150); },
          verdict_kind::refuted},
         {"e6.only-java-consumer-interval-fix-varies",
          "three repeats: the Java consumer-protocol interval fix clean twice and a record processed twice once, every other configuration alike",
          [](S& s, P&) { only_the_predicted_one_varies(s); }, verdict_kind::held},
-        {"e6.only-java-consumer-interval-fix-varies", "three repeats, the Java consumer-protocol interval fix clean in all three",
+        {"e6.only-java-consumer-interval-fix-varies",
+         "three repeats, the Java consumer-protocol interval fix clean in all three",
          [](S& s, P&) {
              three_alike_repeats(s);
              for (std::uint64_t k = 1; k <= 3; ++k) make_clean(repeat_of(s, e6::predicted_to_vary, k));
@@ -171,6 +169,8 @@ std::vector<rule_case<e6::definition>> rule_cases<e6::definition>() {
 
 // Every part of experiment 6 ran: no rule waits for a cell.
 template <>
-std::set<std::string> rules_not_run<e6::definition>() { return {}; }
+std::set<std::string> rules_not_run<e6::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -45,7 +45,8 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
              r.distinct_seq -= 100;
          },
          verdict_kind::refuted},
-        {"e7.rewind-refused-while-running", "the broker applied the rewind behind the running connector (offsets 0 after it)",
+        {"e7.rewind-refused-while-running",
+         "the broker applied the rewind behind the running connector (offsets 0 after it)",
          [](S& s, P&) {
              s.offsets.rewind_while_running_refused.reset();
              auto& x = named(s.offsets.steps, e7::step_rewind_running, &e7::offsets_step::step);
@@ -55,9 +56,11 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
          verdict_kind::refuted},
         {"e7.restarts-replay-nothing", "the worker kill replayed the last 500 records: they are in the table twice",
          [](S& s, P&) { replay_from(s, e7::step_worker_killed, 500); }, verdict_kind::refuted},
-        {"e7.restarts-replay-nothing", "the same-name recreate replayed the last 500 records: they are in the table twice",
+        {"e7.restarts-replay-nothing",
+         "the same-name recreate replayed the last 500 records: they are in the table twice",
          [](S& s, P&) { replay_from(s, e7::step_recreated, 500); }, verdict_kind::refuted},
-        {"e7.rewound-group-replays-everything", "the recreated connector ignored its rewound group: each seq is in the table once",
+        {"e7.rewound-group-replays-everything",
+         "the recreated connector ignored its rewound group: each seq is in the table once",
          [](S& s, P&) {
              auto& x = named(s.offsets.steps, e7::step_rewound_recreated, &e7::offsets_step::step);
              x.rows = s.offsets.events;
@@ -84,7 +87,8 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
              for (auto& sn : c.snapshots) sn.added_data_files *= 3;
          },
          verdict_kind::refuted},
-        {"e7.freshness-follows-interval", "every record of the 30 s cell became visible 20 s later (p50 37 s, above 30 s + 5 s)",
+        {"e7.freshness-follows-interval",
+         "every record of the 30 s cell became visible 20 s later (p50 37 s, above 30 s + 5 s)",
          [](S& s, P&) {
              auto& h = cell_at(s, 30000).freshness;
              for (auto& b : h.buckets) b.from_ms += 20000;
@@ -98,6 +102,8 @@ std::vector<rule_case<e7::definition>> rule_cases<e7::definition>() {
 
 // Every rule of experiment 7 judges a part its run has: none is listed.
 template <>
-std::set<std::string> rules_not_run<e7::definition>() { return {}; }
+std::set<std::string> rules_not_run<e7::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

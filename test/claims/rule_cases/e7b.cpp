@@ -46,7 +46,8 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
          "in every coordinator-kill trial the workers logged every coordinator but one stopped",
          [](S& s, P&) {
              for (auto& t : s.trials)
-                 if (t.cell == e7b::coordinator_kill) t.coordinators_stopped = std::max<std::int64_t>(0, t.coordinators_started - 1);
+                 if (t.cell == e7b::coordinator_kill)
+                     t.coordinators_stopped = std::max<std::int64_t>(0, t.coordinators_started - 1);
          },
          verdict_kind::refuted},
         {"e7b.restart-recovers-exactly",
@@ -68,7 +69,8 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
                  if (t.cell == e7b::coordinator_kill) t.coord_members_after_delete = 0;
          },
          verdict_kind::refuted},
-        {"e7b.zombie-pause-exact", "the resumed zombie's 500 records were committed again: zombie-pause #2's table holds them twice",
+        {"e7b.zombie-pause-exact",
+         "the resumed zombie's 500 records were committed again: zombie-pause #2's table holds them twice",
          [](S& s, P&) { doubles(trial_at(s, e7b::zombie_pause, 2), 500); }, verdict_kind::refuted},
         {"e7b.zombie-pause-exact", "zombie-pause #1's window ended with 2,000 acknowledged records uncommitted",
          [](S& s, P&) {
@@ -105,7 +107,8 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
          "no coordinator-kill-after-commit kill came after a snapshot (each is the other cell's): nothing to judge",
          [](S& s, P&) {
              for (auto& t : s.trials)
-                 if (t.cell == e7b::coordinator_kill_after_commit) t.snapshots_before_fault = 0, t.records_before_fault = 0;
+                 if (t.cell == e7b::coordinator_kill_after_commit)
+                     t.snapshots_before_fault = 0, t.records_before_fault = 0;
          },
          verdict_kind::inconclusive},
         {"e7b.stalled-sink-committed-its-offsets",
@@ -131,6 +134,8 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
 
 // Every rule of experiment 7b judges a part its run has: none is listed.
 template <>
-std::set<std::string> rules_not_run<e7b::definition>() { return {}; }
+std::set<std::string> rules_not_run<e7b::definition>() {
+    return {};
+}
 
 }  // namespace rosterrig::claims_test

@@ -66,13 +66,15 @@ void fail_twice(e8::samples& s, const std::string& writer, e8::cell c) {
 // A writer's append run copied as its run on `table` with the commit's retry
 // off (the catalog holding commit.retry.num-retries = 0 unless `retry_in_force`
 // is false), its zombie-409 trials kept.
-e8::writer_run& copy_with_retry_off(e8::samples& s, const std::string& writer, e8::table_variant table, bool retry_in_force = true) {
+e8::writer_run& copy_with_retry_off(e8::samples& s, const std::string& writer, e8::table_variant table,
+                                    bool retry_in_force = true) {
     auto copy = named(s.runs, writer, &e8::writer_run::writer);
     copy.on_table = table;
     copy.table_properties = std::map<std::string, std::string>{};
     if (retry_in_force) (*copy.table_properties)["commit.retry.num-retries"] = "0";
     std::erase_if(copy.trials, [](const e8::trial& t) { return t.kind != e8::cell::zombie_409; });
-    if (e8::kind_of(table) == experiment::table_kind::upsert) copy.rows_sharing_npi = 0, copy.missing_npis = 0, copy.stale_rows = 0;
+    if (e8::kind_of(table) == experiment::table_kind::upsert)
+        copy.rows_sharing_npi = 0, copy.missing_npis = 0, copy.stale_rows = 0;
     s.runs.push_back(std::move(copy));
     return s.runs.back();
 }
@@ -100,7 +102,8 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
          [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::lose_reply); }, verdict_kind::refuted},
         {"e8.lose-reply:flinksink", "the checkpoint of FlinkSink's first lost reply is committed by two snapshots",
          [](S& s, P&) { commit_hit_twice(s, "flinksink", cell::lose_reply); }, verdict_kind::refuted},
-        {"e8.status-unforwarded:sinkv2", "the checkpoint of SinkV2's first unforwarded 5xx is committed by two snapshots",
+        {"e8.status-unforwarded:sinkv2",
+         "the checkpoint of SinkV2's first unforwarded 5xx is committed by two snapshots",
          [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::status_unforwarded); }, verdict_kind::refuted},
         {"e8.status-unforwarded:flinksink", "FlinkSink's table lacks seqs 1000 to 1099 (nothing doubled)",
          [](S& s, P&) {
@@ -110,9 +113,11 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
              r.rows -= 100;
          },
          verdict_kind::refuted},
-        {"e8.status-unforwarded:flinksink", "the checkpoint of FlinkSink's first unforwarded 5xx is committed by two snapshots",
+        {"e8.status-unforwarded:flinksink",
+         "the checkpoint of FlinkSink's first unforwarded 5xx is committed by two snapshots",
          [](S& s, P&) { commit_hit_twice(s, "flinksink", cell::status_unforwarded); }, verdict_kind::refuted},
-        {"e8.forward-then-504:sinkv2", "the checkpoint of SinkV2's first forwarded-then-504 commit is committed by two snapshots",
+        {"e8.forward-then-504:sinkv2",
+         "the checkpoint of SinkV2's first forwarded-then-504 commit is committed by two snapshots",
          [](S& s, P&) { commit_hit_twice(s, "sinkv2", cell::forward_then_504); }, verdict_kind::refuted},
         {"e8.forward-then-504:sinkv2", "SinkV2's first forwarded-then-504 trial failed the Flink job twice",
          [](S& s, P&) { fail_twice(s, "sinkv2", cell::forward_then_504); }, verdict_kind::refuted},
@@ -120,11 +125,14 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
          [](S& s, P&) { fail_twice(s, "flinksink", cell::forward_then_504); }, verdict_kind::refuted},
         {"e8.zombie-409:sinkv2", "SinkV2's first valid zombie-409 checkpoint is committed by one snapshot, not two",
          [](S& s, P&) { commit_hit_once(s, "sinkv2", cell::zombie_409); }, verdict_kind::refuted},
-        {"e8.zombie-409:flinksink", "FlinkSink's first valid zombie-409 checkpoint is committed by one snapshot, not two",
+        {"e8.zombie-409:flinksink",
+         "FlinkSink's first valid zombie-409 checkpoint is committed by one snapshot, not two",
          [](S& s, P&) { commit_hit_once(s, "flinksink", cell::zombie_409); }, verdict_kind::refuted},
-        {"e8.zombie-refresh:sinkv2", "SinkV2's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
+        {"e8.zombie-refresh:sinkv2",
+         "SinkV2's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
          [](S& s, P&) { commit_hit_once(s, "sinkv2", cell::zombie_refresh); }, verdict_kind::refuted},
-        {"e8.zombie-refresh:flinksink", "FlinkSink's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
+        {"e8.zombie-refresh:flinksink",
+         "FlinkSink's first valid zombie-refresh checkpoint is committed by one snapshot, not two",
          [](S& s, P&) { commit_hit_once(s, "flinksink", cell::zombie_refresh); }, verdict_kind::refuted},
         // A doubled trial the proxy's log shows as void does not decide: the 504 was never answered.
         {"e8.forward-then-504:flinksink",
@@ -137,12 +145,18 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
                          if (q.rule == t.hit_rule) q.answered_status = 200;
          },
          verdict_kind::inconclusive},
-        {"e8.zombie-409-no-retries:sinkv2", "SinkV2's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
-         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries); }, verdict_kind::refuted},
-        {"e8.zombie-409-no-retries:flinksink", "FlinkSink's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
-         [](S& s, P&) { copy_with_retry_off(s, "flinksink", e8::table_variant::append_no_retries); }, verdict_kind::refuted},
-        {"e8.zombie-409-no-retries:sinkv2", "as the refuted case, but the catalog never held commit.retry.num-retries = 0 for the table",
-         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries, false); }, verdict_kind::inconclusive},
+        {"e8.zombie-409-no-retries:sinkv2",
+         "SinkV2's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
+         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries); },
+         verdict_kind::refuted},
+        {"e8.zombie-409-no-retries:flinksink",
+         "FlinkSink's append run repeated with the retry off, its zombie-409 checkpoints still committed twice",
+         [](S& s, P&) { copy_with_retry_off(s, "flinksink", e8::table_variant::append_no_retries); },
+         verdict_kind::refuted},
+        {"e8.zombie-409-no-retries:sinkv2",
+         "as the refuted case, but the catalog never held commit.retry.num-retries = 0 for the table",
+         [](S& s, P&) { copy_with_retry_off(s, "sinkv2", e8::table_variant::append_no_retries, false); },
+         verdict_kind::inconclusive},
         {"e8.zombie-409-no-retries:flinksink",
          "FlinkSink's append run repeated with the retry off on an append and an upsert table, each zombie-409 checkpoint committed once and the job failed twice",
          [](S& s, P&) {
@@ -158,7 +172,8 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
              upsert.stale_rows = 1;
          },
          verdict_kind::refuted},
-        {"e8.zombie-409:sinkv2", "SinkV2's append run repeated on an upsert table, every zombie-409 checkpoint doubled there too and the table exact",
+        {"e8.zombie-409:sinkv2",
+         "SinkV2's append run repeated on an upsert table, every zombie-409 checkpoint doubled there too and the table exact",
          [](S& s, P&) {
              auto copy = named(s.runs, "sinkv2", &e8::writer_run::writer);
              copy.on_table = e8::table_variant::upsert;

@@ -31,6 +31,6 @@ struct definition {
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
 };
 
-} // namespace rosterrig::e1
+}  // namespace rosterrig::e1
 
 #endif

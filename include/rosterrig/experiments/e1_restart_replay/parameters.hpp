@@ -43,8 +43,8 @@ using experiment::kill_sample;
 using experiment::kill_sample_of;
 using experiment::no_duplicates;
 using experiment::no_replay;
-using experiment::replays_of;
 using experiment::record_table;
+using experiment::replays_of;
 using experiment::restart_count_reads;
 using experiment::restart_count_sentence;
 using experiment::restart_counts_of;
@@ -57,7 +57,7 @@ struct parameters {
     std::uint32_t partitions = 4;
     std::uint64_t kills_per_configuration = 30;
     std::int64_t checkpoint_interval_ms = 2000;
-    std::int64_t kill_delay_min_ms = 0;   // after the first checkpoint following a recovery
+    std::int64_t kill_delay_min_ms = 0;  // after the first checkpoint following a recovery
     std::int64_t kill_delay_max_ms = 4000;
     std::uint64_t offsets_events = 6000;  // part 2's feed
     experiment::warehouse warehouse = experiment::warehouse::s3;
@@ -146,16 +146,22 @@ inline experiment::feed_pacing pacing_of(const parameters& p) {
 
 /// The pipeline a configuration runs.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const configuration& c) {
-    return {c.table, c.mode, experiment::iceberg_sink::flink_sink, p.warehouse, experiment::startup_mode::earliest_offset,
-            p.checkpoint_interval_ms, p.parallelism};
+    return {c.table,
+            c.mode,
+            experiment::iceberg_sink::flink_sink,
+            p.warehouse,
+            experiment::startup_mode::earliest_offset,
+            p.checkpoint_interval_ms,
+            p.parallelism};
 }
 
 /// The configuration's short name in its topic, table and job names.
 inline std::string short_name_of(const configuration& c) {
     if (c.name.rfind("your job", 0) == 0) return "job_" + std::string(experiment::name_of(c.table));
-    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") + experiment::name_of(c.table);
+    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo_" : "eo_") +
+           experiment::name_of(c.table);
 }
 
-} // namespace rosterrig::e1
+}  // namespace rosterrig::e1
 
 #endif

@@ -47,7 +47,8 @@ inline std::string recovery_table(const samples& s) {
     // Columns by phase name, in recovery order: a phase no kill of a
     // configuration recorded is "n/a" there, not a shift of the cells after it.
     std::vector<std::string> phases;
-    const auto first_recoveries = recoveries_of(*find_configuration(s, rows.front().first));  // kept: the loop walks into it
+    const auto first_recoveries =
+        recoveries_of(*find_configuration(s, rows.front().first));  // kept: the loop walks into it
     for (const auto& [phase, at] : first_recoveries.front())
         for (const auto& [name, summaries] : rows)
             if (std::any_of(summaries.begin(), summaries.end(), [&](const auto& p) { return p.phase == phase; }) &&
@@ -63,7 +64,9 @@ inline std::string recovery_table(const samples& s) {
             for (const auto& p : summaries)
                 if (p.phase == phase)
                     cell = report::fixed(p.median_ms, 0) + " / " + report::fixed(p.max_ms, 0) +
-                           (p.recoveries < 10 ? " (" + std::to_string(p.recoveries) + (p.recoveries == 1 ? " kill)" : " kills)") : "");
+                           (p.recoveries < 10
+                                ? " (" + std::to_string(p.recoveries) + (p.recoveries == 1 ? " kill)" : " kills)")
+                                : "");
             cells.push_back(cell);
         }
         t.row(cells);
@@ -99,10 +102,10 @@ inline std::string report_section(const result::result_envelope& env, const samp
                     " ms after the first checkpoint of each recovery), checkpoint interval " +
                     std::to_string(params.checkpoint_interval_ms) + " ms, " + experiment::name_of(params.warehouse) +
                     " warehouse" + (params.quick ? ", **quick run**" : "") + ".\n\n";
-    report::markdown_table t{{"Configuration", "Mode in force (Flink)", "Writer input", "Kills", "Kills with duplicate seqs",
-                              "Duplicates (min / median / max per kill)", "Kills that replayed (snapshots)",
-                              "Records the snapshots added beyond the events sent", "Checkpoints committed twice",
-                              "95% upper bound (per kill)", "Rows", "Duplicate seq rows",
+    report::markdown_table t{{"Configuration", "Mode in force (Flink)", "Writer input", "Kills",
+                              "Kills with duplicate seqs", "Duplicates (min / median / max per kill)",
+                              "Kills that replayed (snapshots)", "Records the snapshots added beyond the events sent",
+                              "Checkpoints committed twice", "95% upper bound (per kill)", "Rows", "Duplicate seq rows",
                               "Rows sharing an NPI", "Stale upsert rows", "Data files", "Equality delete files",
                               "Failures in Flink's exception history"}};
     for (const auto& c : s.configurations) {
@@ -114,10 +117,11 @@ inline std::string report_section(const result::result_envelope& env, const samp
                c.writer_input, std::to_string(sum.kills),
                upsert ? std::string("n/a: collapsed") : std::to_string(sum.kills_with_duplicates),
                upsert ? std::string("n/a: collapsed")
-                      : n(sum.total_duplicates) + " (" + fixed(sum.min_per_kill, 0) + " / " + fixed(sum.median_per_kill, 1) +
-                            " / " + fixed(sum.max_per_kill, 0) + ")",
-               replays ? (replays->report.clean() ? "0" : "at least " + std::to_string(replays->kills_replayed_at_least()))
-                       : std::string("not recorded"),
+                      : n(sum.total_duplicates) + " (" + fixed(sum.min_per_kill, 0) + " / " +
+                            fixed(sum.median_per_kill, 1) + " / " + fixed(sum.max_per_kill, 0) + ")",
+               replays
+                   ? (replays->report.clean() ? "0" : "at least " + std::to_string(replays->kills_replayed_at_least()))
+                   : std::string("not recorded"),
                replays ? with_thousands(replays->report.excess_records()) : std::string("not recorded"),
                replays ? std::to_string(replays->report.replayed_watermarks.size()) : std::string("not recorded"),
                bound ? fixed(*bound, 4) : std::string("-"), n(c.rows), n(c.duplicate_rows), n(c.rows_sharing_npi),
@@ -132,26 +136,32 @@ inline std::string report_section(const result::result_envelope& env, const samp
         const auto sum = summarize(c);
         fewest = kills == 0 ? sum.kills : std::min(fewest, sum.kills);
         kills += sum.kills, duplicate_rows += c.duplicate_rows, missing_runs += c.missing_runs.size();
-        if (const auto b = kill_bound_of(c)) largest_bound = std::max(largest_bound, *b);
-        else ++unbounded;
+        if (const auto b = kill_bound_of(c))
+            largest_bound = std::max(largest_bound, *b);
+        else
+            ++unbounded;
     }
-    o += "\nIn all: " + n(kills) + " kills over " + std::to_string(s.configurations.size()) + " configurations (at least " +
-         n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " + n(missing_runs) +
+    o += "\nIn all: " + n(kills) + " kills over " + std::to_string(s.configurations.size()) +
+         " configurations (at least " + n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " +
+         n(missing_runs) +
          " missing runs; the largest one-sided 95% upper bound on the chance that a kill duplicates (append, from the "
-         "rows) or replays (upsert, from the snapshots) is " + fixed(largest_bound, 4) +
-         (unbounded ? " over the configurations that have one (" + std::to_string(unbounded) + " without: " +
-                          "an upsert run whose snapshots were not recorded, or a replay)"
+         "rows) or replays (upsert, from the snapshots) is " +
+         fixed(largest_bound, 4) +
+         (unbounded ? " over the configurations that have one (" + std::to_string(unbounded) +
+                          " without: " + "an upsert run whose snapshots were not recorded, or a replay)"
                     : std::string()) +
          ". An upsert table collapses a replayed row into the row it repeats, so its duplicate seqs say nothing; its "
          "replays are judged from the catalog's snapshots: the records they added against the events sent, and a "
          "checkpoint committed twice.\n";
-    o += "\n" + restart_count_sentence(restart_counts_of(s.configurations, [](const configuration_run& c) -> const configuration_run& { return c; }));
+    o += "\n" + restart_count_sentence(restart_counts_of(
+                    s.configurations, [](const configuration_run& c) -> const configuration_run& { return c; }));
     o += recovery_table(s);
     o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
          ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
          "in upsert tables they would be a failure.\n\n";
     o += "Committed offsets are monitoring (" + n(s.offsets.events) + " events):\n\n";
-    report::markdown_table steps{{"Step", "Committed offsets, summed", "End offsets, summed", "Rows (Trino)", "Duplicate rows"}};
+    report::markdown_table steps{
+        {"Step", "Committed offsets, summed", "End offsets, summed", "Rows (Trino)", "Duplicate rows"}};
     for (const auto& st : s.offsets.steps)
         steps.row({st.step, with_thousands(st.committed_offsets_sum), with_thousands(st.end_offsets_sum), n(st.rows),
                    n(st.duplicate_rows)});
@@ -161,13 +171,13 @@ inline std::string report_section(const result::result_envelope& env, const samp
         const auto& last = s.offsets.after_restore.back();
         o += "\nAfter the restore, the committed offsets were watched every 0.5 s: they read " +
              with_thousands(first.committed_offsets_sum) + " at " + fixed(first.ms_after_recovery / 1000.0, 1) +
-             " s and " + with_thousands(last.committed_offsets_sum) + " at " + fixed(last.ms_after_recovery / 1000.0, 1) +
-             " s, while the job completed checkpoints " + std::to_string(first.newest_checkpoint_id) + " to " +
-             std::to_string(last.newest_checkpoint_id) + ".\n";
+             " s and " + with_thousands(last.committed_offsets_sum) + " at " +
+             fixed(last.ms_after_recovery / 1000.0, 1) + " s, while the job completed checkpoints " +
+             std::to_string(first.newest_checkpoint_id) + " to " + std::to_string(last.newest_checkpoint_id) + ".\n";
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 
-} // namespace rosterrig::e1
+}  // namespace rosterrig::e1
 
 #endif

@@ -33,8 +33,9 @@ inline experiment::rule_verdict no_duplicates_seen(const configuration_run* run)
     if (!run || run->table_kind != experiment::table_kind::upsert) return no_duplicates(run);
     if (run->duplicate_rows > 0)
         return experiment::refuted(std::to_string(run->duplicate_rows) + " duplicate seq rows in an upsert table");
-    return experiment::inconclusive("no duplicate seq, but an upsert table collapses a replayed row into the row it "
-                                    "repeats, so none could show; the snapshots judge it (e1.no-replay)");
+    return experiment::inconclusive(
+        "no duplicate seq, but an upsert table collapses a replayed row into the row it "
+        "repeats, so none could show; the snapshots judge it (e1.no-replay)");
 }
 
 /// The 0.030 bound for every configuration: on duplicate seqs for an append
@@ -112,8 +113,8 @@ inline experiment::rule_verdict fresh_job_replays_log(const samples& s) {
     using namespace experiment;
     auto* fresh = find_step(s.offsets, "fresh_from_group_offsets");
     if (!fresh) return inconclusive("part 2 did not run");
-    std::string why = std::to_string(fresh->duplicate_rows) + " duplicates for " + std::to_string(s.offsets.events) +
-                      " events";
+    std::string why =
+        std::to_string(fresh->duplicate_rows) + " duplicates for " + std::to_string(s.offsets.events) + " events";
     return fresh->duplicate_rows == s.offsets.events ? held(why) : refuted(why);
 }
 
@@ -126,7 +127,8 @@ inline experiment::rule_verdict your_job_lands_exactly_once(const samples& s) {
     std::vector<const configuration_run*> jobs;
     for (const auto& c : s.configurations)
         if (c.name.rfind("your job", 0) == 0) jobs.push_back(&c);
-    if (jobs.empty()) return inconclusive("this run ran the rig's own configurations; only a --job run has your job to judge");
+    if (jobs.empty())
+        return inconclusive("this run ran the rig's own configurations; only a --job run has your job to judge");
     return for_each_of(
         jobs, [](const configuration_run* c) { return c->name; },
         [](const configuration_run* c) -> rule_verdict {
@@ -167,16 +169,17 @@ inline std::vector<rule> rules() {
     out.push_back({"e1.snapshots-agree-with-rows",
                    [](const samples& s, const parameters&) { return snapshots_agree_with_rows(s); }});
     out.push_back({"e1.tight-bound", [](const samples& s, const parameters&) { return tight_bound_everywhere(s); }});
-    out.push_back({"e1.upsert-holds-latest", [](const samples& s, const parameters&) { return upsert_holds_latest(s); }});
+    out.push_back(
+        {"e1.upsert-holds-latest", [](const samples& s, const parameters&) { return upsert_holds_latest(s); }});
     out.push_back({"e1.recovery-ignores-offsets",
                    [](const samples& s, const parameters&) { return recovery_ignores_offsets(s); }});
-    out.push_back({"e1.fresh-job-replays-log",
-                   [](const samples& s, const parameters&) { return fresh_job_replays_log(s); }});
+    out.push_back(
+        {"e1.fresh-job-replays-log", [](const samples& s, const parameters&) { return fresh_job_replays_log(s); }});
     out.push_back({"e1.your-job-lands-exactly-once",
                    [](const samples& s, const parameters&) { return your_job_lands_exactly_once(s); }});
     return out;
 }
 
-} // namespace rosterrig::e1
+}  // namespace rosterrig::e1
 
 #endif

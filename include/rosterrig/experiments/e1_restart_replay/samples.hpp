@@ -16,7 +16,7 @@ struct offsets_step {
     std::uint64_t rows = 0;
     std::uint64_t duplicate_rows = 0;
     std::string job_id;
-    std::int64_t exceptions = 0;              // entries in the job's exception history
+    std::int64_t exceptions = 0;  // entries in the job's exception history
     std::int64_t restored_checkpoint_id = -1;
 };
 BOOST_DESCRIBE_STRUCT(offsets_step, (),
@@ -36,7 +36,7 @@ struct offsets_part {
     std::uint64_t events = 0;
     std::vector<offsets_step> steps;  // landed, rewound, restored_from_checkpoint, fresh_from_group_offsets
     std::vector<offsets_watch_sample> after_restore;  // every 0.5 s for the watch window
-    std::optional<std::string> feed_sha256;  // of offsets_feed() as produced (absent in older runs)
+    std::optional<std::string> feed_sha256;           // of offsets_feed() as produced (absent in older runs)
 };
 BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, steps, after_restore, feed_sha256))
 
@@ -50,7 +50,8 @@ BOOST_DESCRIBE_STRUCT(samples, (), (configurations, offsets, predictions))
 /// A configuration's run as it starts: what was asked, what Flink runs.
 inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
                                    const experiment::writer_settings& w, double rate_per_second) {
-    return experiment::start_kill_run(c.name, c.table, c.mode, p.checkpoint_interval_ms, p.events, job, w, rate_per_second);
+    return experiment::start_kill_run(c.name, c.table, c.mode, p.checkpoint_interval_ms, p.events, job, w,
+                                      rate_per_second);
 }
 
 /// The progress line at a configuration's end.
@@ -62,10 +63,11 @@ inline std::string end_text(const configuration_run& run) {
 
 /// The progress line of a step of part 2.
 inline std::string step_text(const offsets_step& x) {
-    return x.step + ": committed offsets " + std::to_string(x.committed_offsets_sum) + " of " + std::to_string(x.end_offsets_sum) +
-           ", rows " + std::to_string(x.rows) + ", duplicates " + std::to_string(x.duplicate_rows);
+    return x.step + ": committed offsets " + std::to_string(x.committed_offsets_sum) + " of " +
+           std::to_string(x.end_offsets_sum) + ", rows " + std::to_string(x.rows) + ", duplicates " +
+           std::to_string(x.duplicate_rows);
 }
 
-} // namespace rosterrig::e1
+}  // namespace rosterrig::e1
 
 #endif

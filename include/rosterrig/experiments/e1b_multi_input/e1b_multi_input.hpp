@@ -36,6 +36,6 @@ struct definition {
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
 };
 
-} // namespace rosterrig::e1b
+}  // namespace rosterrig::e1b
 
 #endif

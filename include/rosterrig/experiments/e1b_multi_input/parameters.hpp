@@ -118,8 +118,12 @@ inline experiment::feed_pacing pacing_of(const parameters& p) {
 /// The pipeline a configuration runs: an append table, the source at one
 /// subtask per partition, the writer at its own parallelism.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const configuration& c) {
-    experiment::pipeline_config x{experiment::table_kind::append, c.mode, experiment::iceberg_sink::flink_sink,
-                                  p.warehouse, experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms,
+    experiment::pipeline_config x{experiment::table_kind::append,
+                                  c.mode,
+                                  experiment::iceberg_sink::flink_sink,
+                                  p.warehouse,
+                                  experiment::startup_mode::earliest_offset,
+                                  p.checkpoint_interval_ms,
                                   p.source_parallelism};
     x.writer_parallelism = p.writer_parallelism;
     x.unaligned_checkpoints = c.unaligned;
@@ -128,10 +132,12 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const config
 
 /// The configuration's short name in its topic, table and job names.
 inline std::string short_name_of(const configuration& c) {
-    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo" : c.unaligned ? "eo_unaligned" : "eo_aligned") +
+    return std::string(c.mode == experiment::checkpoint_mode::at_least_once ? "alo"
+                       : c.unaligned                                        ? "eo_unaligned"
+                                                                            : "eo_aligned") +
            (c.saturated ? "_saturated" : "");
 }
 
-} // namespace rosterrig::e1b
+}  // namespace rosterrig::e1b
 
 #endif

@@ -31,8 +31,10 @@ inline void attribute_by_checkpoint(configuration_run& c) {
             if (cp >= 0 && k.restored_checkpoint_id >= 0 && k.restored_checkpoint_id < cp &&
                 (!by || k.restored_checkpoint_id >= by->restored_checkpoint_id))
                 by = &k;
-        if (by) ++by->duplicates;
-        else ++c.run.unattributed_duplicates;
+        if (by)
+            ++by->duplicates;
+        else
+            ++c.run.unattributed_duplicates;
     }
 }
 
@@ -74,7 +76,8 @@ inline alignment_summary summarize_alignment(const configuration_run& c) {
 
 /// Events per second from the feed's start to its last delivery report.
 inline double produce_rate(const configuration_run& c) {
-    return c.produce_ms > 0 ? static_cast<double>(c.run.acknowledged) * 1000.0 / static_cast<double>(c.produce_ms) : 0.0;
+    return c.produce_ms > 0 ? static_cast<double>(c.run.acknowledged) * 1000.0 / static_cast<double>(c.produce_ms)
+                            : 0.0;
 }
 /// Rows per second read back through Trino and checked.
 inline double readback_rate(const configuration_run& c) {
@@ -101,7 +104,8 @@ inline constexpr std::uint64_t saturated_kills_to_refute = 5;
 
 /// "At-least-once with a multi-input writer duplicates after some kills":
 /// held by any duplicating kill, refuted by `enough` clean kills.
-inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const std::string& name, std::uint64_t enough) {
+inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const std::string& name,
+                                                         std::uint64_t enough) {
     using namespace experiment;
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
@@ -127,7 +131,8 @@ inline experiment::rule_verdict saturated_exactly_once_clean(const samples& s, c
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
     const auto sum = experiment::summarize(c->run);
-    const std::string what = std::to_string(c->run.duplicate_rows) + " duplicate rows after " + std::to_string(sum.kills) + " kills";
+    const std::string what =
+        std::to_string(c->run.duplicate_rows) + " duplicate rows after " + std::to_string(sum.kills) + " kills";
     if (c->run.duplicate_rows > 0) return refuted(what);
     if (sum.kills < saturated_kills_to_refute)
         return inconclusive(what + "; fewer than " + std::to_string(saturated_kills_to_refute) + " kills");
@@ -159,9 +164,8 @@ inline std::vector<rule> rules() {
                        return at_least_once_duplicates(s, n, kills_to_refute);
                    }});
     for (const auto& x : {c[1], c[2]})
-        out.push_back({"e1b.no-duplicates:" + x.name, [n = x.name](const samples& s, const parameters&) {
-                           return exactly_once_clean(s, n);
-                       }});
+        out.push_back({"e1b.no-duplicates:" + x.name,
+                       [n = x.name](const samples& s, const parameters&) { return exactly_once_clean(s, n); }});
     out.push_back({"e1b.saturated-at-least-once-duplicates", [n = c[3].name](const samples& s, const parameters&) {
                        return at_least_once_duplicates(s, n, saturated_kills_to_refute);
                    }});
@@ -172,6 +176,6 @@ inline std::vector<rule> rules() {
     return out;
 }
 
-} // namespace rosterrig::e1b
+}  // namespace rosterrig::e1b
 
 #endif

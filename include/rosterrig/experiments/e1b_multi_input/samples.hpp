@@ -24,21 +24,20 @@ BOOST_DESCRIBE_STRUCT(duplicate_copy, (), (seq, checkpoint_id))
 struct configuration_run {
     experiment::configuration_run run;  // experiment 1's record: settings, kills, table read-back, attribution
     bool unaligned_requested = false;
-    bool saturated = false;                     // the feed produced at once (else paced)
-    std::optional<bool> unaligned_in_force;     // /jobs/<id>/checkpoints/config
+    bool saturated = false;                  // the feed produced at once (else paced)
+    std::optional<bool> unaligned_in_force;  // /jobs/<id>/checkpoints/config
     std::int64_t aligned_checkpoint_timeout_ms = 0;
-    experiment::writer_fan_in fan_in;           // from the job's plan
+    experiment::writer_fan_in fan_in;                      // from the job's plan
     std::vector<experiment::checkpoint_stat> checkpoints;  // Flink's statistics, the writer's alignment
-    std::string kills_ended;                    // all_kills_ran or writer_caught_up
-    std::int64_t produce_ms = 0;                // feed start to the last delivery report
-    std::int64_t readback_ms = 0;               // every row through Trino and the checks
-    std::vector<duplicate_copy> duplicate_copies;  // every copy of every duplicated seq
-    std::vector<std::int64_t> table_records_at_kills;  // the catalog's total-records just before each kill
+    std::string kills_ended;                               // all_kills_ran or writer_caught_up
+    std::int64_t produce_ms = 0;                           // feed start to the last delivery report
+    std::int64_t readback_ms = 0;                          // every row through Trino and the checks
+    std::vector<duplicate_copy> duplicate_copies;          // every copy of every duplicated seq
+    std::vector<std::int64_t> table_records_at_kills;      // the catalog's total-records just before each kill
 };
 BOOST_DESCRIBE_STRUCT(configuration_run, (),
                       (run, unaligned_requested, saturated, unaligned_in_force, aligned_checkpoint_timeout_ms, fan_in,
-                       checkpoints, kills_ended, produce_ms, readback_ms, duplicate_copies,
-                       table_records_at_kills))
+                       checkpoints, kills_ended, produce_ms, readback_ms, duplicate_copies, table_records_at_kills))
 
 struct samples {
     std::vector<configuration_run> configurations;
@@ -67,8 +66,8 @@ inline std::string end_text(const configuration_run& c) {
 inline configuration_run start_run(const configuration& c, const parameters& p, const std::string& job,
                                    const experiment::writer_settings& w, double rate_per_second) {
     configuration_run r;
-    r.run = experiment::start_kill_run(c.name, experiment::table_kind::append, c.mode, p.checkpoint_interval_ms, p.events, job, w,
-                                       rate_per_second);
+    r.run = experiment::start_kill_run(c.name, experiment::table_kind::append, c.mode, p.checkpoint_interval_ms,
+                                       p.events, job, w, rate_per_second);
     r.unaligned_requested = c.unaligned;
     r.saturated = c.saturated;
     r.unaligned_in_force = w.unaligned;
@@ -90,7 +89,8 @@ inline std::optional<std::string> fan_in_problem(const experiment::writer_fan_in
     if (!f.found) return "the plan has no writer vertex";
     if (f.chained) return "the writer is chained with the source (one input channel)";
     if (f.input_channels < 2)
-        return "each writer subtask has " + std::to_string(f.input_channels) + " input channel(s) (" + f.ship_strategy + ")";
+        return "each writer subtask has " + std::to_string(f.input_channels) + " input channel(s) (" + f.ship_strategy +
+               ")";
     return std::nullopt;
 }
 
@@ -101,12 +101,15 @@ inline std::vector<std::string> job_problems(const parameters& p, const experime
     std::vector<std::string> out;
     if (!p.job || !p.job->plan) return out;
     if (p.job->plan->kind != experiment::table_kind::append)
-        out.push_back("--job " + p.job->name + ": experiment 1b checks an append table by seq; the template makes an upsert table");
+        out.push_back("--job " + p.job->name +
+                      ": experiment 1b checks an append table by seq; the template makes an upsert table");
     if (const auto f = experiment::fan_in_of(p.job->plan->edges); f.found && f.chained)
-        out.push_back("--job " + p.job->name + ": the template's writer is chained with the source; experiment 1b needs it fed through an exchange");
+        out.push_back(
+            "--job " + p.job->name +
+            ": the template's writer is chained with the source; experiment 1b needs it fed through an exchange");
     return out;
 }
 
-} // namespace rosterrig::e1b
+}  // namespace rosterrig::e1b
 
 #endif

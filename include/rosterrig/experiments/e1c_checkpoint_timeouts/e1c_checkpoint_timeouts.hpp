@@ -45,10 +45,9 @@ struct definition {
     static constexpr const char* tag = "e1c";
     static constexpr const char* predictions_file = "predictions/e1c_checkpoint_timeouts.json";
     static constexpr const char* results_file = "results/e1c_checkpoint_timeouts.json";
-    static constexpr experiment::hooks<parameters> hooks{
-        .warehouse = &parameters::warehouse,
-        .repro_run = &parameters::repro_run,
-        .repro_names = &parameters::repro_names};
+    static constexpr experiment::hooks<parameters> hooks{.warehouse = &parameters::warehouse,
+                                                         .repro_run = &parameters::repro_run,
+                                                         .repro_names = &parameters::repro_names};
     static std::vector<rule> rules() { return e1c::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e1c::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
@@ -57,6 +56,6 @@ struct definition {
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
 };
 
-} // namespace rosterrig::e1c
+}  // namespace rosterrig::e1c
 
 #endif

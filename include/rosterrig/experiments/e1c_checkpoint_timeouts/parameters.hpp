@@ -48,10 +48,10 @@ struct parameters {
     // backpressure (101-111 ms by cell at 3869baf, p90 239-288 ms), so that about
     // half time out: at 400 ms two runs saw 23/12/1/1 and 1/1/0/2 failures per cell.
     std::int64_t short_timeout_ms = 100;
-    std::int64_t generous_timeout_ms = 600'000;  // Flink's default: the control cell
+    std::int64_t generous_timeout_ms = 600'000;           // Flink's default: the control cell
     std::int64_t tolerable_failed_checkpoints = 100'000;  // timeouts never fail the job
-    std::int64_t source_parallelism = 4;  // one subtask per partition
-    std::int64_t writer_parallelism = 2;  // several writer subtasks: the committer has several inputs
+    std::int64_t source_parallelism = 4;                  // one subtask per partition
+    std::int64_t writer_parallelism = 2;                  // several writer subtasks: the committer has several inputs
     std::uint64_t timeouts_to_judge = 30;  // timed-out checkpoints a cell needs before "nothing lost" is claimed
     // How often every cell runs, one round of all cells after the other: how
     // much a cell loses varies from run to run, so a figure needs its spread.
@@ -74,7 +74,10 @@ struct parameters {
     }
     /// `rosterrig-e1c --repro NAME`: one cell alone, at the quick run's size,
     /// three times (the names: repro_of in the cell list).
-    static std::vector<std::string> repro_names() { return {"flinksink-unaligned-timeout", "sinkv2-unaligned-upsert", "sinkv2-aligned-upsert", "sinkv2-upsert-no-timeout"}; }
+    static std::vector<std::string> repro_names() {
+        return {"flinksink-unaligned-timeout", "sinkv2-unaligned-upsert", "sinkv2-aligned-upsert",
+                "sinkv2-upsert-no-timeout"};
+    }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
         if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
@@ -89,9 +92,9 @@ struct parameters {
     }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, upsert_events, partitions, checkpoint_interval_ms, short_timeout_ms, generous_timeout_ms,
-                       tolerable_failed_checkpoints, source_parallelism, writer_parallelism, timeouts_to_judge, repeats,
-                       warehouse, quick, repro))
+                      (seed, events, upsert_events, partitions, checkpoint_interval_ms, short_timeout_ms,
+                       generous_timeout_ms, tolerable_failed_checkpoints, source_parallelism, writer_parallelism,
+                       timeouts_to_judge, repeats, warehouse, quick, repro))
 
 /// One cell: a sink, aligned or unaligned, the short timeout or the generous
 /// one, an append table or an upsert table keyed by NPI.
@@ -106,16 +109,20 @@ struct cell {
 inline std::vector<cell> cells() {
     using experiment::iceberg_sink;
     constexpr auto upsert = experiment::table_kind::upsert, append = experiment::table_kind::append;
-    return {{"FlinkSink, unaligned, short timeout", iceberg_sink::flink_sink, true, true, append, "flinksink-unaligned-timeout"},
-            {"FlinkSink, aligned, short timeout", iceberg_sink::flink_sink, false, true},
-            {"SinkV2, unaligned, short timeout", iceberg_sink::sink_v2, true, true},
-            {"SinkV2, aligned, short timeout", iceberg_sink::sink_v2, false, true},
-            {"FlinkSink, unaligned, generous timeout", iceberg_sink::flink_sink, true, false},
-            {"FlinkSink, unaligned, short timeout, upsert", iceberg_sink::flink_sink, true, true, upsert},
-            {"SinkV2, unaligned, short timeout, upsert", iceberg_sink::sink_v2, true, true, upsert, "sinkv2-unaligned-upsert"},
-            {"SinkV2, aligned, short timeout, upsert", iceberg_sink::sink_v2, false, true, upsert, "sinkv2-aligned-upsert"},
-            {"FlinkSink, aligned, short timeout, upsert", iceberg_sink::flink_sink, false, true, upsert},
-            {"SinkV2, aligned, generous timeout, upsert", iceberg_sink::sink_v2, false, false, upsert, "sinkv2-upsert-no-timeout"}};
+    return {
+        {"FlinkSink, unaligned, short timeout", iceberg_sink::flink_sink, true, true, append,
+         "flinksink-unaligned-timeout"},
+        {"FlinkSink, aligned, short timeout", iceberg_sink::flink_sink, false, true},
+        {"SinkV2, unaligned, short timeout", iceberg_sink::sink_v2, true, true},
+        {"SinkV2, aligned, short timeout", iceberg_sink::sink_v2, false, true},
+        {"FlinkSink, unaligned, generous timeout", iceberg_sink::flink_sink, true, false},
+        {"FlinkSink, unaligned, short timeout, upsert", iceberg_sink::flink_sink, true, true, upsert},
+        {"SinkV2, unaligned, short timeout, upsert", iceberg_sink::sink_v2, true, true, upsert,
+         "sinkv2-unaligned-upsert"},
+        {"SinkV2, aligned, short timeout, upsert", iceberg_sink::sink_v2, false, true, upsert, "sinkv2-aligned-upsert"},
+        {"FlinkSink, aligned, short timeout, upsert", iceberg_sink::flink_sink, false, true, upsert},
+        {"SinkV2, aligned, generous timeout, upsert", iceberg_sink::sink_v2, false, false, upsert,
+         "sinkv2-upsert-no-timeout"}};
 }
 inline std::vector<cell> cells_of(const parameters& p) {
     const auto all = cells();
@@ -141,8 +148,12 @@ inline std::int64_t timeout_of(const parameters& p, const cell& c) {
 /// The pipeline a cell runs: its table kind, exactly-once, the source at one
 /// subtask per partition, the writer at its own parallelism.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& c) {
-    experiment::pipeline_config x{c.kind, experiment::checkpoint_mode::exactly_once, c.sink,
-                                  p.warehouse, experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms,
+    experiment::pipeline_config x{c.kind,
+                                  experiment::checkpoint_mode::exactly_once,
+                                  c.sink,
+                                  p.warehouse,
+                                  experiment::startup_mode::earliest_offset,
+                                  p.checkpoint_interval_ms,
                                   p.source_parallelism};
     x.writer_parallelism = p.writer_parallelism;
     x.unaligned_checkpoints = c.unaligned;
@@ -154,6 +165,6 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& 
 /// No process is killed; the fault is the cell's checkpoint timeout, applied by Flink.
 inline experiment::fault_plan fault_plan(const parameters&) { return {}; }
 
-} // namespace rosterrig::e1c
+}  // namespace rosterrig::e1c
 
 #endif

@@ -11,36 +11,39 @@ namespace rosterrig::e1c {
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
     using report::fixed;
     auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
-    std::string o = "Each cell: an append table or an upsert table keyed by NPI, one exactly-once job reading " +
-                    std::to_string(params.partitions) +
-                    " partitions with " + std::to_string(params.source_parallelism) + " source subtasks and writing with " +
-                    std::to_string(params.writer_parallelism) + " writer subtasks behind an exchange, fed " + n(params.events) +
-                    " roster events produced at once (the writer backpressured until it has read them), a checkpoint every " +
-                    std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
-                    std::to_string(params.short_timeout_ms) + " ms (short) or " + std::to_string(params.generous_timeout_ms) +
-                    " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
-                    " tolerable failed checkpoints; every cell ran " + std::to_string(params.repeats) +
-                    (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
-                    ". No process is killed: the only fault is the timeout." +
-                    (params.quick ? " **Quick run.**" : "") + "\n\n";
+    std::string o =
+        "Each cell: an append table or an upsert table keyed by NPI, one exactly-once job reading " +
+        std::to_string(params.partitions) + " partitions with " + std::to_string(params.source_parallelism) +
+        " source subtasks and writing with " + std::to_string(params.writer_parallelism) +
+        " writer subtasks behind an exchange, fed " + n(params.events) +
+        " roster events produced at once (the writer backpressured until it has read them), a checkpoint every " +
+        std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
+        std::to_string(params.short_timeout_ms) + " ms (short) or " + std::to_string(params.generous_timeout_ms) +
+        " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
+        " tolerable failed checkpoints; every cell ran " + std::to_string(params.repeats) +
+        (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
+        ". No process is killed: the only fault is the timeout." + (params.quick ? " **Quick run.**" : "") + "\n\n";
     auto in_force = [](const cell_run& r) {
         return r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
-               std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) + " ms, tolerable " +
-               std::to_string(r.tolerable_in_force);
+               std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) +
+               " ms, tolerable " + std::to_string(r.tolerable_in_force);
     };
     auto counts = [&](const cell_run& r) {
-        return n(static_cast<std::uint64_t>(r.totals.completed)) + " / " + n(static_cast<std::uint64_t>(r.totals.failed));
+        return n(static_cast<std::uint64_t>(r.totals.completed)) + " / " +
+               n(static_cast<std::uint64_t>(r.totals.failed));
     };
     auto never_committed = [](const cell_run& r) {
         return std::to_string(r.store.data_unreferenced) + " of " + std::to_string(r.store.data_files);
     };
-    report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)", "Checkpoints completed / failed (Flink's counts)",
-                              "Timed out (history)", "Restarts", "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
+    report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)",
+                              "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts",
+                              "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
                               "Records the snapshots added", "Data files never committed"}};
-    report::markdown_table u{{"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)", "Checkpoints completed / failed (Flink's counts)",
-                              "Timed out (history)", "Restarts", "Rows", "NPIs in the feed",
-                              "NPIs without their last record: on no row / only on older rows", "Rows on an NPI already on a row",
-                              "Duplicate seq rows", "Files in the store never committed"}};
+    report::markdown_table u{
+        {"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)",
+         "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts", "Rows",
+         "NPIs in the feed", "NPIs without their last record: on no row / only on older rows",
+         "Rows on an NPI already on a row", "Duplicate seq rows", "Files in the store never committed"}};
     for (const auto& r : s.runs) {
         if (r.upsert) {
             const auto& x = *r.upsert;
@@ -58,9 +61,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
         t.row({r.name, "#" + std::to_string(r.repeat), in_force(r),
                r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks", counts(r),
                n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
-               std::to_string(r.restarts_reported), n(r.rows),
-               n(r.missing_seq) + " (" + n(r.missing_runs.size()) + ")", n(r.duplicate_rows),
-               n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))), never_committed(r)});
+               std::to_string(r.restarts_reported), n(r.rows), n(r.missing_seq) + " (" + n(r.missing_runs.size()) + ")",
+               n(r.duplicate_rows), n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))),
+               never_committed(r)});
     }
     o += t.render();
     if (std::any_of(s.runs.begin(), s.runs.end(), [](const cell_run& r) { return r.upsert.has_value(); }))
@@ -84,22 +87,28 @@ inline std::string report_section(const result::result_envelope& env, const samp
         }
         o += "\n" + c.name + ":";
         if (total.lost > 0)
-            o += " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) + " repeats (" +
-                 lost + (c.kind == experiment::table_kind::upsert ? " NPIs without their last record)" : " seqs missing)") +
-                 (c.sink == experiment::iceberg_sink::flink_sink ? "; the upstream issue it matches: apache/iceberg#15846" : "") + ".";
+            o += " lost records in " + std::to_string(total.runs_that_lost) + " of " + std::to_string(total.runs) +
+                 " repeats (" + lost +
+                 (c.kind == experiment::table_kind::upsert ? " NPIs without their last record)" : " seqs missing)") +
+                 (c.sink == experiment::iceberg_sink::flink_sink
+                      ? "; the upstream issue it matches: apache/iceberg#15846"
+                      : "") +
+                 ".";
         if (total.keys_doubled > 0)
-            o += " left an NPI on several rows in " + std::to_string(total.runs_that_doubled) + " of " + std::to_string(total.runs) +
-                 " repeats (" + doubled + " extra rows); upstream reports of NPIs on two rows after aborted checkpoints: apache/iceberg#10431 (fixed for FlinkSink by #10526) and #11008.";
+            o +=
+                " left an NPI on several rows in " + std::to_string(total.runs_that_doubled) + " of " +
+                std::to_string(total.runs) + " repeats (" + doubled +
+                " extra rows); upstream reports of NPIs on two rows after aborted checkpoints: apache/iceberg#10431 (fixed for FlinkSink by #10526) and #11008.";
         if (!c.repro.empty()) {
             const auto repro = *parameters::repro_run(c.repro);
-            o += " The reproduction: `rosterrig-e1c --repro " + c.repro + "` (this cell alone, " + n(repro.events) + " events, " +
-                 std::to_string(repro.repeats) + " repeats).";
+            o += " The reproduction: `rosterrig-e1c --repro " + c.repro + "` (this cell alone, " + n(repro.events) +
+                 " events, " + std::to_string(repro.repeats) + " repeats).";
         }
         o += "\n";
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 
-} // namespace rosterrig::e1c
+}  // namespace rosterrig::e1c
 
 #endif

@@ -56,7 +56,8 @@ inline std::uint64_t lost_of(const cell_run& r) {
 inline std::uint64_t keys_doubled_of(const cell_run& r) { return r.upsert ? r.upsert->rows_sharing_npi : 0; }
 
 /// Why a cell's runs cannot answer, if they cannot.
-inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<const cell_run*>& runs, const std::string& name) {
+inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<const cell_run*>& runs,
+                                                             const std::string& name) {
     if (runs.empty()) return experiment::inconclusive(name + ": the cell did not run");
     for (const auto* r : runs) {
         if (!r->observed) return experiment::inconclusive(run_label(*r) + ": the table was not read back");
@@ -64,7 +65,8 @@ inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<c
             return experiment::inconclusive(run_label(*r) + ": the catalog does not report the table as upsert on npi");
         if (r->writer_parallelism < 2)
             return experiment::inconclusive(run_label(*r) + ": the writer ran at parallelism " +
-                                            std::to_string(r->writer_parallelism) + "; the question needs several writer subtasks");
+                                            std::to_string(r->writer_parallelism) +
+                                            "; the question needs several writer subtasks");
     }
     return std::nullopt;
 }
@@ -73,17 +75,18 @@ inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<c
 inline std::string timeouts_text(const cell_run& r) {
     const auto gaps = history_gaps(r);
     return std::to_string(timeouts_of(r)) + (gaps ? " or more" : "") + " timed-out checkpoints (Flink's history" +
-           (gaps ? ", missing " + std::to_string(gaps) + " ids" : ", every id") + "; " + std::to_string(r.totals.failed) +
-           " failed in Flink's count)";
+           (gaps ? ", missing " + std::to_string(gaps) + " ids" : ", every id") + "; " +
+           std::to_string(r.totals.failed) + " failed in Flink's count)";
 }
 
 /// A run's loss said in its table's unit.
 inline std::string lost_text(const cell_run& r) {
-    if (!r.upsert) return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges";
+    if (!r.upsert)
+        return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges";
     const auto& u = *r.upsert;
     return std::to_string(lost_of(r)) + " of " + std::to_string(u.npis_expected) + " NPIs without their last record (" +
-           std::to_string(u.npis_missing) + " on no row, " + std::to_string(u.npis_without_latest) + " only on older rows), " +
-           std::to_string(u.rows_sharing_npi) + " rows on an NPI already on a row";
+           std::to_string(u.npis_missing) + " on no row, " + std::to_string(u.npis_without_latest) +
+           " only on older rows), " + std::to_string(u.rows_sharing_npi) + " rows on an NPI already on a row";
 }
 
 inline std::string loss_text(const cell_run& r) {
@@ -120,8 +123,8 @@ inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
         each += "; #" + std::to_string(r->repeat) + ": " + loss_text(*r);
     }
     const std::string unit = runs.front()->upsert ? "NPIs without their last record " : "seqs missing ";
-    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (" + unit + missing +
-           ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
+    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (" + unit +
+           missing + ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
 }
 
 /// What a cell's rule counts over its runs: records lost (either table kind),
@@ -133,7 +136,8 @@ enum class expect { some, none };
 inline std::uint64_t amount_of(const cell_total& t, measure m) { return m == measure::lost ? t.lost : t.keys_doubled; }
 
 /// Why the runs cannot answer a question about keys: a run without an upsert table.
-inline std::optional<experiment::rule_verdict> not_upsert(const std::vector<const cell_run*>& runs, const std::string& why) {
+inline std::optional<experiment::rule_verdict> not_upsert(const std::vector<const cell_run*>& runs,
+                                                          const std::string& why) {
     for (const auto* r : runs)
         if (!r->upsert) return experiment::inconclusive(run_label(*r) + ": " + why);
     return std::nullopt;
@@ -206,9 +210,11 @@ inline experiment::rule_verdict control_exact(const samples& s, const std::strin
     const auto t = total_of(runs);
     const auto what = evidence_text(runs, upsert ? measure::keys_doubled : measure::lost);
     if (t.lost > 0 || (upsert && t.keys_doubled > 0)) return refuted(what);
-    if (t.timeouts > 0) return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
+    if (t.timeouts > 0)
+        return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
     for (const auto* r : runs)
-        if (r->totals.completed < 3) return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
+        if (r->totals.completed < 3)
+            return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
     return held(what);
 }
 
@@ -221,9 +227,11 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
     for (const auto& r : s.runs) {
         if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
         rows += r.rows;
-        if (r.duplicate_rows > 0) dup += run_label(r) + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
+        if (r.duplicate_rows > 0)
+            dup += run_label(r) + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
     }
-    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cell runs (" + std::to_string(rows) + " rows)")
+    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cell runs (" +
+                              std::to_string(rows) + " rows)")
                        : refuted(dup);
 }
 
@@ -250,28 +258,36 @@ using rule = experiment::rule<samples, parameters>;
 inline std::vector<rule> rules() {
     const auto c = cells();
     std::vector<rule> out;
-    out.push_back({"e1c.loses:" + c[0].name,
-                   [n = c[0].name](const samples& s, const parameters& p) { return loses(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.loses:" + c[0].name, [n = c[0].name](const samples& s, const parameters& p) {
+                       return loses(s, n, p.timeouts_to_judge);
+                   }});
     for (const auto& x : {c[1], c[2], c[3]})
-        out.push_back({"e1c.loses-nothing:" + x.name,
-                       [n = x.name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+        out.push_back({"e1c.loses-nothing:" + x.name, [n = x.name](const samples& s, const parameters& p) {
+                           return loses_nothing(s, n, p.timeouts_to_judge);
+                       }});
     out.push_back({"e1c.control-loses-nothing", [n = c[4].name](const samples& s, const parameters&) {
                        return control_exact(s, n, experiment::table_kind::append);
                    }});
-    out.push_back({"e1c.loses:" + c[5].name,
-                   [n = c[5].name](const samples& s, const parameters& p) { return loses(s, n, p.timeouts_to_judge); }});
-    out.push_back({"e1c.no-key-on-two-rows:" + c[5].name,
-                   [n = c[5].name](const samples& s, const parameters& p) { return no_key_doubled(s, n, p.timeouts_to_judge); }});
-    out.push_back({"e1c.key-on-two-rows:" + c[6].name,
-                   [n = c[6].name](const samples& s, const parameters& p) { return keys_doubled(s, n, p.timeouts_to_judge); }});
+    out.push_back({"e1c.loses:" + c[5].name, [n = c[5].name](const samples& s, const parameters& p) {
+                       return loses(s, n, p.timeouts_to_judge);
+                   }});
+    out.push_back({"e1c.no-key-on-two-rows:" + c[5].name, [n = c[5].name](const samples& s, const parameters& p) {
+                       return no_key_doubled(s, n, p.timeouts_to_judge);
+                   }});
+    out.push_back({"e1c.key-on-two-rows:" + c[6].name, [n = c[6].name](const samples& s, const parameters& p) {
+                       return keys_doubled(s, n, p.timeouts_to_judge);
+                   }});
     for (const auto& x : {c[6], c[7]})
-        out.push_back({"e1c.loses-nothing:" + x.name,
-                       [n = x.name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+        out.push_back({"e1c.loses-nothing:" + x.name, [n = x.name](const samples& s, const parameters& p) {
+                           return loses_nothing(s, n, p.timeouts_to_judge);
+                       }});
     for (const auto& x : {c[7], c[8]})
-        out.push_back({"e1c.no-key-on-two-rows:" + x.name,
-                       [n = x.name](const samples& s, const parameters& p) { return no_key_doubled(s, n, p.timeouts_to_judge); }});
-    out.push_back({"e1c.loses-nothing:" + c[8].name,
-                   [n = c[8].name](const samples& s, const parameters& p) { return loses_nothing(s, n, p.timeouts_to_judge); }});
+        out.push_back({"e1c.no-key-on-two-rows:" + x.name, [n = x.name](const samples& s, const parameters& p) {
+                           return no_key_doubled(s, n, p.timeouts_to_judge);
+                       }});
+    out.push_back({"e1c.loses-nothing:" + c[8].name, [n = c[8].name](const samples& s, const parameters& p) {
+                       return loses_nothing(s, n, p.timeouts_to_judge);
+                   }});
     out.push_back({"e1c.upsert-control-exact", [n = c[9].name](const samples& s, const parameters&) {
                        return control_exact(s, n, experiment::table_kind::upsert);
                    }});
@@ -281,6 +297,6 @@ inline std::vector<rule> rules() {
     return out;
 }
 
-} // namespace rosterrig::e1c
+}  // namespace rosterrig::e1c
 
 #endif

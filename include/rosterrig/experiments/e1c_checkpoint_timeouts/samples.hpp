@@ -27,26 +27,26 @@ BOOST_DESCRIBE_STRUCT(upsert_observation, (),
 /// What ran in a cell, as the components reported it, and the table at the end.
 struct cell_run {
     std::string name;
-    std::uint64_t repeat = 1;               ///< which round of the cells this run was, from 1
-    std::string sink;                       ///< which sink implementation ran
+    std::uint64_t repeat = 1;  ///< which round of the cells this run was, from 1
+    std::string sink;          ///< which sink implementation ran
     std::string job_id;
     std::string table;
-    std::string mode_in_force;              ///< /jobs/<id>/checkpoints/config
+    std::string mode_in_force;  ///< /jobs/<id>/checkpoints/config
     bool unaligned_in_force = false;
     std::int64_t interval_in_force_ms = 0;
     std::int64_t timeout_requested_ms = 0;
     std::int64_t timeout_in_force_ms = 0;
     std::int64_t tolerable_in_force = -1;
-    std::string writer_input;               ///< the plan's ship strategy into the writer
-    std::int64_t writer_parallelism = 0;    ///< from the plan
+    std::string writer_input;             ///< the plan's ship strategy into the writer
+    std::int64_t writer_parallelism = 0;  ///< from the plan
     std::string feed_sha256;
     std::uint64_t events = 0;
     std::uint64_t acknowledged = 0;
-    std::int64_t produce_ms = 0;            ///< feed start to the last delivery report
-    std::int64_t drained_ms = 0;            ///< feed start to the source's committed offsets at the end
+    std::int64_t produce_ms = 0;  ///< feed start to the last delivery report
+    std::int64_t drained_ms = 0;  ///< feed start to the source's committed offsets at the end
     std::string final_job_state;
     std::int64_t restarts_reported = 0;
-    experiment::checkpoint_totals totals;   ///< Flink's counters, exact
+    experiment::checkpoint_totals totals;                     ///< Flink's counters, exact
     std::vector<experiment::checkpoint_outcome> checkpoints;  ///< polled from the history: a sample of the totals
     bool observed = false;
     std::uint64_t rows = 0, distinct_seq = 0, duplicate_rows = 0;
@@ -55,8 +55,8 @@ struct cell_run {
     std::uint64_t missing_seq = 0;
     std::vector<seq_range> missing_runs;
     std::vector<check::snapshot_entry> snapshots;  ///< the writer's snapshots, as the catalog lists them
-    experiment::store_listing store;        ///< data files in the store the table never referenced
-    std::optional<upsert_observation> upsert;  ///< upsert cells only (absent: an append table)
+    experiment::store_listing store;               ///< data files in the store the table never referenced
+    std::optional<upsert_observation> upsert;      ///< upsert cells only (absent: an append table)
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
@@ -76,7 +76,8 @@ BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
 /// A cell's run as its job starts: the cell, its round, and the settings Flink
 /// reports in force (the timeout requested kept beside them, to tell the two apart).
 inline cell_run started_run(const parameters& p, const cell& c, std::uint64_t repeat, const std::string& job,
-                            const std::string& table, const experiment::writer_settings& in_force, std::uint64_t events) {
+                            const std::string& table, const experiment::writer_settings& in_force,
+                            std::uint64_t events) {
     const auto fan_in = experiment::fan_in_of(in_force.edges);
     cell_run r;
     r.name = c.name, r.repeat = repeat, r.sink = in_force.sink, r.job_id = job, r.table = table;
@@ -86,7 +87,8 @@ inline cell_run started_run(const parameters& p, const cell& c, std::uint64_t re
     r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
     r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
     r.events = events;
-    if (c.kind == experiment::table_kind::upsert) r.upsert = upsert_observation{in_force.table.value_or(experiment::table_settings{})};
+    if (c.kind == experiment::table_kind::upsert)
+        r.upsert = upsert_observation{in_force.table.value_or(experiment::table_settings{})};
     return r;
 }
 
@@ -109,6 +111,6 @@ inline void record_table(cell_run& r, const experiment::table_observation& o) {
     }
 }
 
-} // namespace rosterrig::e1c
+}  // namespace rosterrig::e1c
 
 #endif

@@ -18,8 +18,7 @@ struct definition {
     static constexpr const char* tag = "e2";
     static constexpr const char* predictions_file = "predictions/e2_savepoint_restore.json";
     static constexpr const char* results_file = "results/e2_savepoint_restore.json";
-    static constexpr experiment::hooks<parameters> hooks{
-        .warehouse = &parameters::warehouse};
+    static constexpr experiment::hooks<parameters> hooks{.warehouse = &parameters::warehouse};
     static std::vector<rule> rules() { return e2::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e2::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
@@ -30,6 +29,6 @@ struct definition {
     }
 };
 
-} // namespace rosterrig::e2
+}  // namespace rosterrig::e2
 
 #endif

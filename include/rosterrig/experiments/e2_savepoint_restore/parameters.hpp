@@ -44,7 +44,7 @@ struct parameters {
     std::uint64_t providers = 2000;
     std::uint32_t partitions = 4;
     std::int64_t checkpoint_interval_ms = 2000;
-    std::int64_t watermark_lead = 10;          // checkpoints past the savepoint before stopping
+    std::int64_t watermark_lead = 10;  // checkpoints past the savepoint before stopping
     std::int64_t sample_period_ms = 500;
     std::int64_t row_count_period_ms = 3000;
     std::uint64_t repeats = 3;
@@ -79,8 +79,9 @@ struct parameters {
     }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, first_batch_events, second_batch_events, third_batch_events, providers, partitions, checkpoint_interval_ms,
-                       watermark_lead, sample_period_ms, row_count_period_ms, repeats, warehouse, parallelism, quick))
+                      (seed, first_batch_events, second_batch_events, third_batch_events, providers, partitions,
+                       checkpoint_interval_ms, watermark_lead, sample_period_ms, row_count_period_ms, repeats,
+                       warehouse, parallelism, quick))
 
 /// The seqs of each batch of a repeat's feed, in the order they are written:
 /// the first (job running), the second (no job), the third (after the freeze)
@@ -112,8 +113,9 @@ inline std::vector<variant> variants() {
 
 /// The pipeline a variant runs: exactly-once checkpoints, the variant's table and sink.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const variant& v) {
-    return {v.table, experiment::checkpoint_mode::exactly_once, v.sink, p.warehouse,
-            experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms, p.parallelism};
+    return {v.table,      experiment::checkpoint_mode::exactly_once, v.sink,
+            p.warehouse,  experiment::startup_mode::earliest_offset, p.checkpoint_interval_ms,
+            p.parallelism};
 }
 
 /// The first batch arrives at a steady rate spread over enough checkpoints for
@@ -144,6 +146,6 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
     return plan;
 }
 
-} // namespace rosterrig::e2
+}  // namespace rosterrig::e2
 
 #endif

@@ -11,12 +11,12 @@ namespace rosterrig::e2 {
 // What the samples say about one restore.
 struct freeze_analysis {
     bool table_moved = false;
-    std::int64_t last_old_ms = -1;      // last sample still showing the table as it was
-    std::int64_t first_new_ms = -1;     // first sample showing a new snapshot
+    std::int64_t last_old_ms = -1;   // last sample still showing the table as it was
+    std::int64_t first_new_ms = -1;  // first sample showing a new snapshot
     // max-committed-checkpoint-id of the table's current snapshot at that sample:
     // the sampler's view (every 0.5 s), which may be past the first new snapshot
     std::int64_t ended_by_checkpoint = -1;
-    std::int64_t lump_records = 0;      // total-records added by that one snapshot
+    std::int64_t lump_records = 0;  // total-records added by that one snapshot
     bool lag_zero_while_stale = false;
     std::set<std::string> states_while_stale;  // job states seen before the table moved (job existing)
     std::int64_t failed_checkpoints_at_first_running = -1;
@@ -105,10 +105,10 @@ inline std::string describe(const restore_run& r) {
 
 /// One sample in words, for the progress log while sampling.
 inline std::string describe(const sample& x) {
-    return "at t=" + std::to_string(x.t_ms) + " ms: " + (x.job_state.empty() ? std::string("not started") : x.job_state) +
-           ", checkpoint " + std::to_string(x.newest_checkpoint_id) + ", lag " + std::to_string(x.lag) +
-           ", table watermark " + std::to_string(x.max_committed_checkpoint_id) + ", records " +
-           std::to_string(x.total_records);
+    return "at t=" + std::to_string(x.t_ms) +
+           " ms: " + (x.job_state.empty() ? std::string("not started") : x.job_state) + ", checkpoint " +
+           std::to_string(x.newest_checkpoint_id) + ", lag " + std::to_string(x.lag) + ", table watermark " +
+           std::to_string(x.max_committed_checkpoint_id) + ", records " + std::to_string(x.total_records);
 }
 
 /// Sampling may stop once the table has moved, the lag is zero and three
@@ -121,7 +121,8 @@ struct settle_watch {
     bool settled(const sample& last) {
         if (moved_at_checkpoint < 0 && last.snapshot_id != snapshot_before && last.snapshot_id != -1)
             moved_at_checkpoint = last.newest_checkpoint_id;
-        return moved_at_checkpoint >= 0 && last.lag == 0 && last.newest_checkpoint_id >= moved_at_checkpoint + checkpoints_after_move;
+        return moved_at_checkpoint >= 0 && last.lag == 0 &&
+               last.newest_checkpoint_id >= moved_at_checkpoint + checkpoints_after_move;
     }
 };
 inline settle_watch settle_watch_of(const parameters& p, std::int64_t snapshot_before) {
@@ -196,15 +197,16 @@ inline rule_verdict post_freeze_batch_lands_once(const samples& s) {
         [](const restore_run& r) {
             const auto& b = *r.third_batch;
             std::string why = "seqs " + std::to_string(b.first_seq) + ".." + std::to_string(b.last_seq) + " written " +
-                              std::to_string(b.written_after_ms) + " ms after the restore: " +
-                              std::to_string(b.missing_seqs) + " missing, " + std::to_string(b.duplicate_rows) +
-                              " duplicated";
+                              std::to_string(b.written_after_ms) +
+                              " ms after the restore: " + std::to_string(b.missing_seqs) + " missing, " +
+                              std::to_string(b.duplicate_rows) + " duplicated";
             // An upsert table keeps only each NPI's latest seq, so a missing seq
             // is no loss there: its NPIs are judged instead.
             bool ok = b.duplicate_rows == 0;
             if (r.table_kind == experiment::table_kind::upsert) {
                 ok = ok && r.missing_npis == 0 && r.stale_rows == 0 && r.rows_sharing_npi == 0;
-                why += ", " + std::to_string(r.missing_npis) + " missing NPIs, " + std::to_string(r.stale_rows) + " stale";
+                why +=
+                    ", " + std::to_string(r.missing_npis) + " missing NPIs, " + std::to_string(r.stale_rows) + " stale";
             } else {
                 ok = ok && b.missing_seqs == 0;
             }
@@ -226,6 +228,6 @@ inline std::vector<rule> rules() {
              [](const samples& s, const parameters&) { return sinkv2_append_no_freeze_duplicates(s); }}};
 }
 
-} // namespace rosterrig::e2
+}  // namespace rosterrig::e2
 
 #endif

@@ -20,13 +20,13 @@ BOOST_DESCRIBE_STRUCT(batch_feed, (), (first_seq, last_seq, feed_sha256))
 // One fast sample, timed from the restore request.
 struct sample {
     std::int64_t t_ms = 0;
-    std::string job_state;                 // "" before the job exists
+    std::string job_state;  // "" before the job exists
     std::int64_t newest_checkpoint_id = -1;
     std::int64_t failed_checkpoints = 0;
-    std::int64_t lag = -1;                 // summed over partitions, from Kafka
-    std::int64_t snapshot_id = -1;         // the table's current snapshot, from the catalog
+    std::int64_t lag = -1;          // summed over partitions, from Kafka
+    std::int64_t snapshot_id = -1;  // the table's current snapshot, from the catalog
     std::int64_t max_committed_checkpoint_id = -1;
-    std::string snapshot_job_id;           // flink.job-id of that snapshot
+    std::string snapshot_job_id;  // flink.job-id of that snapshot
     std::int64_t total_records = 0;
 };
 BOOST_DESCRIBE_STRUCT(sample, (),
@@ -43,10 +43,10 @@ BOOST_DESCRIBE_STRUCT(row_count_sample, (), (t_ms, rows))
 // A snapshot the table gained after the restore, from the catalog at the end.
 struct snapshot_record {
     std::int64_t snapshot_id = 0;
-    std::int64_t timestamp_ms = 0;             // commit time, epoch ms (catalog)
+    std::int64_t timestamp_ms = 0;  // commit time, epoch ms (catalog)
     std::int64_t max_committed_checkpoint_id = -1;
-    std::string job_id;                        // flink.job-id
-    std::string operation;                     // append, overwrite, delete ...
+    std::string job_id;     // flink.job-id
+    std::string operation;  // append, overwrite, delete ...
     std::int64_t added_records = 0;
     std::int64_t total_records = 0;
 };
@@ -76,7 +76,7 @@ inline batch_landing landing_of(const experiment::table_observation& o, std::uin
 }
 
 struct restore_run {
-    std::string variant;      // append-flinksink | upsert-flinksink | append-sinkv2
+    std::string variant;  // append-flinksink | upsert-flinksink | append-sinkv2
     std::uint64_t repeat = 0;
     experiment::table_kind table_kind = experiment::table_kind::append;
     bool v2_sink = false;
@@ -87,9 +87,9 @@ struct restore_run {
     std::int64_t watermark_before = -1;         // table's flink.max-committed-checkpoint-id when stopped
     std::int64_t snapshot_before = -1;
     std::int64_t total_records_before = 0;
-    std::int64_t rows_before = 0;               // through Trino
+    std::int64_t rows_before = 0;  // through Trino
     std::uint64_t events_total = 0;
-    std::int64_t restarts_during = 0;           // numRestarts of the restored job at the end
+    std::int64_t restarts_during = 0;  // numRestarts of the restored job at the end
     std::int64_t exceptions_during = 0;
     std::vector<sample> samples;
     std::vector<row_count_sample> row_counts;
@@ -100,8 +100,9 @@ struct restore_run {
     std::uint64_t rows_sharing_npi = 0;
     std::uint64_t missing_npis = 0;
     std::uint64_t stale_rows = 0;
-    std::optional<std::int64_t> restore_requested_at_ms;  // epoch ms on the catalog's machine clock (absent in older runs)
-    std::optional<batch_landing> third_batch;             // the batch written after the freeze (absent in older runs)
+    std::optional<std::int64_t>
+        restore_requested_at_ms;               // epoch ms on the catalog's machine clock (absent in older runs)
+    std::optional<batch_landing> third_batch;  // the batch written after the freeze (absent in older runs)
     // The old job failed over while the savepoint was taken: the exception
     // before each retry (absent when the first attempt succeeded).
     std::optional<std::vector<std::string>> savepoint_retried_after;
@@ -138,6 +139,6 @@ inline restore_run start_run(const parameters& p, const variant& v, std::uint64_
     return r;
 }
 
-} // namespace rosterrig::e2
+}  // namespace rosterrig::e2
 
 #endif

@@ -64,7 +64,7 @@ struct parameters {
     std::vector<std::int64_t> parallelisms{1, 2, 4};
     std::int64_t baseline_interval_ms = 5000;  // the cell repeated, and the one the 1 GB target changes
     std::int64_t baseline_parallelism = 2;
-    std::uint64_t baseline_repeats = 3;        // runs of the baseline cell in all (spread over the run)
+    std::uint64_t baseline_repeats = 3;  // runs of the baseline cell in all (spread over the run)
     std::int64_t large_target_bytes = 1073741824;
     // The positive control: Iceberg's rolling writer checks the size every
     // 1,000 rows, so a 1 KiB target rolls a file at each check, and a subtask
@@ -76,7 +76,7 @@ struct parameters {
     std::int64_t reader_short_interval_ms = 5000;
     std::int64_t reader_long_interval_ms = 120000;
     std::int64_t reader_parallelism = 2;
-    std::uint64_t query_rounds = 9;            // timed rounds per phase, after one untimed warm-up
+    std::uint64_t query_rounds = 9;  // timed rounds per phase, after one untimed warm-up
     std::int64_t freshness_bucket_ms = 100;
     experiment::warehouse warehouse = experiment::warehouse::s3;
     // Repeats where one run cannot say: at the longest interval a 200 s feed
@@ -152,8 +152,8 @@ inline std::vector<cell> cells(const parameters& p) {
     out.insert(out.begin() + static_cast<long>(out.size() / 2), extra.begin(), extra.end());
     const auto base = cell_name(p.baseline_interval_ms, p.baseline_parallelism);
     for (std::uint64_t r = 2; r <= p.baseline_repeats; ++r) {
-        cell c{base + " #" + std::to_string(r), cell_role::grid, p.baseline_interval_ms, p.baseline_parallelism,
-               std::nullopt, r};
+        cell c{base + " #" + std::to_string(r), cell_role::grid, p.baseline_interval_ms,
+               p.baseline_parallelism,          std::nullopt,    r};
         const auto at = out.size() * (r - 1) / (p.baseline_repeats - 1);
         out.insert(out.begin() + static_cast<long>(at), c);
     }
@@ -165,7 +165,8 @@ inline std::vector<cell> cells(const parameters& p) {
         for (std::uint64_t r = 2; r <= p.longest_interval_repeats.value_or(1); ++r)
             for (auto w : p.parallelisms)
                 if (cell_name(longest, w) != base)
-                    again.push_back({cell_name(longest, w) + " #" + std::to_string(r), cell_role::grid, longest, w, std::nullopt, r});
+                    again.push_back({cell_name(longest, w) + " #" + std::to_string(r), cell_role::grid, longest, w,
+                                     std::nullopt, r});
         const auto at = p.baseline_repeats > 1 ? out.end() - 1 : out.end();
         out.insert(at, again.begin(), again.end());
     }
@@ -187,19 +188,29 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     if (p.parallelisms.empty()) return std::string("--parallelisms: no parallelism given");
     if (p.longest_interval_repeats == 0 || p.reader_repeats == 0) return std::string("repeats: 0 repeats run nothing");
     if (2 * p.reader_parallelism > slots)
-        return "the reader part runs two jobs of parallelism " + std::to_string(p.reader_parallelism) + " side by side and the TaskManager has " +
-               std::to_string(slots) + " slots";
+        return "the reader part runs two jobs of parallelism " + std::to_string(p.reader_parallelism) +
+               " side by side and the TaskManager has " + std::to_string(slots) + " slots";
     return std::nullopt;
 }
 
 /// The pipeline a cell runs: an append table, exactly-once, Iceberg's FlinkSink.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& c) {
-    return {experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, experiment::iceberg_sink::flink_sink,
-            p.warehouse, experiment::startup_mode::earliest_offset, c.interval_ms, c.parallelism};
+    return {experiment::table_kind::append,
+            experiment::checkpoint_mode::exactly_once,
+            experiment::iceberg_sink::flink_sink,
+            p.warehouse,
+            experiment::startup_mode::earliest_offset,
+            c.interval_ms,
+            c.parallelism};
 }
 inline experiment::pipeline_config reader_pipeline(const parameters& p, std::int64_t interval_ms) {
-    return {experiment::table_kind::upsert, experiment::checkpoint_mode::exactly_once, experiment::iceberg_sink::flink_sink,
-            p.warehouse, experiment::startup_mode::earliest_offset, interval_ms, p.reader_parallelism};
+    return {experiment::table_kind::upsert,
+            experiment::checkpoint_mode::exactly_once,
+            experiment::iceberg_sink::flink_sink,
+            p.warehouse,
+            experiment::startup_mode::earliest_offset,
+            interval_ms,
+            p.reader_parallelism};
 }
 
 /// No faults: the experiment measures a writer left alone.

@@ -11,9 +11,10 @@ namespace rosterrig::e3 {
 
 inline std::string part_a_table(const samples& s) {
     using report::fixed;
-    report::markdown_table t{{"Cell", "Interval (Flink)", "Writers (job plan)", "Target (catalog)", "Feed (first to last ack)",
-                              "Commits with data (empty)", "Data files", "Files per commit min / median / max",
-                              "Data-file bytes min / median / max", "Mean data-file bytes", "Records per file min / median / max",
+    report::markdown_table t{{"Cell", "Interval (Flink)", "Writers (job plan)", "Target (catalog)",
+                              "Feed (first to last ack)", "Commits with data (empty)", "Data files",
+                              "Files per commit min / median / max", "Data-file bytes min / median / max",
+                              "Mean data-file bytes", "Records per file min / median / max",
                               "Freshness p50 / p99 / max", "Rows, duplicates, missing runs"}};
     for (const auto& c : s.cells) {
         const auto a = analyze(c);
@@ -21,15 +22,17 @@ inline std::string part_a_table(const samples& s) {
         const auto f = fpc.empty() ? stats::summary{} : stats::summarize(fpc);
         auto sec = [](std::int64_t ms) { return fixed(static_cast<double>(ms) / 1000.0, 1); };
         t.row({c.cell, seconds_text(c.in_force.interval_ms), std::to_string(c.in_force.writer_parallelism),
-               c.in_force.target_file_size_bytes ? bytes_text(static_cast<double>(*c.in_force.target_file_size_bytes)) + " B"
-                                                 : std::string("not set (Iceberg's default)"),
+               c.in_force.target_file_size_bytes
+                   ? bytes_text(static_cast<double>(*c.in_force.target_file_size_bytes)) + " B"
+                   : std::string("not set (Iceberg's default)"),
                sec(c.feed_duration_ms) + " s",
                std::to_string(a.commits_with_data) + " (" + std::to_string(a.empty_commits) + ")",
-               std::to_string(a.data_files),
-               fixed(f.min, 0) + " / " + fixed(f.median, 1) + " / " + fixed(f.max, 0),
-               bytes_text(a.file_bytes.min) + " / " + bytes_text(a.file_bytes.median) + " / " + bytes_text(a.file_bytes.max),
+               std::to_string(a.data_files), fixed(f.min, 0) + " / " + fixed(f.median, 1) + " / " + fixed(f.max, 0),
+               bytes_text(a.file_bytes.min) + " / " + bytes_text(a.file_bytes.median) + " / " +
+                   bytes_text(a.file_bytes.max),
                bytes_text(a.mean_file_bytes),
-               bytes_text(a.file_records.min) + " / " + bytes_text(a.file_records.median) + " / " + bytes_text(a.file_records.max),
+               bytes_text(a.file_records.min) + " / " + bytes_text(a.file_records.median) + " / " +
+                   bytes_text(a.file_records.max),
                "≤ " + sec(a.p50_ms) + " / ≤ " + sec(a.p99_ms) + " / " + sec(c.freshness.max_ms) + " s",
                report::with_thousands(static_cast<long long>(c.rows)) + ", " + std::to_string(c.duplicate_rows) + ", " +
                    std::to_string(c.missing_runs.size())});
@@ -41,7 +44,8 @@ inline std::string part_b_table(const reader_cost& rc) {
     using report::fixed;
     report::markdown_table t{{"Phase", "Table", "Data files", "Equality-delete files", "Position-delete files",
                               "Data / delete bytes", "Content (rows; sharing, missing, stale)",
-                              "count(*) median (min–max) ms", "vs append", "Point lookup median (min–max) ms", "vs append"}};
+                              "count(*) median (min–max) ms", "vs append", "Point lookup median (min–max) ms",
+                              "vs append"}};
     auto timing = [&](const reader_table& tb, const std::string& q) {
         std::vector<double> xs;
         for (const auto& x : rc.timings)
@@ -54,13 +58,14 @@ inline std::string part_b_table(const reader_cost& rc) {
     };
     for (const auto& tb : rc.tables) {
         const auto c = timing(tb, "count"), l = timing(tb, "lookup");
-        t.row({tb.phase == "before" ? "as written" : "after optimize", tb.name, std::to_string(tb.data_files),
-               std::to_string(tb.equality_delete_files), std::to_string(tb.position_delete_files),
-               bytes_text(static_cast<double>(tb.data_bytes)) + " / " + bytes_text(static_cast<double>(tb.delete_bytes)),
-               std::string(tb.exact ? "exact: " : "WRONG: ") + report::with_thousands(static_cast<long long>(tb.rows)) + "; " +
-                   std::to_string(tb.rows_sharing_npi) + ", " + std::to_string(tb.missing_npis) + ", " +
-                   std::to_string(tb.stale_rows),
-               c.first, c.second, l.first, l.second});
+        t.row(
+            {tb.phase == "before" ? "as written" : "after optimize", tb.name, std::to_string(tb.data_files),
+             std::to_string(tb.equality_delete_files), std::to_string(tb.position_delete_files),
+             bytes_text(static_cast<double>(tb.data_bytes)) + " / " + bytes_text(static_cast<double>(tb.delete_bytes)),
+             std::string(tb.exact ? "exact: " : "WRONG: ") + report::with_thousands(static_cast<long long>(tb.rows)) +
+                 "; " + std::to_string(tb.rows_sharing_npi) + ", " + std::to_string(tb.missing_npis) + ", " +
+                 std::to_string(tb.stale_rows),
+             c.first, c.second, l.first, l.second});
     }
     return t.render();
 }
@@ -77,10 +82,11 @@ inline std::string part_b_repeats_table(const samples& s) {
             for (const auto* rc : runs) {
                 const double m = median_ms(*rc, tb.phase, tb.name, q), base = median_ms(*rc, tb.phase, append_name, q);
                 medians += (medians.empty() ? "" : " / ") + (m < 0 ? std::string("not timed") : fixed(m, 1));
-                ratios += (ratios.empty() ? "" : " / ") + (m < 0 || base <= 0 ? std::string("n/a") : "×" + fixed(m / base, 2));
+                ratios += (ratios.empty() ? "" : " / ") +
+                          (m < 0 || base <= 0 ? std::string("n/a") : "×" + fixed(m / base, 2));
             }
-            t.row({tb.phase == "before" ? "as written" : "after optimize", tb.name, q == std::string("count") ? "count(*)" : "point lookup",
-                   medians, ratios});
+            t.row({tb.phase == "before" ? "as written" : "after optimize", tb.name,
+                   q == std::string("count") ? "count(*)" : "point lookup", medians, ratios});
         }
     return t.render();
 }
@@ -99,7 +105,8 @@ inline std::string findings(const samples& s, const parameters& p) {
              std::to_string(p.baseline_parallelism) + " writers the mean data file grew ×" +
              fixed(bb.mean_file_bytes / aa.mean_file_bytes, 1) + " (" + bytes_text(aa.mean_file_bytes) + " → " +
              bytes_text(bb.mean_file_bytes) + " B) and the median record's wait grew from at most " +
-             fixed(static_cast<double>(aa.p50_ms) / 1000, 1) + " s to at most " + fixed(static_cast<double>(bb.p50_ms) / 1000, 1) + " s";
+             fixed(static_cast<double>(aa.p50_ms) / 1000, 1) + " s to at most " +
+             fixed(static_cast<double>(bb.p50_ms) / 1000, 1) + " s";
         const auto longest_runs = grid_runs(s, longest, p.baseline_parallelism);
         if (longest_runs.size() > 1 && aa.mean_file_bytes > 0) {
             std::vector<double> ratios;
@@ -111,8 +118,8 @@ inline std::string findings(const samples& s, const parameters& p) {
             }
             const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
             const auto [clo, chi] = std::minmax_element(commits.begin(), commits.end());
-            o += "; over all " + std::to_string(longest_runs.size()) + " runs at " + seconds_text(longest) + " the mean file grew ×" + fixed(*lo, 1) +
-                 " to ×" + fixed(*hi, 1) + ", with " + std::to_string(*clo) +
+            o += "; over all " + std::to_string(longest_runs.size()) + " runs at " + seconds_text(longest) +
+                 " the mean file grew ×" + fixed(*lo, 1) + " to ×" + fixed(*hi, 1) + ", with " + std::to_string(*clo) +
                  (*clo == *chi ? "" : " to " + std::to_string(*chi)) + " commits with data";
         }
         o += ". ";
@@ -143,33 +150,38 @@ inline std::string findings(const samples& s, const parameters& p) {
 }
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
-    std::string o = "**Part A, the dial.** One seeded feed of " + report::with_thousands(static_cast<long long>(p.events)) +
-                    " events (" + report::with_thousands(static_cast<long long>(p.providers)) + " providers, " +
-                    std::to_string(p.partitions) + " partitions), paced to " + report::fixed(static_cast<double>(p.feed_ms) / 1000, 0) +
-                    " s in every cell, into an append table (exactly-once, Iceberg's FlinkSink)" +
-                    (p.quick ? ", **quick run**" : "") +
-                    ". Interval and mode from Flink's checkpoint config, writers from the job plan's writer vertex, the "
-                    "target from the table's properties in the catalog. Files, records and bytes from Iceberg's `$entries` "
-                    "metadata table; commits from the catalog's snapshots stamped with the job's id. A record's freshness "
-                    "runs from the producer's acknowledgement to the commit timestamp of the snapshot that added the data "
-                    "file Trino reads it from (row → `$path` → `$entries`' adding snapshot); quantiles are upper edges of " +
-                    std::to_string(p.freshness_bucket_ms) + " ms buckets, the maximum is exact.\n\n" + part_a_table(s) +
-                    "\n![mean data-file bytes and freshness p50 against the checkpoint interval, one line per writer "
-                    "parallelism](docs/e3_dial.svg)\n\n";
+    std::string o =
+        "**Part A, the dial.** One seeded feed of " + report::with_thousands(static_cast<long long>(p.events)) +
+        " events (" + report::with_thousands(static_cast<long long>(p.providers)) + " providers, " +
+        std::to_string(p.partitions) + " partitions), paced to " +
+        report::fixed(static_cast<double>(p.feed_ms) / 1000, 0) +
+        " s in every cell, into an append table (exactly-once, Iceberg's FlinkSink)" +
+        (p.quick ? ", **quick run**" : "") +
+        ". Interval and mode from Flink's checkpoint config, writers from the job plan's writer vertex, the "
+        "target from the table's properties in the catalog. Files, records and bytes from Iceberg's `$entries` "
+        "metadata table; commits from the catalog's snapshots stamped with the job's id. A record's freshness "
+        "runs from the producer's acknowledgement to the commit timestamp of the snapshot that added the data "
+        "file Trino reads it from (row → `$path` → `$entries`' adding snapshot); quantiles are upper edges of " +
+        std::to_string(p.freshness_bucket_ms) + " ms buckets, the maximum is exact.\n\n" + part_a_table(s) +
+        "\n![mean data-file bytes and freshness p50 against the checkpoint interval, one line per writer "
+        "parallelism](docs/e3_dial.svg)\n\n";
     if (s.reader) {
         const auto& rc = *s.reader;
-        o += "**Part B, what a reader pays.** The feed's latest row per NPI (" +
-             report::with_thousands(rc.expected_rows) + " rows) as an upsert table written at " +
-             seconds_text(p.reader_short_interval_ms) + " and at " + seconds_text(p.reader_long_interval_ms) +
-             " (two jobs on one topic), and as an append table written once (`CREATE TABLE AS` from the first, after its "
-             "content checked exact); then both upsert tables after Trino's `ALTER TABLE … EXECUTE optimize`. Every table "
-             "is checked against the model before it is timed. Each round runs `count(*)` and a lookup of NPI " +
-             rc.lookup_npi + " on every table in turn, through one Trino client, one untimed warm-up round then " +
-             std::to_string(p.query_rounds) +
-             " timed; times are wall time at the client, medians with the range, ratios to the append table measured in "
-             "the same phase" + (s.reader_repeats ? "; the whole part ran " + std::to_string(reader_runs(s).size()) +
-                                                        " times, the first shown in full" : std::string()) +
-             ".\n\n" + part_b_table(rc);
+        o +=
+            "**Part B, what a reader pays.** The feed's latest row per NPI (" +
+            report::with_thousands(rc.expected_rows) + " rows) as an upsert table written at " +
+            seconds_text(p.reader_short_interval_ms) + " and at " + seconds_text(p.reader_long_interval_ms) +
+            " (two jobs on one topic), and as an append table written once (`CREATE TABLE AS` from the first, after its "
+            "content checked exact); then both upsert tables after Trino's `ALTER TABLE … EXECUTE optimize`. Every table "
+            "is checked against the model before it is timed. Each round runs `count(*)` and a lookup of NPI " +
+            rc.lookup_npi + " on every table in turn, through one Trino client, one untimed warm-up round then " +
+            std::to_string(p.query_rounds) +
+            " timed; times are wall time at the client, medians with the range, ratios to the append table measured in "
+            "the same phase" +
+            (s.reader_repeats
+                 ? "; the whole part ran " + std::to_string(reader_runs(s).size()) + " times, the first shown in full"
+                 : std::string()) +
+            ".\n\n" + part_b_table(rc);
         for (const auto* run : reader_runs(s))
             for (const auto& e : run->optimize_errors) o += "\nOptimize failed: " + e + "\n";
         if (s.reader_repeats) o += "\nEvery run of the reader part:\n\n" + part_b_repeats_table(s);

@@ -37,12 +37,14 @@ inline const cell_run* grid_cell(const samples& s, std::int64_t interval_ms, std
 inline std::vector<const cell_run*> grid_runs(const samples& s, std::int64_t interval_ms, std::int64_t parallelism) {
     std::vector<const cell_run*> out;
     for (const auto& c : s.cells)
-        if (c.role == cell_role::grid && c.interval_ms == interval_ms && c.parallelism == parallelism) out.push_back(&c);
+        if (c.role == cell_role::grid && c.interval_ms == interval_ms && c.parallelism == parallelism)
+            out.push_back(&c);
     return out;
 }
 
 /// Median of the timed rounds of one query on one table in one phase (ms), or -1.
-inline double median_ms(const reader_cost& rc, const std::string& phase, const std::string& table, const std::string& query) {
+inline double median_ms(const reader_cost& rc, const std::string& phase, const std::string& table,
+                        const std::string& query) {
     std::vector<double> xs;
     for (const auto& t : rc.timings)
         if (t.phase == phase && t.table == table && t.query == query && t.round > 0) xs.push_back(t.ms);
@@ -57,10 +59,10 @@ inline const reader_table* find_table(const reader_cost& rc, const std::string& 
 
 // ---- verdict rules -------------------------------------------------------------
 
-using experiment::rule_verdict;
 using experiment::held;
 using experiment::inconclusive;
 using experiment::refuted;
+using experiment::rule_verdict;
 
 inline rule_verdict every_cell_lands_once(const samples& s) {
     return experiment::for_each_of(
@@ -122,9 +124,10 @@ inline rule_verdict interval_moves_file_size(const samples& s, const parameters&
                 [&](const cell_run* b) {
                     const double hi = analyze(*b).mean_file_bytes;
                     const double ratio = lo > 0 ? hi / lo : 0;
-                    const std::string why = "mean file " + report::fixed(lo, 0) + " B at " + seconds_text(shortest) + ", " +
-                                            report::fixed(hi, 0) + " B at " + seconds_text(longest) + " (x" +
-                                            report::fixed(ratio, 2) + "), repeat spread " + report::fixed(range, 0) + " B";
+                    const std::string why = "mean file " + report::fixed(lo, 0) + " B at " + seconds_text(shortest) +
+                                            ", " + report::fixed(hi, 0) + " B at " + seconds_text(longest) + " (x" +
+                                            report::fixed(ratio, 2) + "), repeat spread " + report::fixed(range, 0) +
+                                            " B";
                     return ratio >= 3 && hi - lo > 10 * range ? held(why) : refuted(why);
                 },
                 "no run at the longest interval");
@@ -142,9 +145,9 @@ inline rule_verdict target_does_not_move_file_size(const samples& s, const param
     const double m = analyze(*large).mean_file_bytes;
     const double slack = 0.03 * spread->median;
     const std::string why = "mean file " + report::fixed(m, 0) + " B with the large target; the baseline's runs " +
-                            report::fixed(spread->min, 0) + " .. " + report::fixed(spread->max, 0) +
-                            " B, allowed " + report::fixed(spread->min - slack, 0) + " .. " +
-                            report::fixed(spread->max + slack, 0) + " B";
+                            report::fixed(spread->min, 0) + " .. " + report::fixed(spread->max, 0) + " B, allowed " +
+                            report::fixed(spread->min - slack, 0) + " .. " + report::fixed(spread->max + slack, 0) +
+                            " B";
     return m >= spread->min - slack && m <= spread->max + slack ? held(why) : refuted(why);
 }
 
@@ -159,10 +162,12 @@ inline rule_verdict control_rolls_files(const samples& s) {
             if (a.files_per_commit.empty()) return inconclusive("no commit added data");
             std::vector<double> xs(a.files_per_commit.begin(), a.files_per_commit.end());
             const auto m = stats::summarize(xs).median;
-            const std::string why = "median " + report::fixed(m, 1) + " data files per commit with " +
-                                    std::to_string(c.in_force.writer_parallelism) + " writers, target " +
-                                    (c.in_force.target_file_size_bytes ? std::to_string(*c.in_force.target_file_size_bytes)
-                                                                       : std::string("not set")) + " B in the catalog";
+            const std::string why =
+                "median " + report::fixed(m, 1) + " data files per commit with " +
+                std::to_string(c.in_force.writer_parallelism) + " writers, target " +
+                (c.in_force.target_file_size_bytes ? std::to_string(*c.in_force.target_file_size_bytes)
+                                                   : std::string("not set")) +
+                " B in the catalog";
             return m > static_cast<double>(c.in_force.writer_parallelism) ? held(why) : refuted(why);
         },
         "the control did not run");
@@ -190,7 +195,8 @@ struct freshness_bound {
     double outside_fraction = 1;  // f
 };
 inline constexpr double commit_latency_allowance_ms = 2000;
-inline freshness_bound freshness_p50_bound(std::int64_t interval_ms, std::int64_t feed_duration_ms, std::int64_t bucket_ms) {
+inline freshness_bound freshness_p50_bound(std::int64_t interval_ms, std::int64_t feed_duration_ms,
+                                           std::int64_t bucket_ms) {
     const double i = static_cast<double>(interval_ms), d = static_cast<double>(feed_duration_ms);
     const double complete = d > 0 ? std::max(0.0, std::floor(d / i) - 1) : 0;
     const double f = d > 0 ? std::min(1.0, (d - complete * i) / d) : 1.0;
@@ -211,12 +217,12 @@ inline rule_verdict freshness_tracks_half_interval(const samples& s) {
             const double half = static_cast<double>(c.in_force.interval_ms) / 2;
             const auto bound = freshness_p50_bound(c.in_force.interval_ms, c.feed_duration_ms, c.freshness.bucket_ms);
             const double p50 = static_cast<double>(a.p50_ms);
-            const std::string why = "p50 <= " + report::fixed(p50 / 1000, 1) + " s against half the interval " +
-                                    report::fixed(half / 1000, 1) + " s (a wait of at most one interval plus " +
-                                    report::fixed(commit_latency_allowance_ms / 1000, 0) + " s to commit allows " +
-                                    report::fixed(bound.low_ms / 1000, 2) + " to " + report::fixed(bound.high_ms / 1000, 2) +
-                                    " s with " + report::fixed(100 * bound.outside_fraction, 0) +
-                                    "% of the feed outside complete intervals)";
+            const std::string why =
+                "p50 <= " + report::fixed(p50 / 1000, 1) + " s against half the interval " +
+                report::fixed(half / 1000, 1) + " s (a wait of at most one interval plus " +
+                report::fixed(commit_latency_allowance_ms / 1000, 0) + " s to commit allows " +
+                report::fixed(bound.low_ms / 1000, 2) + " to " + report::fixed(bound.high_ms / 1000, 2) + " s with " +
+                report::fixed(100 * bound.outside_fraction, 0) + "% of the feed outside complete intervals)";
             return p50 >= bound.low_ms && p50 <= bound.high_ms ? held(why) : refuted(why);
         },
         "no grid cell ran");
@@ -256,8 +262,8 @@ inline rule_verdict upsert_short_reads_slower(const samples& s, const parameters
             [&](const std::string& q) {
                 const double u = median_ms(rc, "before", upsert, q), a = median_ms(rc, "before", append_name, q);
                 if (u < 0 || a <= 0) return inconclusive("no timed rounds");
-                const std::string why = upsert + " " + report::fixed(u, 1) + " ms against append " + report::fixed(a, 1) +
-                                        " ms (x" + report::fixed(u / a, 2) + ")";
+                const std::string why = upsert + " " + report::fixed(u, 1) + " ms against append " +
+                                        report::fixed(a, 1) + " ms (x" + report::fixed(u / a, 2) + ")";
                 return u >= 1.5 * a ? held(why) : refuted(why);
             },
             "no query");
@@ -288,7 +294,8 @@ inline std::vector<rule> rules() {
     return {{"e3.every-cell-lands-once", [](const samples& s, const parameters&) { return every_cell_lands_once(s); }},
             {"e3.files-per-commit-equal-subtasks",
              [](const samples& s, const parameters&) { return files_per_commit_equal_subtasks(s); }},
-            {"e3.interval-moves-file-size", [](const samples& s, const parameters& p) { return interval_moves_file_size(s, p); }},
+            {"e3.interval-moves-file-size",
+             [](const samples& s, const parameters& p) { return interval_moves_file_size(s, p); }},
             {"e3.target-does-not-move-file-size",
              [](const samples& s, const parameters& p) { return target_does_not_move_file_size(s, p); }},
             {"e3.control-rolls-files", [](const samples& s, const parameters&) { return control_rolls_files(s); }},

@@ -15,14 +15,14 @@ using experiment::file_entry;
 
 /// One table of the reader part, its files and its content checked against the model.
 struct reader_table {
-    std::string name;       // upsert-5s, upsert-120s, append, and the upsert ones again after optimize
-    std::string phase;      // before | after (optimize)
+    std::string name;   // upsert-5s, upsert-120s, append, and the upsert ones again after optimize
+    std::string phase;  // before | after (optimize)
     experiment::table_kind kind = experiment::table_kind::upsert;
     std::int64_t interval_ms = 0;  // the writer's; 0 for the table written once
     std::int64_t data_files = 0, position_delete_files = 0, equality_delete_files = 0;
     std::int64_t data_bytes = 0, delete_bytes = 0;
     std::uint64_t rows = 0, rows_sharing_npi = 0, missing_npis = 0, stale_rows = 0, unexpected_rows = 0;
-    bool exact = false;     // one row per NPI, each the latest: timings count only then
+    bool exact = false;  // one row per NPI, each the latest: timings count only then
 };
 BOOST_DESCRIBE_STRUCT(reader_table, (),
                       (name, phase, kind, interval_ms, data_files, position_delete_files, equality_delete_files,
@@ -30,11 +30,11 @@ BOOST_DESCRIBE_STRUCT(reader_table, (),
                        exact))
 
 struct query_timing {
-    std::string phase;     // before | after
+    std::string phase;        // before | after
     std::uint64_t round = 0;  // 0: the untimed warm-up (recorded, not used)
     std::string table;
-    std::string query;     // count | lookup
-    double ms = 0;         // wall time at the client, submit to last page
+    std::string query;  // count | lookup
+    double ms = 0;      // wall time at the client, submit to last page
     std::int64_t answer = 0;
     bool answer_right = false;
 };
@@ -48,7 +48,8 @@ struct reader_cost {
     std::vector<query_timing> timings;
     std::vector<std::string> optimize_errors;  // Trino's message per failed optimize, none when all ran
 };
-BOOST_DESCRIBE_STRUCT(reader_cost, (), (lookup_npi, lookup_expected_seq, expected_rows, tables, timings, optimize_errors))
+BOOST_DESCRIBE_STRUCT(reader_cost, (),
+                      (lookup_npi, lookup_expected_seq, expected_rows, tables, timings, optimize_errors))
 
 struct samples {
     std::vector<cell_run> cells;
@@ -69,7 +70,8 @@ inline std::vector<const reader_cost*> reader_runs(const samples& s) {
 
 /// Records the reader part's next run: the first as `reader`, the rest as repeats.
 inline void record_reader_run(samples& s, reader_cost rc) {
-    if (!s.reader) s.reader = std::move(rc);
+    if (!s.reader)
+        s.reader = std::move(rc);
     else {
         if (!s.reader_repeats) s.reader_repeats.emplace();
         s.reader_repeats->push_back(std::move(rc));
@@ -101,8 +103,10 @@ inline void choose_lookup(reader_cost& rc, const std::vector<roster_event>& even
 /// A reader table's files, tallied by content kind.
 inline void tally_files(reader_table& t, const std::vector<file_entry>& files) {
     for (const auto& f : files) {
-        if (f.content == 0) ++t.data_files, t.data_bytes += f.bytes;
-        else (f.content == 1 ? t.position_delete_files : t.equality_delete_files)++, t.delete_bytes += f.bytes;
+        if (f.content == 0)
+            ++t.data_files, t.data_bytes += f.bytes;
+        else
+            (f.content == 1 ? t.position_delete_files : t.equality_delete_files)++, t.delete_bytes += f.bytes;
     }
 }
 

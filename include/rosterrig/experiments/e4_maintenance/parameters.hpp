@@ -94,21 +94,24 @@ struct parameters {
         return p;
     }
     roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
-    double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(std::max<std::int64_t>(feed_ms, 1)); }
+    double feed_rate() const {
+        return static_cast<double>(events) * 1000.0 / static_cast<double>(std::max<std::int64_t>(feed_ms, 1));
+    }
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, parallelism, expire_stores, orphan_stores, repeats, feed_ms, expire_variants,
-                       expire_interval_ms, expire_after_snapshots, expire_compaction_interval_ms, orphan_interval_ms,
-                       orphan_in_flight_events, orphan_call_after_ms, orphan_row_groups, small_row_group_bytes, compaction_tables, compaction_interval_ms,
-                       compactions_per_run, quick))
+                      (seed, events, providers, partitions, parallelism, expire_stores, orphan_stores, repeats, feed_ms,
+                       expire_variants, expire_interval_ms, expire_after_snapshots, expire_compaction_interval_ms,
+                       orphan_interval_ms, orphan_in_flight_events, orphan_call_after_ms, orphan_row_groups,
+                       small_row_group_bytes, compaction_tables, compaction_interval_ms, compactions_per_run, quick))
 
 // ---- the runs ----------------------------------------------------------------
 
 /// One run: which part, on which store, which variant, which repeat.
 struct run_plan {
-    std::string part;     // expire | orphans | compaction
-    std::string store;    // s3 | local
-    std::string variant;  // expire: plain | after-compaction; compaction: append | upsert; orphans: default-row-group | small-row-group
+    std::string part;   // expire | orphans | compaction
+    std::string store;  // s3 | local
+    std::string
+        variant;  // expire: plain | after-compaction; compaction: append | upsert; orphans: default-row-group | small-row-group
     std::uint64_t repeat = 1;
     std::string name() const {
         return part + "/" + store + (variant.empty() ? std::string() : "/" + variant) + " #" + std::to_string(repeat);
@@ -141,7 +144,8 @@ inline std::int64_t interval_of(const parameters& p, const run_plan& r) {
 /// upsert compaction run) in the run's store.
 inline experiment::pipeline_config pipeline_of(const parameters& p, const run_plan& r) {
     experiment::pipeline_config c;
-    c.table = r.part == "compaction" && r.variant == "upsert" ? experiment::table_kind::upsert : experiment::table_kind::append;
+    c.table = r.part == "compaction" && r.variant == "upsert" ? experiment::table_kind::upsert
+                                                              : experiment::table_kind::append;
     c.mode = experiment::checkpoint_mode::exactly_once;
     c.store = r.store == "local" ? experiment::warehouse::local : experiment::warehouse::s3;
     c.checkpoint_interval_ms = interval_of(p, r);
@@ -156,20 +160,25 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     if (p.parallelism > slots)
         return "a parallelism of " + std::to_string(p.parallelism) + " needs " + std::to_string(p.parallelism) +
                " task slots and the TaskManager has " + std::to_string(slots);
-    for (auto i : {p.expire_interval_ms, p.expire_compaction_interval_ms, p.orphan_interval_ms, p.compaction_interval_ms})
+    for (auto i :
+         {p.expire_interval_ms, p.expire_compaction_interval_ms, p.orphan_interval_ms, p.compaction_interval_ms})
         if (i <= 0) return "a checkpoint interval of " + std::to_string(i) + " ms cannot run";
-    if (p.expire_after_snapshots < 4) return std::string("the expire needs at least 4 snapshots before it to show anything");
+    if (p.expire_after_snapshots < 4)
+        return std::string("the expire needs at least 4 snapshots before it to show anything");
     if (p.orphan_call_after_ms >= p.orphan_interval_ms)
-        return "the orphan call (" + std::to_string(p.orphan_call_after_ms) + " ms after a checkpoint) must come inside the interval (" +
-               std::to_string(p.orphan_interval_ms) + " ms)";
+        return "the orphan call (" + std::to_string(p.orphan_call_after_ms) +
+               " ms after a checkpoint) must come inside the interval (" + std::to_string(p.orphan_interval_ms) +
+               " ms)";
     if (p.orphan_in_flight_events >= p.events) return std::string("the in-flight batch must be smaller than the feed");
     for (const auto* stores : {&p.expire_stores, &p.orphan_stores})
         for (const auto& s : *stores)
             if (s != "s3" && s != "local") return "a store '" + s + "' is neither s3 nor local";
     for (const auto& v : p.expire_variants)
-        if (v != "plain" && v != "after-compaction") return "an expire variant '" + v + "' is neither plain nor after-compaction";
+        if (v != "plain" && v != "after-compaction")
+            return "an expire variant '" + v + "' is neither plain nor after-compaction";
     for (const auto& rg : p.orphan_row_groups)
-        if (rg != "default" && rg != "small") return "an orphan row-group variant '" + rg + "' is neither default nor small";
+        if (rg != "default" && rg != "small")
+            return "an orphan row-group variant '" + rg + "' is neither default nor small";
     if (p.small_row_group_bytes <= 0) return std::string("a row group of 0 bytes or below cannot be written");
     for (const auto& t : p.compaction_tables)
         if (t != "append" && t != "upsert") return "a compaction table '" + t + "' is neither append nor upsert";
@@ -182,8 +191,9 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
     plan.seed = p.seed;
     for (const auto& r : runs_of(p))
         if (r.part == "expire")
-            plan.steps.push_back({1, r.name(), experiment::fault_kind::kill_taskmanager, "the expire_snapshots call returned", 0,
-                                  "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint"});
+            plan.steps.push_back(
+                {1, r.name(), experiment::fault_kind::kill_taskmanager, "the expire_snapshots call returned", 0,
+                 "the supervisor starts a new TaskManager; Flink restarts the job from its latest checkpoint"});
     return plan;
 }
 

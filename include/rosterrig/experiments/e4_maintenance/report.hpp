@@ -9,7 +9,9 @@ namespace rosterrig::e4 {
 
 // ---- report --------------------------------------------------------------------
 
-inline std::string store_name(const std::string& s) { return s == "s3" ? "object store (S3Proxy)" : "local filesystem"; }
+inline std::string store_name(const std::string& s) {
+    return s == "s3" ? "object store (S3Proxy)" : "local filesystem";
+}
 
 /// One line of the verdict a reader wants first: for one procedure in one
 /// store, whether every run kept the table's promise with the job running.
@@ -24,7 +26,8 @@ inline void tally(safety_line& l, const table_check& t, const job_health& h) {
     l.kept += ok ? 1 : 0;
     l.running += h.state == "RUNNING" ? 1 : 0;
     if (t.kind != "upsert")
-        l.records_lost += t.scan_ok ? static_cast<std::int64_t>(t.events - std::min(t.events, t.distinct_seq)) : t.records_in_missing_files;
+        l.records_lost += t.scan_ok ? static_cast<std::int64_t>(t.events - std::min(t.events, t.distinct_seq))
+                                    : t.records_in_missing_files;
     l.referenced_missing += std::max<std::int64_t>(t.referenced_missing, 0);
 }
 
@@ -45,7 +48,9 @@ inline std::vector<safety_line> safety(const samples& s) {
                    r.store),
               r.table, r.health);
     for (const auto& r : s.orphans)
-        tally(line("remove_orphan_files, " + std::string(r.variant == "small-row-group" ? "small" : "default") + " row group", r.store),
+        tally(line("remove_orphan_files, " + std::string(r.variant == "small-row-group" ? "small" : "default") +
+                       " row group",
+                   r.store),
               r.table, r.health);
     for (const auto& r : s.compactions) tally(line("optimize, " + r.table_kind + " table", r.store), r.table, r.health);
     return out;
@@ -56,7 +61,8 @@ inline std::string safety_table(const samples& s) {
                               "Job RUNNING at the end", "Records lost", "Referenced files missing"}};
     for (const auto& l : safety(s)) {
         const bool safe = l.kept == l.runs && l.running == l.runs;
-        t.row({l.procedure, store_name(l.store), safe ? "yes" : "**no**", std::to_string(l.kept) + " of " + std::to_string(l.runs),
+        t.row({l.procedure, store_name(l.store), safe ? "yes" : "**no**",
+               std::to_string(l.kept) + " of " + std::to_string(l.runs),
                std::to_string(l.running) + " of " + std::to_string(l.runs), report::with_thousands(l.records_lost),
                std::to_string(l.referenced_missing)});
     }
@@ -65,64 +71,79 @@ inline std::string safety_table(const samples& s) {
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::with_thousands;
-    std::string o = "Every procedure ran through Trino (`ALTER TABLE … EXECUTE`) against a table a Flink job was still "
-                    "writing: the roster feed (" + with_thousands(static_cast<long long>(p.events)) + " events per run, " +
-                    std::to_string(p.partitions) + " partitions, writer parallelism " + std::to_string(p.parallelism) +
-                    ", exactly-once), " + std::to_string(p.repeats) + " repeat(s) of each run" + (p.quick ? ", **quick run**" : "") +
-                    ". Trino's minimum retentions, as its session reports them: expire_snapshots " +
-                    s.trino.expire_snapshots_min_retention + ", remove_orphan_files " + s.trino.remove_orphan_files_min_retention +
-                    " (set in `compose/trino/component.sh`, `iceberg.*.min-retention`), so a threshold of zero is allowed. "
-                    "Every table is read back in full through Trino and checked against the seed; records lost count the "
-                    "append tables' missing seqs, or, when the scan fails, the records the metadata gives the missing files.\n\n" +
-                    safety_table(s) + "\n";
+    std::string o =
+        "Every procedure ran through Trino (`ALTER TABLE … EXECUTE`) against a table a Flink job was still "
+        "writing: the roster feed (" +
+        with_thousands(static_cast<long long>(p.events)) + " events per run, " + std::to_string(p.partitions) +
+        " partitions, writer parallelism " + std::to_string(p.parallelism) + ", exactly-once), " +
+        std::to_string(p.repeats) + " repeat(s) of each run" + (p.quick ? ", **quick run**" : "") +
+        ". Trino's minimum retentions, as its session reports them: expire_snapshots " +
+        s.trino.expire_snapshots_min_retention + ", remove_orphan_files " + s.trino.remove_orphan_files_min_retention +
+        " (set in `compose/trino/component.sh`, `iceberg.*.min-retention`), so a threshold of zero is allowed. "
+        "Every table is read back in full through Trino and checked against the seed; records lost count the "
+        "append tables' missing seqs, or, when the scan fails, the records the metadata gives the missing files.\n\n" +
+        safety_table(s) + "\n";
     if (!s.expires.empty()) {
-        o += "**expire_snapshots, then a TaskManager SIGKILL.** Plain: the job's own commit is the newest snapshot. "
-             "After compaction: Trino's optimize committed between two of the job's checkpoints, then the expire, then the kill.\n\n";
-        report::markdown_table t{{"Run", "Store", "Snapshots before → after", "Newest snapshot after (operation, writer)",
-                                  "Job's watermark before the maintenance → after", "After the kill", "Job at the end", "Table"}};
+        o +=
+            "**expire_snapshots, then a TaskManager SIGKILL.** Plain: the job's own commit is the newest snapshot. "
+            "After compaction: Trino's optimize committed between two of the job's checkpoints, then the expire, then the kill.\n\n";
+        report::markdown_table t{
+            {"Run", "Store", "Snapshots before → after", "Newest snapshot after (operation, writer)",
+             "Job's watermark before the maintenance → after", "After the kill", "Job at the end", "Table"}};
         for (const auto& r : s.expires)
-            t.row({r.name, store_name(r.store), std::to_string(r.expire.snapshots_before) + " → " + std::to_string(r.expire.snapshots_after),
-                   r.expire.current_operation_after + ", " + (r.expire.current_writer_after == r.job_id ? std::string("the job") : std::string("another writer")),
+            t.row({r.name, store_name(r.store),
+                   std::to_string(r.expire.snapshots_before) + " → " + std::to_string(r.expire.snapshots_after),
+                   r.expire.current_operation_after + ", " +
+                       (r.expire.current_writer_after == r.job_id ? std::string("the job")
+                                                                  : std::string("another writer")),
                    std::to_string(r.compaction ? r.compaction->watermark_before : r.expire.watermark_before) + " → " +
-                       (r.expire.after_has_job_watermark ? std::to_string(r.expire.watermark_after) : std::string("gone")),
+                       (r.expire.after_has_job_watermark ? std::to_string(r.expire.watermark_after)
+                                                         : std::string("gone")),
                    r.kill.same_job_running
                        ? "the same job restored from checkpoint " + std::to_string(r.kill.restored_checkpoint_id)
-                       : "tasks never all running again; restoring checkpoint " + std::to_string(r.kill.restored_checkpoint_id),
+                       : "tasks never all running again; restoring checkpoint " +
+                             std::to_string(r.kill.restored_checkpoint_id),
                    health_text(r.health), table_text(r.table)});
         o += t.render() + "\n";
     }
     if (!s.orphans.empty()) {
-        o += "**remove_orphan_files at retention zero, with records in flight.** The store listed just before the call and "
-             "just after, through S3's own API (ListObjectsV2, ListMultipartUploads) or a directory walk, each file "
-             "classified against every file the table's metadata references; on the object store also S3FileIO's "
-             "staging files in the TaskManager's temporary directory, where a file not yet uploaded is. In flight: "
-             "records our producer had acknowledged minus the newest snapshot's total-records. Row group: Iceberg's "
-             "Parquet writer creates a file only when it flushes a row group or closes the file at the checkpoint; "
-             "the small row group (`write.parquet.row-group-size-bytes` = " + std::to_string(p.small_row_group_bytes) +
-             ", read back from the catalog) makes it flush inside the interval.\n\n";
-        report::markdown_table t{{"Run", "Row group (catalog)", "In flight at the call", "What the store held (before the call)",
-                                  "Deleted by the call", "Job at the end", "Table after the next commit"}};
+        o +=
+            "**remove_orphan_files at retention zero, with records in flight.** The store listed just before the call and "
+            "just after, through S3's own API (ListObjectsV2, ListMultipartUploads) or a directory walk, each file "
+            "classified against every file the table's metadata references; on the object store also S3FileIO's "
+            "staging files in the TaskManager's temporary directory, where a file not yet uploaded is. In flight: "
+            "records our producer had acknowledged minus the newest snapshot's total-records. Row group: Iceberg's "
+            "Parquet writer creates a file only when it flushes a row group or closes the file at the checkpoint; "
+            "the small row group (`write.parquet.row-group-size-bytes` = " +
+            std::to_string(p.small_row_group_bytes) +
+            ", read back from the catalog) makes it flush inside the interval.\n\n";
+        report::markdown_table t{{"Run", "Row group (catalog)", "In flight at the call",
+                                  "What the store held (before the call)", "Deleted by the call", "Job at the end",
+                                  "Table after the next commit"}};
         for (const auto& r : s.orphans)
-            t.row({r.name, r.row_group_bytes ? with_thousands(*r.row_group_bytes) + " B" : std::string("default (not set)"),
-                   with_thousands(r.in_flight_records) + " records, " + report::seconds_from_ms(r.call_after_checkpoint_ms) +
-                               " after the job's last commit",
-                   listing_text(r.before), std::to_string(r.deleted_data_files.size()) + " data files" + (r.call.ok ? "" : " (call failed)"),
+            t.row({r.name,
+                   r.row_group_bytes ? with_thousands(*r.row_group_bytes) + " B" : std::string("default (not set)"),
+                   with_thousands(r.in_flight_records) + " records, " +
+                       report::seconds_from_ms(r.call_after_checkpoint_ms) + " after the job's last commit",
+                   listing_text(r.before),
+                   std::to_string(r.deleted_data_files.size()) + " data files" + (r.call.ok ? "" : " (call failed)"),
                    health_text(r.health), table_text(r.table)});
         o += t.render() + "\n";
     }
     if (!s.compactions.empty()) {
         o += "**optimize against a live writer** (object store), " + std::to_string(p.compactions_per_run) +
              " calls per run while the feed was arriving.\n\n";
-        report::markdown_table t{{"Run", "Optimize calls committed", "Errors", "Data / delete files before → after (last call)",
-                                  "Job at the end", "Table"}};
+        report::markdown_table t{{"Run", "Optimize calls committed", "Errors",
+                                  "Data / delete files before → after (last call)", "Job at the end", "Table"}};
         for (const auto& r : s.compactions) {
             std::string errors;
             for (const auto& c : r.calls)
                 if (!c.ok) errors += (errors.empty() ? "" : "; ") + c.error.substr(0, 120);
             const auto* last = r.calls.empty() ? nullptr : &r.calls.back();
             t.row({r.name, calls_text(r), errors.empty() ? std::string("none") : errors,
-                   last ? std::to_string(last->data_files_before) + "/" + std::to_string(last->delete_files_before) + " → " +
-                              std::to_string(last->data_files_after) + "/" + std::to_string(last->delete_files_after)
+                   last ? std::to_string(last->data_files_before) + "/" + std::to_string(last->delete_files_before) +
+                              " → " + std::to_string(last->data_files_after) + "/" +
+                              std::to_string(last->delete_files_after)
                         : std::string("-"),
                    health_text(r.health), table_text(r.table)});
         }

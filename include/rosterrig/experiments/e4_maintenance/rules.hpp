@@ -27,23 +27,26 @@ inline std::vector<expire_run> expires_of(const samples& s, const std::string& v
 }
 
 inline std::string table_text(const table_check& t) {
-    if (!t.scan_ok) return "full scan failed (" + t.scan_error.substr(0, 160) + ")" +
-                           (t.referenced_missing > 0 ? ", " + std::to_string(t.referenced_missing) + " referenced files missing holding " +
-                                                           std::to_string(t.records_in_missing_files) + " records"
-                                                     : std::string());
+    if (!t.scan_ok)
+        return "full scan failed (" + t.scan_error.substr(0, 160) + ")" +
+               (t.referenced_missing > 0
+                    ? ", " + std::to_string(t.referenced_missing) + " referenced files missing holding " +
+                          std::to_string(t.records_in_missing_files) + " records"
+                    : std::string());
     std::string s = std::to_string(t.rows) + " rows of " + std::to_string(t.events) + " events";
     if (t.kind == "upsert")
-        s += ", " + std::to_string(t.stale_rows) + " stale, " + std::to_string(t.rows_sharing_npi) + " sharing an NPI, " +
-             std::to_string(t.missing_npis) + " NPIs missing";
+        s += ", " + std::to_string(t.stale_rows) + " stale, " + std::to_string(t.rows_sharing_npi) +
+             " sharing an NPI, " + std::to_string(t.missing_npis) + " NPIs missing";
     else
-        s += ", " + std::to_string(t.duplicate_rows) + " duplicates, " + std::to_string(t.missing_runs.size()) + " missing runs";
+        s += ", " + std::to_string(t.duplicate_rows) + " duplicates, " + std::to_string(t.missing_runs.size()) +
+             " missing runs";
     if (t.referenced_missing > 0) s += ", " + std::to_string(t.referenced_missing) + " referenced files missing";
     return s;
 }
 
 inline std::string health_text(const job_health& h) {
-    return "job " + h.state + ", " + std::to_string(h.restarts) + " restarts, " + std::to_string(h.exceptions) + " exceptions, " +
-           std::to_string(h.failed_checkpoints) + " failed checkpoints";
+    return "job " + h.state + ", " + std::to_string(h.restarts) + " restarts, " + std::to_string(h.exceptions) +
+           " exceptions, " + std::to_string(h.failed_checkpoints) + " failed checkpoints";
 }
 
 inline auto run_name = [](const auto& r) { return r.name; };
@@ -65,12 +68,15 @@ inline rule_verdict expire_keeps_the_watermark(const samples& s) {
     return experiment::for_each_of(
         expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
-            const std::string why = "watermark " + std::to_string(r.expire.watermark_before) + " -> " +
-                                    std::to_string(r.expire.watermark_after) + ", newest snapshot's writer " +
-                                    (r.expire.current_writer_after.empty() ? std::string("not the job") : r.expire.current_writer_after);
-            if (r.expire.current_writer_before != r.job_id) return inconclusive(why + " (the job's commit was not the newest before the call)");
-            return r.expire.current_writer_after == r.job_id && r.expire.watermark_after >= r.expire.watermark_before ? held(why)
-                                                                                                                     : refuted(why);
+            const std::string why =
+                "watermark " + std::to_string(r.expire.watermark_before) + " -> " +
+                std::to_string(r.expire.watermark_after) + ", newest snapshot's writer " +
+                (r.expire.current_writer_after.empty() ? std::string("not the job") : r.expire.current_writer_after);
+            if (r.expire.current_writer_before != r.job_id)
+                return inconclusive(why + " (the job's commit was not the newest before the call)");
+            return r.expire.current_writer_after == r.job_id && r.expire.watermark_after >= r.expire.watermark_before
+                       ? held(why)
+                       : refuted(why);
         },
         "no plain expire run");
 }
@@ -79,8 +85,9 @@ inline rule_verdict expire_then_kill_lands_once(const samples& s) {
     return experiment::for_each_of(
         expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
-            const std::string why = std::string(r.kill.same_job_running ? "the same job restored" : "the job did not restore") +
-                                    " from checkpoint " + std::to_string(r.kill.restored_checkpoint_id) + "; " + table_text(r.table);
+            const std::string why =
+                std::string(r.kill.same_job_running ? "the same job restored" : "the job did not restore") +
+                " from checkpoint " + std::to_string(r.kill.restored_checkpoint_id) + "; " + table_text(r.table);
             return r.kill.same_job_running && exactly_once(r.table) ? held(why) : refuted(why);
         },
         "no plain expire run");
@@ -93,11 +100,14 @@ inline rule_verdict expire_after_compaction_loses_the_watermark(const samples& s
         expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
             if (!compaction_committed(r))
-                return inconclusive("the optimize did not commit" + (r.compaction ? ": " + r.compaction->error : std::string()));
-            const std::string why = std::string("newest snapshot after the expire: ") + r.expire.current_operation_after + " by " +
-                                    (r.expire.current_writer_after.empty() ? std::string("another writer") : r.expire.current_writer_after) +
-                                    ", " + std::to_string(r.expire.snapshots_after) + " snapshots left, job's watermark " +
-                                    (r.expire.after_has_job_watermark ? "still there" : "gone");
+                return inconclusive("the optimize did not commit" +
+                                    (r.compaction ? ": " + r.compaction->error : std::string()));
+            const std::string why =
+                std::string("newest snapshot after the expire: ") + r.expire.current_operation_after + " by " +
+                (r.expire.current_writer_after.empty() ? std::string("another writer")
+                                                       : r.expire.current_writer_after) +
+                ", " + std::to_string(r.expire.snapshots_after) + " snapshots left, job's watermark " +
+                (r.expire.after_has_job_watermark ? "still there" : "gone");
             if (r.expire.current_writer_after == r.job_id)
                 return inconclusive(why + " (the job committed again before the expire)");
             return !r.expire.after_has_job_watermark ? held(why) : refuted(why);
@@ -134,15 +144,19 @@ inline rule_verdict expire_after_compaction_breaks_the_restart(const samples& s)
 }
 
 inline std::string expire_text(const procedure_call& c) {
-    return "expire " + (c.ok ? std::string("ok") : c.error) + ", snapshots " + std::to_string(c.snapshots_before) + " -> " +
-           std::to_string(c.snapshots_after) + ", job's watermark " + (c.after_has_job_watermark ? "kept" : "gone");
+    return "expire " + (c.ok ? std::string("ok") : c.error) + ", snapshots " + std::to_string(c.snapshots_before) +
+           " -> " + std::to_string(c.snapshots_after) + ", job's watermark " +
+           (c.after_has_job_watermark ? "kept" : "gone");
 }
 
 inline std::string listing_text(const store_listing& l) {
-    return std::to_string(l.data_files) + " data files listed (" + std::to_string(l.data_unreferenced) + " unreferenced), " +
-           (l.multipart_uploads >= 0 ? std::to_string(l.multipart_uploads) + " open multipart uploads, " : std::string()) +
-           (l.writer_staging_files >= 0 ? std::to_string(l.writer_staging_files) + " writer staging files on the TaskManager's disk, "
-                                        : std::string()) +
+    return std::to_string(l.data_files) + " data files listed (" + std::to_string(l.data_unreferenced) +
+           " unreferenced), " +
+           (l.multipart_uploads >= 0 ? std::to_string(l.multipart_uploads) + " open multipart uploads, "
+                                     : std::string()) +
+           (l.writer_staging_files >= 0
+                ? std::to_string(l.writer_staging_files) + " writer staging files on the TaskManager's disk, "
+                : std::string()) +
            std::to_string(l.other_files) + " other files";
 }
 
@@ -158,8 +172,9 @@ inline rule_verdict orphans_s3_nothing_to_take(const samples& s) {
         [](const orphan_run& r) {
             const auto why = orphan_text(r);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
-            return r.before.data_unreferenced == 0 && r.before.multipart_uploads == 0 && r.deleted_data_files.empty() ? held(why)
-                                                                                                                      : refuted(why);
+            return r.before.data_unreferenced == 0 && r.before.multipart_uploads == 0 && r.deleted_data_files.empty()
+                       ? held(why)
+                       : refuted(why);
         },
         "no s3 orphan run had records in flight");
 }
@@ -187,7 +202,8 @@ inline rule_verdict orphans_local_deletes_in_flight_files(const samples& s) {
 
 inline rule_verdict orphans_local_commit_references_missing_files(const samples& s) {
     return experiment::for_each_of(
-        where(s.orphans, [](const orphan_run& r) { return r.store == "local" && !r.deleted_data_files.empty(); }), run_name,
+        where(s.orphans, [](const orphan_run& r) { return r.store == "local" && !r.deleted_data_files.empty(); }),
+        run_name,
         [](const orphan_run& r) {
             const auto why = table_text(r.table) + "; " + health_text(r.health);
             const bool damaged = r.table.referenced_missing >= 1 && (!r.table.scan_ok || r.table.rows < r.table.events);
@@ -209,7 +225,8 @@ inline rule_verdict orphans_default_row_group_nothing_in_any_file(const samples&
         [](const orphan_run& r) {
             const auto why = orphan_text(r) + "; " + table_text(r.table);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
-            const bool nothing = r.before.data_unreferenced == 0 && r.before.writer_staging_files <= 0 && r.deleted_data_files.empty();
+            const bool nothing =
+                r.before.data_unreferenced == 0 && r.before.writer_staging_files <= 0 && r.deleted_data_files.empty();
             return nothing && exactly_once(r.table) ? held(why) : refuted(why);
         },
         "no default-row-group orphan run had records in flight");
@@ -234,8 +251,8 @@ inline rule_verdict orphans_small_row_group_local_loses_the_in_flight_file(const
         [](const orphan_run& r) {
             const auto why = orphan_text(r) + "; " + table_text(r.table) + "; " + health_text(r.health);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
-            const bool lost = r.before.data_unreferenced >= 1 && !r.deleted_data_files.empty() && r.table.referenced_missing >= 1 &&
-                              (!r.table.scan_ok || r.table.rows < r.table.events);
+            const bool lost = r.before.data_unreferenced >= 1 && !r.deleted_data_files.empty() &&
+                              r.table.referenced_missing >= 1 && (!r.table.scan_ok || r.table.rows < r.table.events);
             const bool silent = r.health.state == "RUNNING" && r.health.exceptions == 0;
             return lost && silent ? held(why) : refuted(why);
         },
@@ -255,8 +272,8 @@ inline rule_verdict compaction_append_safe(const samples& s) {
             bool all_ok = !r.calls.empty();
             for (const auto& c : r.calls) all_ok = all_ok && c.ok;
             const auto why = calls_text(r) + "; " + health_text(r.health) + "; " + table_text(r.table);
-            return all_ok && r.health.state == "RUNNING" && r.health.exceptions == 0 && r.health.failed_checkpoints == 0 &&
-                           exactly_once(r.table)
+            return all_ok && r.health.state == "RUNNING" && r.health.exceptions == 0 &&
+                           r.health.failed_checkpoints == 0 && exactly_once(r.table)
                        ? held(why)
                        : refuted(why);
         },
@@ -285,7 +302,8 @@ inline rule_verdict compaction_upsert_no_resurrection(const samples& s) {
         where(s.compactions, [](const compaction_run& r) { return r.table_kind == "upsert"; }), run_name,
         [](const compaction_run& r) {
             const auto why = calls_text(r) + "; " + health_text(r.health) + "; " + table_text(r.table);
-            return upsert_exact(r.table) && r.health.state == "RUNNING" && r.health.exceptions == 0 ? held(why) : refuted(why);
+            return upsert_exact(r.table) && r.health.state == "RUNNING" && r.health.exceptions == 0 ? held(why)
+                                                                                                    : refuted(why);
         },
         "no upsert compaction run");
 }
@@ -306,8 +324,10 @@ inline std::vector<rule> rules() {
             r("e4.orphans-local-deletes-in-flight-files", orphans_local_deletes_in_flight_files),
             r("e4.orphans-local-commit-references-missing-files", orphans_local_commit_references_missing_files),
             r("e4.orphans-default-row-group-nothing-in-any-file", orphans_default_row_group_nothing_in_any_file),
-            r("e4.orphans-small-row-group-s3-stages-on-the-taskmanager", orphans_small_row_group_s3_stages_on_the_taskmanager),
-            r("e4.orphans-small-row-group-local-loses-the-in-flight-file", orphans_small_row_group_local_loses_the_in_flight_file),
+            r("e4.orphans-small-row-group-s3-stages-on-the-taskmanager",
+              orphans_small_row_group_s3_stages_on_the_taskmanager),
+            r("e4.orphans-small-row-group-local-loses-the-in-flight-file",
+              orphans_small_row_group_local_loses_the_in_flight_file),
             r("e4.compaction-append-safe", compaction_append_safe),
             r("e4.compaction-upsert-conflicts", compaction_upsert_conflicts),
             r("e4.compaction-upsert-no-resurrection", compaction_upsert_no_resurrection)};

@@ -20,7 +20,8 @@ struct job_health {
     std::int64_t completed_checkpoints = 0;
     std::int64_t failed_checkpoints = 0;
 };
-BOOST_DESCRIBE_STRUCT(job_health, (), (state, restarts, exceptions, exception_names, completed_checkpoints, failed_checkpoints))
+BOOST_DESCRIBE_STRUCT(job_health, (),
+                      (state, restarts, exceptions, exception_names, completed_checkpoints, failed_checkpoints))
 
 /// The table read back through Trino at the end, checked against the seed,
 /// and its referenced data files checked against the store.
@@ -37,14 +38,14 @@ struct table_check {
     std::uint64_t missing_npis = 0;
     std::uint64_t stale_rows = 0;
     std::uint64_t unexpected_rows = 0;
-    std::int64_t referenced_data_files = -1;   // the current snapshot's data and delete files ($files)
-    std::int64_t referenced_missing = -1;      // of those, absent from the store's own listing
-    std::int64_t records_in_missing_files = 0; // their record counts, from the metadata
+    std::int64_t referenced_data_files = -1;    // the current snapshot's data and delete files ($files)
+    std::int64_t referenced_missing = -1;       // of those, absent from the store's own listing
+    std::int64_t records_in_missing_files = 0;  // their record counts, from the metadata
 };
 BOOST_DESCRIBE_STRUCT(table_check, (),
-                      (kind, events, scan_ok, scan_error, rows, distinct_seq, duplicate_rows, missing_runs, rows_sharing_npi,
-                       missing_npis, stale_rows, unexpected_rows, referenced_data_files, referenced_missing,
-                       records_in_missing_files))
+                      (kind, events, scan_ok, scan_error, rows, distinct_seq, duplicate_rows, missing_runs,
+                       rows_sharing_npi, missing_npis, stale_rows, unexpected_rows, referenced_data_files,
+                       referenced_missing, records_in_missing_files))
 
 inline void record_rows(table_check& t, const experiment::table_observation& o) {
     t.scan_ok = true;
@@ -56,7 +57,8 @@ inline void record_rows(table_check& t, const experiment::table_observation& o) 
 
 /// Every event exactly once (the append table's promise).
 inline bool exactly_once(const table_check& t) {
-    return t.scan_ok && t.rows == t.events && t.distinct_seq == t.events && t.duplicate_rows == 0 && t.missing_runs.empty();
+    return t.scan_ok && t.rows == t.events && t.distinct_seq == t.events && t.duplicate_rows == 0 &&
+           t.missing_runs.empty();
 }
 /// The latest row per NPI and nothing else (the upsert table's promise).
 inline bool upsert_exact(const table_check& t) {
@@ -66,17 +68,19 @@ inline bool table_promise_kept(const table_check& t) { return t.kind == "upsert"
 
 /// One maintenance call through Trino and the table around it (catalog).
 struct procedure_call {
-    std::string procedure;  // expire_snapshots | remove_orphan_files | optimize
+    std::string procedure;   // expire_snapshots | remove_orphan_files | optimize
     std::int64_t at_ms = 0;  // since the job was submitted
     std::int64_t took_ms = 0;
     bool ok = false;
-    std::string error;       // Trino's message when it failed
+    std::string error;  // Trino's message when it failed
     std::int64_t snapshots_before = 0, snapshots_after = 0;
     std::int64_t data_files_before = -1, data_files_after = -1;  // live data files of the current snapshot
     std::int64_t delete_files_before = -1, delete_files_after = -1;
-    std::int64_t watermark_before = -1, watermark_after = -1;    // flink.max-committed-checkpoint-id of the newest snapshot
-    std::string current_writer_before, current_writer_after;     // flink.job-id of the newest snapshot ("" when another writer's)
-    std::string current_operation_after;                         // operation of the newest snapshot after
+    std::int64_t watermark_before = -1,
+                 watermark_after = -1;  // flink.max-committed-checkpoint-id of the newest snapshot
+    std::string current_writer_before,
+        current_writer_after;              // flink.job-id of the newest snapshot ("" when another writer's)
+    std::string current_operation_after;   // operation of the newest snapshot after
     bool after_has_job_watermark = false;  // some snapshot left carries the job's flink.job-id and a watermark
 };
 BOOST_DESCRIBE_STRUCT(procedure_call, (),
@@ -89,7 +93,7 @@ struct expire_run {
     std::string name, store, variant;
     std::uint64_t repeat = 1;
     std::string job_id;
-    std::int64_t interval_ms = 0;  // Flink's checkpoint config
+    std::int64_t interval_ms = 0;              // Flink's checkpoint config
     std::optional<procedure_call> compaction;  // the after-compaction variant's optimize
     procedure_call expire;
     experiment::kill_record kill;
@@ -98,8 +102,8 @@ struct expire_run {
     table_check table;
 };
 BOOST_DESCRIBE_STRUCT(expire_run, (),
-                      (name, store, variant, repeat, job_id, interval_ms, compaction, expire, kill, exceptions_before_kill,
-                       health, table))
+                      (name, store, variant, repeat, job_id, interval_ms, compaction, expire, kill,
+                       exceptions_before_kill, health, table))
 
 /// Part 2: remove_orphan_files with records in flight.
 struct orphan_run {
@@ -110,20 +114,21 @@ struct orphan_run {
     // write.parquet.row-group-size-bytes as the catalog holds the table's
     // properties; absent: Iceberg's default (128 MB) applies.
     std::optional<std::int64_t> row_group_bytes;
-    std::uint64_t acknowledged_at_call = 0;        // by the broker, to our producer
-    std::int64_t committed_records_at_call = 0;    // the newest snapshot's total-records (catalog)
-    std::int64_t in_flight_records = 0;            // the difference: records the writer held in open files
-    std::int64_t call_after_checkpoint_ms = -1;    // from the last completed checkpoint to the call
+    std::uint64_t acknowledged_at_call = 0;      // by the broker, to our producer
+    std::int64_t committed_records_at_call = 0;  // the newest snapshot's total-records (catalog)
+    std::int64_t in_flight_records = 0;          // the difference: records the writer held in open files
+    std::int64_t call_after_checkpoint_ms = -1;  // from the last completed checkpoint to the call
     store_listing before;
     procedure_call call;
     store_listing after;
-    std::vector<std::string> deleted_data_files;   // unreferenced before, gone after
+    std::vector<std::string> deleted_data_files;  // unreferenced before, gone after
     job_health health;
     table_check table;
 };
 BOOST_DESCRIBE_STRUCT(orphan_run, (),
-                      (name, store, variant, repeat, job_id, interval_ms, row_group_bytes, acknowledged_at_call, committed_records_at_call,
-                       in_flight_records, call_after_checkpoint_ms, before, call, after, deleted_data_files, health, table))
+                      (name, store, variant, repeat, job_id, interval_ms, row_group_bytes, acknowledged_at_call,
+                       committed_records_at_call, in_flight_records, call_after_checkpoint_ms, before, call, after,
+                       deleted_data_files, health, table))
 
 /// Part 3: optimize against a live writer.
 struct compaction_run {

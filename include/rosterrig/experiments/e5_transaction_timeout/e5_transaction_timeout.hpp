@@ -32,11 +32,13 @@ struct definition {
     static constexpr const char* predictions_file = "predictions/e5_transaction_timeout.json";
     static constexpr const char* results_file = "results/e5_transaction_timeout.json";
     static constexpr experiment::hooks<parameters> hooks{
-        .problems = [](const parameters& p, const experiment::preflight_facts& f) {
-            const auto broker_max = f.broker_transaction_max_timeout_ms;
-            return experiment::problems_found({e5::usage_problem(p, f.slots_or_unlimited()),
-                                               broker_max ? e5::transaction_timeout_problem(p, *broker_max) : std::nullopt});
-        },
+        .problems =
+            [](const parameters& p, const experiment::preflight_facts& f) {
+                const auto broker_max = f.broker_transaction_max_timeout_ms;
+                return experiment::problems_found(
+                    {e5::usage_problem(p, f.slots_or_unlimited()),
+                     broker_max ? e5::transaction_timeout_problem(p, *broker_max) : std::nullopt});
+            },
         .reads = {.task_slots = true, .broker_transaction_max_timeout_ms = true}};
     static std::vector<rule> rules() { return e5::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e5::fault_plan(p); }

@@ -79,7 +79,7 @@ struct parameters {
     std::int64_t restart_late_wait_ms = 90000;
     std::vector<std::string> restart_endings{"prompt", "late"};
     std::optional<std::uint64_t> restart_repeats;  // each ending this many times (absent: once)
-    std::int64_t commit_wait_checkpoints = 2;  // checkpoints to wait after the feed before reading
+    std::int64_t commit_wait_checkpoints = 2;      // checkpoints to wait after the feed before reading
     bool quick = false;
 
     static parameters full() {
@@ -147,12 +147,15 @@ inline std::vector<run_plan> runs_of(const parameters& p) {
     const auto pair_repeats = p.pair_repeats.value_or(1);
     for (std::uint64_t r = 1; r <= pair_repeats; ++r)
         for (auto t : p.pair_timeouts_ms)
-            out.push_back({"pair", "pair: " + pair_name(t) + (pair_repeats > 1 ? " #" + std::to_string(r) : std::string()),
+            out.push_back({"pair",
+                           "pair: " + pair_name(t) + (pair_repeats > 1 ? " #" + std::to_string(r) : std::string()),
                            p.pair_interval_ms, t, r, std::nullopt});
     if (!p.pair_timeouts_ms.empty())
         for (std::uint64_t r = 1; r <= p.seed_condition_repeats.value_or(0); ++r)
-            out.push_back({"seed-condition", "seed condition: " + pair_name(p.pair_timeouts_ms.front()) + ", feed at once #" + std::to_string(r),
-                           p.pair_interval_ms, p.pair_timeouts_ms.front(), r, std::nullopt});
+            out.push_back(
+                {"seed-condition",
+                 "seed condition: " + pair_name(p.pair_timeouts_ms.front()) + ", feed at once #" + std::to_string(r),
+                 p.pair_interval_ms, p.pair_timeouts_ms.front(), r, std::nullopt});
     const auto half_repeats = p.half_ratio_repeats.value_or(p.boundary_repeats);
     for (std::uint64_t r = 1; r <= std::max(p.boundary_repeats, half_repeats); ++r)
         for (auto ratio : p.boundary_ratios) {
@@ -166,12 +169,15 @@ inline std::vector<run_plan> runs_of(const parameters& p) {
 
 /// Records per second for a run's feed: the seed's condition writes it at
 /// once (0: as fast as the producer goes), every other run spreads it.
-inline double feed_rate_of(const run_plan& plan, const parameters& p) { return plan.part == "seed-condition" ? 0.0 : p.feed_rate(); }
+inline double feed_rate_of(const run_plan& plan, const parameters& p) {
+    return plan.part == "seed-condition" ? 0.0 : p.feed_rate();
+}
 
 /// The run above the broker's maximum (part 4): the boundary's interval, a
 /// timeout `above_max_by_ms` over the maximum the broker reports.
 inline run_plan above_max_plan(const parameters& p, std::int64_t broker_max_ms) {
-    return {"above-max", "above the broker's maximum", p.boundary_interval_ms, broker_max_ms + p.above_max_by_ms, 1, std::nullopt};
+    return {"above-max", "above the broker's maximum", p.boundary_interval_ms, broker_max_ms + p.above_max_by_ms, 1,
+            std::nullopt};
 }
 
 /// The stuck runs (part 5), each `stuck_runs` entry split at its slash: the ending, then the sink's partitioner.
@@ -196,7 +202,8 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     if (p.restart_interval_ms <= 0 || p.restart_timeout_ms <= 0)
         return std::string("a restart-term interval or timeout of 0 ms or below cannot run");
     for (const auto& r : p.stuck_runs)
-        if (r != "cancel/default" && r != "cancel/fixed" && r != "kill-then-cancel/default" && r != "kill-then-cancel/fixed")
+        if (r != "cancel/default" && r != "cancel/fixed" && r != "kill-then-cancel/default" &&
+            r != "kill-then-cancel/fixed")
             return "a stuck run '" + r + "' is not (cancel|kill-then-cancel)/(default|fixed)";
     for (const auto& e : p.restart_endings)
         if (e != "prompt" && e != "late") return "a restart ending '" + e + "' is neither prompt nor late";

@@ -84,7 +84,8 @@ inline std::string read_text(const txn_run& r) {
 inline bool far_under(const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms * 2 <= r.interval_ms; }
 inline bool seed_condition(const txn_run& r) { return r.part == "seed-condition"; }
 inline bool just_under(const txn_run& r) {
-    return r.part != "above-max" && r.requested_timeout_ms * 2 > r.interval_ms && r.requested_timeout_ms < r.interval_ms;
+    return r.part != "above-max" && r.requested_timeout_ms * 2 > r.interval_ms &&
+           r.requested_timeout_ms < r.interval_ms;
 }
 
 /// Far under the interval (half of it or less): a read_committed reader gets
@@ -95,7 +96,8 @@ inline rule_verdict far_under_interval_loses_everything(const samples& s) {
         runs_where(s, far_under), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             const std::string why = read_text(r) + (aborted(r.states) ? ", aborts seen" : ", no abort seen");
-            const bool ok = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events && aborted(r.states);
+            const bool ok =
+                r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events && aborted(r.states);
             return ok ? held(why) : refuted(why);
         },
         "no run had a timeout of half its interval or less");
@@ -107,7 +109,8 @@ inline rule_verdict far_under_interval_loses_everything(const samples& s) {
 /// The seed's condition, whose feed ends before the abort, is not its case.
 inline rule_verdict far_under_interval_job_fails_over(const samples& s) {
     return experiment::for_each_of(
-        runs_where(s, [](const txn_run& r) { return far_under(r) && !seed_condition(r); }), [](const txn_run& r) { return r.name; },
+        runs_where(s, [](const txn_run& r) { return far_under(r) && !seed_condition(r); }),
+        [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             std::string names;
             for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
@@ -125,7 +128,8 @@ inline std::string seed_condition_text(const txn_run& r, const std::optional<abo
            (names.empty() ? std::string() : " (" + names + ")") + "; feed acknowledged " +
            (r.feed_done_ms ? std::to_string(*r.feed_done_ms) + " ms" : std::string("at an unrecorded time")) +
            " after the submit, first abort " +
-           (w ? "after " + std::to_string(w->after_ms) + " and by " + std::to_string(w->by_ms) + " ms" : std::string("not seen"));
+           (w ? "after " + std::to_string(w->after_ms) + " and by " + std::to_string(w->by_ms) + " ms"
+              : std::string("not seen"));
 }
 
 /// The reference study's condition (the feed over before the broker's
@@ -142,7 +146,8 @@ inline rule_verdict seed_condition_is_silent(const samples& s) {
             if (!r.feed_done_ms || !w || *r.feed_done_ms > w->after_ms)
                 return inconclusive("not the seed's condition (no abort seen after the feed was over): " + why);
             const bool silent = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events &&
-                                r.signals.state == "RUNNING" && r.signals.exceptions == 0 && r.signals.failed_checkpoints == 0;
+                                r.signals.state == "RUNNING" && r.signals.exceptions == 0 &&
+                                r.signals.failed_checkpoints == 0;
             return silent ? held(why) : refuted(why);
         },
         "no run had the seed's condition");
@@ -152,16 +157,18 @@ inline rule_verdict seed_condition_is_silent(const samples& s) {
 inline rule_verdict just_under_interval_loses_records(const samples& s) {
     return experiment::for_each_of(
         runs_where(s, just_under), [](const txn_run& r) { return r.name; },
-        [](const txn_run& r) { return r.committed.distinct_seq < r.events ? held(read_text(r)) : refuted(read_text(r)); },
+        [](const txn_run& r) {
+            return r.committed.distinct_seq < r.events ? held(read_text(r)) : refuted(read_text(r));
+        },
         "no run had a timeout between half its interval and the interval");
 }
 
 /// A timeout comfortably above the interval (1.5x or more): every record once.
 inline rule_verdict above_interval_delivers_once(const samples& s) {
     return experiment::for_each_of(
-        runs_where(s, [](const txn_run& r) {
-            return r.part != "above-max" && r.requested_timeout_ms >= r.interval_ms * 3 / 2;
-        }),
+        runs_where(
+            s,
+            [](const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms >= r.interval_ms * 3 / 2; }),
         [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
@@ -173,10 +180,11 @@ inline rule_verdict above_interval_delivers_once(const samples& s) {
 /// on a healthy job, whose transactions live one interval plus a short checkpoint.
 inline rule_verdict just_above_interval_suffices(const samples& s) {
     return experiment::for_each_of(
-        runs_where(s, [](const txn_run& r) {
-            return r.part != "above-max" && r.requested_timeout_ms > r.interval_ms &&
-                   r.requested_timeout_ms < r.interval_ms * 3 / 2;
-        }),
+        runs_where(s,
+                   [](const txn_run& r) {
+                       return r.part != "above-max" && r.requested_timeout_ms > r.interval_ms &&
+                              r.requested_timeout_ms < r.interval_ms * 3 / 2;
+                   }),
         [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
@@ -204,13 +212,15 @@ inline rule_verdict above_max_fails_loudly(const samples& s) {
         [](const txn_run& r) {
             std::string names;
             for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
-            const std::string why = "asked " + std::to_string(r.requested_timeout_ms) + " ms over a maximum of " +
-                                    std::to_string(r.broker_max_timeout_ms) + " ms: job " + r.signals.state +
-                                    (r.failed_after_ms >= 0 ? " after " + std::to_string(r.failed_after_ms) + " ms" : std::string()) +
-                                    ", exceptions: " + (names.empty() ? std::string("none") : names) + "; " +
-                                    std::to_string(r.committed.distinct_seq) + " records read committed";
-            const bool loud = r.signals.exceptions > 0 && r.committed.distinct_seq == 0 &&
-                              (r.signals.state == "FAILED" || r.signals.state == "RESTARTING" || r.failed_after_ms >= 0);
+            const std::string why =
+                "asked " + std::to_string(r.requested_timeout_ms) + " ms over a maximum of " +
+                std::to_string(r.broker_max_timeout_ms) + " ms: job " + r.signals.state +
+                (r.failed_after_ms >= 0 ? " after " + std::to_string(r.failed_after_ms) + " ms" : std::string()) +
+                ", exceptions: " + (names.empty() ? std::string("none") : names) + "; " +
+                std::to_string(r.committed.distinct_seq) + " records read committed";
+            const bool loud =
+                r.signals.exceptions > 0 && r.committed.distinct_seq == 0 &&
+                (r.signals.state == "FAILED" || r.signals.state == "RESTARTING" || r.failed_after_ms >= 0);
             return loud ? held(why) : refuted(why);
         },
         "the above-maximum run did not run");
@@ -224,9 +234,9 @@ inline const stuck_run* stuck_ending(const samples& s, const std::string& ending
 
 inline std::string stuck_text(const stuck_run& st) {
     return "plain records hidden for " + std::to_string(hidden_for_ms(st)) + " ms, all visible after " +
-           std::to_string(st.all_visible_after_ms) + " ms; timeout " + std::to_string(st.requested_timeout_ms) + " ms, " +
-           std::to_string(st.open_at_cancel.size()) + " transaction(s) open for " + std::to_string(st.open_for_ms_at_cancel) +
-           " ms when the job was cancelled";
+           std::to_string(st.all_visible_after_ms) + " ms; timeout " + std::to_string(st.requested_timeout_ms) +
+           " ms, " + std::to_string(st.open_at_cancel.size()) + " transaction(s) open for " +
+           std::to_string(st.open_for_ms_at_cancel) + " ms when the job was cancelled";
 }
 
 /// A graceful cancel closes the sink's writer, which aborts its open
@@ -271,13 +281,16 @@ inline rule_verdict stuck_transaction_holds_only_its_partitions(const samples& s
             if (p.plain_records == 0) continue;
             (p.held_by_open_transaction ? held_any : free_any) = true;
             one += (one.empty() ? "" : ", ") + std::string("partition ") + std::to_string(p.partition) +
-                   (p.held_by_open_transaction ? " (written by an open transaction)" : " (not written)") + " visible after " +
-                   std::to_string(p.all_visible_after_ms) + " ms";
-            if (p.held_by_open_transaction) fine = fine && (p.all_visible_after_ms < 0 || p.all_visible_after_ms >= rest * 8 / 10);
-            else fine = fine && p.all_visible_after_ms >= 0 && p.all_visible_after_ms <= 10000;
+                   (p.held_by_open_transaction ? " (written by an open transaction)" : " (not written)") +
+                   " visible after " + std::to_string(p.all_visible_after_ms) + " ms";
+            if (p.held_by_open_transaction)
+                fine = fine && (p.all_visible_after_ms < 0 || p.all_visible_after_ms >= rest * 8 / 10);
+            else
+                fine = fine && p.all_visible_after_ms >= 0 && p.all_visible_after_ms <= 10000;
         }
         why += (why.empty() ? "" : "; ") + st.sink_partitioner + " partitioner: " + one + ", rest of the timeout " +
-               std::to_string(rest) + " ms" + (held_any && free_any ? "" : " (not decisive: one kind of partition only)");
+               std::to_string(rest) + " ms" +
+               (held_any && free_any ? "" : " (not decisive: one kind of partition only)");
         if (held_any && free_any) decided = true, ok = ok && fine;
     }
     if (!decided) return inconclusive(why);
@@ -294,12 +307,13 @@ inline std::string restart_name(const restart_run& r) { return r.ending + " #" +
 
 inline std::string restart_text(const restart_run& r) {
     return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
-           std::to_string(r.committed.missing_runs.size()) + " missing runs, " + std::to_string(r.committed.duplicate_rows) +
-           " duplicates), " + std::to_string(r.uncommitted.distinct_seq) + " uncommitted; the pending transaction was " +
-           std::to_string(pending_age_at_restore_ms(r)) + " ms old when the restored job ran, timeout " +
-           std::to_string(r.requested_timeout_ms) + " ms; restored job " + r.signals.state + ", " +
-           std::to_string(r.signals.exceptions) + " exceptions, " + std::to_string(r.signals.failed_checkpoints) +
-           " failed checkpoints, " + std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
+           std::to_string(r.committed.missing_runs.size()) + " missing runs, " +
+           std::to_string(r.committed.duplicate_rows) + " duplicates), " + std::to_string(r.uncommitted.distinct_seq) +
+           " uncommitted; the pending transaction was " + std::to_string(pending_age_at_restore_ms(r)) +
+           " ms old when the restored job ran, timeout " + std::to_string(r.requested_timeout_ms) +
+           " ms; restored job " + r.signals.state + ", " + std::to_string(r.signals.exceptions) + " exceptions, " +
+           std::to_string(r.signals.failed_checkpoints) + " failed checkpoints, " +
+           std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
 }
 
 // Whether the kill was placed as the ending meant: a late restore runs after
@@ -308,7 +322,8 @@ inline std::optional<std::string> misplaced(const restart_run& r) {
     if (r.pending_at_savepoint.empty()) return "no transaction of the savepoint's checkpoint was pending";
     const auto age = pending_age_at_restore_ms(r);
     if (age < 0) return "the pending transaction's age is unknown";
-    if (r.ending == "late" && age <= r.requested_timeout_ms) return "the late restore ran within the timeout: " + restart_text(r);
+    if (r.ending == "late" && age <= r.requested_timeout_ms)
+        return "the late restore ran within the timeout: " + restart_text(r);
     if (r.ending == "prompt" && age >= r.requested_timeout_ms * 9 / 10)
         return "the prompt restore came within 10 % of the timeout: " + restart_text(r);
     return std::nullopt;
@@ -321,7 +336,8 @@ inline rule_verdict restart_late_loses_the_pending_transaction(const samples& s)
         restarts_ending(s, "late"), restart_name,
         [](const restart_run& r) {
             if (auto why = misplaced(r)) return inconclusive(*why);
-            const bool ok = !r.committed.missing_runs.empty() && r.committed.duplicate_rows == 0 && r.uncommitted.distinct_seq == r.events;
+            const bool ok = !r.committed.missing_runs.empty() && r.committed.duplicate_rows == 0 &&
+                            r.uncommitted.distinct_seq == r.events;
             return ok ? held(restart_text(r)) : refuted(restart_text(r));
         },
         "the late restore did not run");
@@ -335,8 +351,8 @@ inline rule_verdict restart_late_is_silent_but_for_the_logs(const samples& s) {
         restarts_ending(s, "late"), restart_name,
         [](const restart_run& r) {
             if (auto why = misplaced(r)) return inconclusive(*why);
-            const bool ok = r.signals.state == "RUNNING" && r.signals.exceptions == 0 && r.signals.failed_checkpoints == 0 &&
-                            r.signals.log_warnings > 0;
+            const bool ok = r.signals.state == "RUNNING" && r.signals.exceptions == 0 &&
+                            r.signals.failed_checkpoints == 0 && r.signals.log_warnings > 0;
             return ok ? held(restart_text(r)) : refuted(restart_text(r));
         },
         "the late restore did not run");
@@ -356,20 +372,34 @@ inline rule_verdict restart_prompt_delivers_once(const samples& s) {
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
-    return {{"e5.far-under-interval-loses-everything", [](const samples& s, const parameters&) { return far_under_interval_loses_everything(s); }},
-            {"e5.far-under-interval-job-fails-over", [](const samples& s, const parameters&) { return far_under_interval_job_fails_over(s); }},
-            {"e5.seed-condition-is-silent", [](const samples& s, const parameters&) { return seed_condition_is_silent(s); }},
-            {"e5.just-under-interval-loses-records", [](const samples& s, const parameters&) { return just_under_interval_loses_records(s); }},
-            {"e5.above-interval-delivers-once", [](const samples& s, const parameters&) { return above_interval_delivers_once(s); }},
-            {"e5.just-above-interval-suffices", [](const samples& s, const parameters&) { return just_above_interval_suffices(s); }},
-            {"e5.broker-registers-the-request", [](const samples& s, const parameters&) { return broker_registered_the_request(s); }},
-            {"e5.above-broker-max-fails-loudly", [](const samples& s, const parameters&) { return above_max_fails_loudly(s); }},
-            {"e5.cancel-aborts-its-transaction", [](const samples& s, const parameters&) { return cancel_aborts_its_transaction(s); }},
-            {"e5.stuck-transaction-blocks-readers", [](const samples& s, const parameters&) { return stuck_transaction_blocks_readers(s); }},
-            {"e5.stuck-transaction-holds-only-its-partitions", [](const samples& s, const parameters&) { return stuck_transaction_holds_only_its_partitions(s); }},
-            {"e5.restart-late-loses-the-pending-transaction", [](const samples& s, const parameters&) { return restart_late_loses_the_pending_transaction(s); }},
-            {"e5.restart-late-is-silent-but-for-the-logs", [](const samples& s, const parameters&) { return restart_late_is_silent_but_for_the_logs(s); }},
-            {"e5.restart-prompt-delivers-once", [](const samples& s, const parameters&) { return restart_prompt_delivers_once(s); }}};
+    return {{"e5.far-under-interval-loses-everything",
+             [](const samples& s, const parameters&) { return far_under_interval_loses_everything(s); }},
+            {"e5.far-under-interval-job-fails-over",
+             [](const samples& s, const parameters&) { return far_under_interval_job_fails_over(s); }},
+            {"e5.seed-condition-is-silent",
+             [](const samples& s, const parameters&) { return seed_condition_is_silent(s); }},
+            {"e5.just-under-interval-loses-records",
+             [](const samples& s, const parameters&) { return just_under_interval_loses_records(s); }},
+            {"e5.above-interval-delivers-once",
+             [](const samples& s, const parameters&) { return above_interval_delivers_once(s); }},
+            {"e5.just-above-interval-suffices",
+             [](const samples& s, const parameters&) { return just_above_interval_suffices(s); }},
+            {"e5.broker-registers-the-request",
+             [](const samples& s, const parameters&) { return broker_registered_the_request(s); }},
+            {"e5.above-broker-max-fails-loudly",
+             [](const samples& s, const parameters&) { return above_max_fails_loudly(s); }},
+            {"e5.cancel-aborts-its-transaction",
+             [](const samples& s, const parameters&) { return cancel_aborts_its_transaction(s); }},
+            {"e5.stuck-transaction-blocks-readers",
+             [](const samples& s, const parameters&) { return stuck_transaction_blocks_readers(s); }},
+            {"e5.stuck-transaction-holds-only-its-partitions",
+             [](const samples& s, const parameters&) { return stuck_transaction_holds_only_its_partitions(s); }},
+            {"e5.restart-late-loses-the-pending-transaction",
+             [](const samples& s, const parameters&) { return restart_late_loses_the_pending_transaction(s); }},
+            {"e5.restart-late-is-silent-but-for-the-logs",
+             [](const samples& s, const parameters&) { return restart_late_is_silent_but_for_the_logs(s); }},
+            {"e5.restart-prompt-delivers-once",
+             [](const samples& s, const parameters&) { return restart_prompt_delivers_once(s); }}};
 }
 
 }  // namespace rosterrig::e5

@@ -30,16 +30,18 @@ inline output_read read_of(const append_result& r, std::int64_t records) {
 }
 
 struct job_signals {
-    std::string state;                  // at the end
+    std::string state;  // at the end
     std::int64_t completed_checkpoints = 0;
     std::int64_t failed_checkpoints = 0;
-    std::int64_t exceptions = 0;        // in the exception history
+    std::int64_t exceptions = 0;               // in the exception history
     std::vector<std::string> exception_names;  // the first few
-    std::int64_t log_warnings = 0;      // JobManager and TaskManager lines at WARN or ERROR mentioning a transaction, not another run's
-    std::vector<std::string> log_examples;     // the first few of them
+    std::int64_t log_warnings =
+        0;  // JobManager and TaskManager lines at WARN or ERROR mentioning a transaction, not another run's
+    std::vector<std::string> log_examples;  // the first few of them
 };
 BOOST_DESCRIBE_STRUCT(job_signals, (),
-                      (state, completed_checkpoints, failed_checkpoints, exceptions, exception_names, log_warnings, log_examples))
+                      (state, completed_checkpoints, failed_checkpoints, exceptions, exception_names, log_warnings,
+                       log_examples))
 
 struct txn_run {
     std::string part;
@@ -47,31 +49,31 @@ struct txn_run {
     std::uint64_t repeat = 1;
     std::optional<double> ratio;
     std::int64_t requested_timeout_ms = 0;
-    std::int64_t interval_ms = 0;                   // Flink's checkpoint config
+    std::int64_t interval_ms = 0;                       // Flink's checkpoint config
     std::optional<std::int64_t> registered_timeout_ms;  // the broker's TransactionTimeoutMs for the job's ids
-    std::int64_t broker_max_timeout_ms = 0;         // transaction.max.timeout.ms as the broker reports it
+    std::int64_t broker_max_timeout_ms = 0;             // transaction.max.timeout.ms as the broker reports it
     // How often the broker looks for timed-out transactions to abort
     // (transaction.abort.timed.out.transaction.cleanup.interval.ms, as it
     // reports it): a transaction is aborted up to this long after its timeout.
     std::optional<std::int64_t> broker_abort_sweep_ms;
     std::string job_id;
     std::uint64_t events = 0;
-    std::vector<transaction_state> states;           // sampled from the broker
-    output_read committed;                           // read_committed
-    output_read uncommitted;                         // read_uncommitted
+    std::vector<transaction_state> states;  // sampled from the broker
+    output_read committed;                  // read_committed
+    output_read uncommitted;                // read_uncommitted
     job_signals signals;
-    std::int64_t failed_after_ms = -1;               // submit to FAILED, when it failed
-    std::optional<std::int64_t> feed_done_ms;        // submit to the feed's last record acknowledged (absent in older runs)
+    std::int64_t failed_after_ms = -1;         // submit to FAILED, when it failed
+    std::optional<std::int64_t> feed_done_ms;  // submit to the feed's last record acknowledged (absent in older runs)
 };
 BOOST_DESCRIBE_STRUCT(txn_run, (),
                       (part, name, repeat, ratio, requested_timeout_ms, interval_ms, registered_timeout_ms,
-                       broker_max_timeout_ms, broker_abort_sweep_ms, job_id, events, states, committed, uncommitted, signals,
-                       failed_after_ms, feed_done_ms))
+                       broker_max_timeout_ms, broker_abort_sweep_ms, job_id, events, states, committed, uncommitted,
+                       signals, failed_after_ms, feed_done_ms))
 
 /// What a read_committed reader saw of plain records written after a job
 /// was cancelled with its transaction open.
 struct visibility_sample {
-    std::int64_t t_ms = 0;   // since the plain records were acknowledged
+    std::int64_t t_ms = 0;  // since the plain records were acknowledged
     std::int64_t visible = 0;
 };
 BOOST_DESCRIBE_STRUCT(visibility_sample, (), (t_ms, visible))
@@ -88,20 +90,20 @@ struct partition_wait {
 BOOST_DESCRIBE_STRUCT(partition_wait, (), (partition, held_by_open_transaction, plain_records, all_visible_after_ms))
 
 struct stuck_run {
-    std::string ending;                             // cancel | kill-then-cancel (the TaskManager SIGKILLed first)
+    std::string ending;  // cancel | kill-then-cancel (the TaskManager SIGKILLed first)
     std::int64_t requested_timeout_ms = 0;
     std::optional<std::int64_t> registered_timeout_ms;
     std::int64_t interval_ms = 0;
     std::string job_id;
-    std::vector<std::string> open_at_cancel;        // ids the broker listed Ongoing when the job was cancelled
-    std::int64_t open_for_ms_at_cancel = -1;        // how long the oldest of them had been open (broker's start time)
+    std::vector<std::string> open_at_cancel;  // ids the broker listed Ongoing when the job was cancelled
+    std::int64_t open_for_ms_at_cancel = -1;  // how long the oldest of them had been open (broker's start time)
     std::uint64_t plain_records = 0;
     std::int64_t plain_acked_after_cancel_ms = 0;
     std::vector<visibility_sample> visibility;
-    std::int64_t all_visible_after_ms = -1;         // since the plain records were acknowledged; -1: never in the wait
+    std::int64_t all_visible_after_ms = -1;  // since the plain records were acknowledged; -1: never in the wait
     std::vector<transaction_state> states;
-    std::vector<partition_wait> partitions;          // per output partition (absent in runs before it was measured)
-    std::string sink_partitioner = "default";        // default (Kafka's) | fixed (writer subtask i -> partition i)
+    std::vector<partition_wait> partitions;    // per output partition (absent in runs before it was measured)
+    std::string sink_partitioner = "default";  // default (Kafka's) | fixed (writer subtask i -> partition i)
 };
 BOOST_DESCRIBE_STRUCT(stuck_run, (),
                       (ending, requested_timeout_ms, registered_timeout_ms, interval_ms, job_id, open_at_cancel,
@@ -111,23 +113,24 @@ BOOST_DESCRIBE_STRUCT(stuck_run, (),
 /// The restart term: the transaction a savepoint pre-committed, committed by
 /// the job restored from it, promptly or after its timeout.
 struct restart_run {
-    std::string ending;                              // prompt | late
-    std::int64_t interval_ms = 0;                    // Flink's checkpoint config
+    std::string ending;            // prompt | late
+    std::int64_t interval_ms = 0;  // Flink's checkpoint config
     std::int64_t requested_timeout_ms = 0;
     std::optional<std::int64_t> registered_timeout_ms;
     std::string job_id;
     std::string restored_job_id;
     std::string savepoint_path;
     std::int64_t savepoint_id = -1;
-    std::vector<std::string> pending_at_savepoint;   // ids the broker listed Ongoing after the kill, begun before the savepoint's trigger
+    std::vector<std::string>
+        pending_at_savepoint;  // ids the broker listed Ongoing after the kill, begun before the savepoint's trigger
     std::int64_t pending_open_for_ms_at_savepoint = -1;  // the oldest of them, from the broker's start time
     std::int64_t savepoint_to_restored_running_ms = -1;  // savepoint completed -> the restored job's tasks all RUNNING
     std::uint64_t events = 0;
     output_read committed;
     output_read uncommitted;
-    job_signals signals;                             // of the restored job, and both jobs' log lines
+    job_signals signals;  // of the restored job, and both jobs' log lines
     std::vector<transaction_state> states;
-    std::optional<std::uint64_t> repeat;             // absent in runs with one repeat per ending
+    std::optional<std::uint64_t> repeat;  // absent in runs with one repeat per ending
 };
 BOOST_DESCRIBE_STRUCT(restart_run, (),
                       (ending, interval_ms, requested_timeout_ms, registered_timeout_ms, job_id, restored_job_id,
@@ -222,7 +225,8 @@ inline void note_pending_at_savepoint(restart_run& r, const std::vector<transact
         if (d.timeout_ms > 0) r.registered_timeout_ms = d.timeout_ms;
         if (d.start_ms <= 0 || d.start_ms >= triggered_at_ms) continue;
         r.pending_at_savepoint.push_back(d.id);
-        r.pending_open_for_ms_at_savepoint = std::max<std::int64_t>(r.pending_open_for_ms_at_savepoint, savepoint_at_ms - d.start_ms);
+        r.pending_open_for_ms_at_savepoint =
+            std::max<std::int64_t>(r.pending_open_for_ms_at_savepoint, savepoint_at_ms - d.start_ms);
     }
 }
 
@@ -247,9 +251,11 @@ inline bool note_committed_read(stuck_run& st, const std::map<std::uint64_t, int
     std::vector<std::uint64_t> per(st.partitions.size(), 0);
     std::int64_t visible = 0;
     for (auto seq : seqs_read)
-        if (auto it = plain_partition_of.find(seq); it != plain_partition_of.end()) ++visible, ++per[static_cast<std::size_t>(it->second)];
+        if (auto it = plain_partition_of.find(seq); it != plain_partition_of.end())
+            ++visible, ++per[static_cast<std::size_t>(it->second)];
     for (auto& pw : st.partitions)
-        if (pw.all_visible_after_ms < 0 && per[static_cast<std::size_t>(pw.partition)] >= pw.plain_records) pw.all_visible_after_ms = t_ms;
+        if (pw.all_visible_after_ms < 0 && per[static_cast<std::size_t>(pw.partition)] >= pw.plain_records)
+            pw.all_visible_after_ms = t_ms;
     st.visibility.push_back({t_ms, visible});
     if (visible >= static_cast<std::int64_t>(st.plain_records)) st.all_visible_after_ms = t_ms;
     return st.all_visible_after_ms >= 0;
@@ -257,11 +263,13 @@ inline bool note_committed_read(stuck_run& st, const std::map<std::uint64_t, int
 
 // Progress lines.
 inline std::string started_text(const std::string& job, const run_plan& plan) {
-    return "job " + job + ", timeout " + std::to_string(plan.timeout_ms) + " ms, interval " + std::to_string(plan.interval_ms) + " ms";
+    return "job " + job + ", timeout " + std::to_string(plan.timeout_ms) + " ms, interval " +
+           std::to_string(plan.interval_ms) + " ms";
 }
 inline std::string savepoint_text(const restart_run& r) {
     return "savepoint " + std::to_string(r.savepoint_id) + ", TaskManager killed, job cancelled; " +
-           std::to_string(r.pending_at_savepoint.size()) + " transaction(s) begun before the savepoint still open, the oldest for " +
+           std::to_string(r.pending_at_savepoint.size()) +
+           " transaction(s) begun before the savepoint still open, the oldest for " +
            std::to_string(r.pending_open_for_ms_at_savepoint) + " ms at the savepoint";
 }
 inline std::string restored_text(const restart_run& r) {

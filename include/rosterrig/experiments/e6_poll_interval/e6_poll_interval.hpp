@@ -35,16 +35,13 @@ struct definition {
     static constexpr const char* predictions_file = "predictions/e6_poll_interval.json";
     static constexpr const char* results_file = "results/e6_poll_interval.json";
     static constexpr experiment::hooks<parameters> hooks{
-        .problems = &experiment::slot_problems<parameters, &e6::usage_problem>,
-        .reads = {.task_slots = true}};
+        .problems = &experiment::slot_problems<parameters, &e6::usage_problem>, .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e6::rules(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e6::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e6::report_section(env, s, p);
     }
-    static std::map<std::string, std::string> figures(const samples& s, const parameters&) {
-        return timelines(s);
-    }
+    static std::map<std::string, std::string> figures(const samples& s, const parameters&) { return timelines(s); }
 };
 
 }  // namespace rosterrig::e6

@@ -44,14 +44,15 @@ struct parameters {
     std::uint32_t partitions = 4;
     std::uint64_t members = 2;
     std::int64_t max_poll_interval_ms = 10000;
-    std::int64_t session_timeout_ms = 6000;  // classic protocol; the members set it (librdkafka needs it <= the interval)
-    std::uint64_t batch = 50;                // max.poll.records
-    std::uint64_t healthy_latency_ms = 20;   // 1 s per batch
-    std::uint64_t degraded_latency_ms = 400; // 20 s per batch: twice the interval
-    std::int64_t fix_interval_ms = 60000;    // fix 1: an interval three batches long
-    std::uint64_t fix_batch = 5;             // fix 2: 2 s per batch
-    std::int64_t run_ms = 75000;             // how long the members run (they finish the batch in hand)
-    std::int64_t sample_every_ms = 1000;     // the broker's committed offsets and lag
+    std::int64_t session_timeout_ms =
+        6000;                  // classic protocol; the members set it (librdkafka needs it <= the interval)
+    std::uint64_t batch = 50;  // max.poll.records
+    std::uint64_t healthy_latency_ms = 20;    // 1 s per batch
+    std::uint64_t degraded_latency_ms = 400;  // 20 s per batch: twice the interval
+    std::int64_t fix_interval_ms = 60000;     // fix 1: an interval three batches long
+    std::uint64_t fix_batch = 5;              // fix 2: 2 s per batch
+    std::int64_t run_ms = 75000;              // how long the members run (they finish the batch in hand)
+    std::int64_t sample_every_ms = 1000;      // the broker's committed offsets and lag
     // client/protocol/scenario, in this order.
     std::vector<std::string> runs = all_runs();
     // Every run of `runs`, then every run again, this many times (absent: once).
@@ -88,7 +89,8 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, members, max_poll_interval_ms, session_timeout_ms, batch,
-                       healthy_latency_ms, degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms, runs, repeats, quick))
+                       healthy_latency_ms, degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms,
+                       runs, repeats, quick))
 
 /// What one run's members are told.
 struct member_settings {
@@ -107,19 +109,26 @@ BOOST_DESCRIBE_STRUCT(member_settings, (), (client, protocol, scenario, batch, l
 /// "java/classic/fix-pause" as settings; throws std::invalid_argument naming what is unknown.
 inline member_settings settings_of(const parameters& p, const std::string& run) {
     const auto a = run.find('/'), b = run.find('/', a == std::string::npos ? a : a + 1);
-    if (a == std::string::npos || b == std::string::npos) throw std::invalid_argument("a run '" + run + "' is not client/protocol/scenario");
+    if (a == std::string::npos || b == std::string::npos)
+        throw std::invalid_argument("a run '" + run + "' is not client/protocol/scenario");
     member_settings m{run.substr(0, a), run.substr(a + 1, b - a - 1), run.substr(b + 1)};
     const auto client = m.client + "/" + m.protocol;
     if (std::find(known_clients().begin(), known_clients().end(), client) == known_clients().end())
-        throw std::invalid_argument("a run '" + run + "': the client must be cpp/classic, java/classic or java/consumer");
+        throw std::invalid_argument("a run '" + run +
+                                    "': the client must be cpp/classic, java/classic or java/consumer");
     m.batch = static_cast<std::int64_t>(p.batch), m.latency_ms = static_cast<std::int64_t>(p.degraded_latency_ms);
     m.max_poll_interval_ms = p.max_poll_interval_ms;
-    if (m.scenario == "healthy") m.latency_ms = static_cast<std::int64_t>(p.healthy_latency_ms);
-    else if (m.scenario == "fix-interval") m.max_poll_interval_ms = p.fix_interval_ms;
-    else if (m.scenario == "fix-batch") m.batch = static_cast<std::int64_t>(p.fix_batch);
-    else if (m.scenario == "fix-pause") m.mode = "pause";
+    if (m.scenario == "healthy")
+        m.latency_ms = static_cast<std::int64_t>(p.healthy_latency_ms);
+    else if (m.scenario == "fix-interval")
+        m.max_poll_interval_ms = p.fix_interval_ms;
+    else if (m.scenario == "fix-batch")
+        m.batch = static_cast<std::int64_t>(p.fix_batch);
+    else if (m.scenario == "fix-pause")
+        m.mode = "pause";
     else if (m.scenario != "degraded")
-        throw std::invalid_argument("a run '" + run + "': the scenario must be one of healthy, degraded, fix-interval, fix-batch, fix-pause");
+        throw std::invalid_argument(
+            "a run '" + run + "': the scenario must be one of healthy, degraded, fix-interval, fix-batch, fix-pause");
     return m;
 }
 
@@ -129,8 +138,10 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     if (p.healthy_latency_ms == 0 || p.degraded_latency_ms == 0)
         return std::string("--latency: a latency of 0 ms or below simulates no dependency");
     if (p.max_poll_interval_ms < p.session_timeout_ms || p.fix_interval_ms < p.session_timeout_ms)
-        return "a poll interval below the session timeout (" + std::to_string(p.session_timeout_ms) + " ms) is refused by librdkafka";
-    if (p.run_ms <= 0 || p.members == 0 || p.events == 0) return std::string("a run of 0 ms, members or events cannot run");
+        return "a poll interval below the session timeout (" + std::to_string(p.session_timeout_ms) +
+               " ms) is refused by librdkafka";
+    if (p.run_ms <= 0 || p.members == 0 || p.events == 0)
+        return std::string("a run of 0 ms, members or events cannot run");
     if (p.runs.empty()) return std::string("no runs");
     if (p.repeats && *p.repeats == 0) return std::string("repeats: 0 repeats run nothing");
     for (const auto& r : p.runs) {

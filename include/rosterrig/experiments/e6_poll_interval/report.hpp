@@ -42,12 +42,14 @@ inline std::string spread_table(const samples& s) {
         std::int64_t clean_runs = 0;
         for (const auto* r : rs) {
             const auto a = accounting(*r);
-            twice.push_back(a.processed_more_than_once), failed.push_back(a.commits_failed), committed.push_back(committed_at_end(*r));
+            twice.push_back(a.processed_more_than_once), failed.push_back(a.commits_failed),
+                committed.push_back(committed_at_end(*r));
             clean_runs += clean(*r) ? 1 : 0;
         }
         const auto& first = *rs.front();
-        t.row({first.settings.client + " / " + first.settings.protocol, first.settings.scenario, std::to_string(rs.size()),
-               std::to_string(clean_runs) + " of " + std::to_string(rs.size()), spread_text(twice), spread_text(failed),
+        t.row({first.settings.client + " / " + first.settings.protocol, first.settings.scenario,
+               std::to_string(rs.size()), std::to_string(clean_runs) + " of " + std::to_string(rs.size()),
+               spread_text(twice), spread_text(failed),
                spread_text(committed) + " (" + report::with_thousands(first.events) + ")"});
     }
     return "The repeats side by side:\n\n" + t.render();
@@ -56,14 +58,19 @@ inline std::string spread_table(const samples& s) {
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::fixed;
     std::string o =
-        "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " + std::to_string(p.partitions) +
-        " partitions) read by a consumer group of " + std::to_string(p.members) + " members that take up to " + std::to_string(p.batch) +
+        "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " +
+        std::to_string(p.partitions) + " partitions) read by a consumer group of " + std::to_string(p.members) +
+        " members that take up to " + std::to_string(p.batch) +
         " records per poll, \"process\" each with a dependency of fixed latency (a sleep) and commit the batch synchronously; "
-        "`max.poll.interval.ms` = " + fixed(static_cast<double>(p.max_poll_interval_ms) / 1000, 0) + " s. Healthy: " +
-        std::to_string(p.healthy_latency_ms) + " ms per record (" + fixed(static_cast<double>(p.batch * p.healthy_latency_ms) / 1000, 1) +
+        "`max.poll.interval.ms` = " +
+        fixed(static_cast<double>(p.max_poll_interval_ms) / 1000, 0) +
+        " s. Healthy: " + std::to_string(p.healthy_latency_ms) + " ms per record (" +
+        fixed(static_cast<double>(p.batch * p.healthy_latency_ms) / 1000, 1) +
         " s per batch); degraded: " + std::to_string(p.degraded_latency_ms) + " ms (" +
-        fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0) + " s per batch). The fixes run at the degraded "
-        "latency: an interval of " + fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0) + " s; " + std::to_string(p.fix_batch) +
+        fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0) +
+        " s per batch). The fixes run at the degraded "
+        "latency: an interval of " +
+        fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0) + " s; " + std::to_string(p.fix_batch) +
         " records per poll; or the partitions paused while a worker thread processes and the loop keeps polling. Each run lasts " +
         fixed(static_cast<double>(p.run_ms) / 1000, 0) + " s (a member finishes the batch in hand)" +
         (p.repeat_count() > 1 ? "; every configuration ran " + std::to_string(p.repeat_count()) +
@@ -73,18 +80,21 @@ inline std::string report_section(const result::result_envelope& env, const samp
         "line the members logged (each record processed, each commit and its answer, each error the application was handed, each "
         "assignment); committed offsets and lag are the broker's, sampled every " +
         fixed(static_cast<double>(p.sample_every_ms) / 1000, 0) + " s" + (p.quick ? ", **quick run**" : "") + ".\n\n";
-    report::markdown_table t{{"Client / protocol", "Run", "Repeat", "Processed (distinct)", "Processed more than once (most times)",
-                              "Commits ok / failed", "Committed at end (of events)", "Lag at end", "Assignments / revocations",
+    report::markdown_table t{{"Client / protocol", "Run", "Repeat", "Processed (distinct)",
+                              "Processed more than once (most times)", "Commits ok / failed",
+                              "Committed at end (of events)", "Lag at end", "Assignments / revocations",
                               "What the application was handed", "Client log lines about the interval"}};
     for (const auto& r : s.runs) {
         const auto a = accounting(r);
-        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario, r.repeat ? std::to_string(*r.repeat) : "only",
+        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario,
+               r.repeat ? std::to_string(*r.repeat) : "only",
                report::with_thousands(a.processed) + " (" + report::with_thousands(a.distinct_records) + ")",
                report::with_thousands(a.processed_more_than_once) + " (" + std::to_string(a.most_times_processed) + ")",
                std::to_string(a.commits_ok) + " / " + std::to_string(a.commits_failed),
                report::with_thousands(committed_at_end(r)) + " (" + report::with_thousands(r.events) + ")",
-               report::with_thousands(lag_at_end(r)), std::to_string(a.assignments) + " / " + std::to_string(a.revocations),
-               errors_text(a), std::to_string(r.client_poll_warnings)});
+               report::with_thousands(lag_at_end(r)),
+               std::to_string(a.assignments) + " / " + std::to_string(a.revocations), errors_text(a),
+               std::to_string(r.client_poll_warnings)});
     }
     o += t.render();
     if (any_repeat(s)) o += "\n" + spread_table(s);
@@ -97,7 +107,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
     for (const auto& r : s.runs)
         for (const auto& x : r.client_warning_examples)
             if (examples.find(x) == std::string::npos) examples += "\n- `" + x + "`";
-    if (!examples.empty()) o += "\nWhat the clients logged about the interval (one line of each kind):\n" + examples + "\n";
+    if (!examples.empty())
+        o += "\nWhat the clients logged about the interval (one line of each kind):\n" + examples + "\n";
     for (const auto& [file, svg] : timelines(s)) o += "\n![committed offsets and lag against time](" + file + ")\n";
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
@@ -113,14 +124,18 @@ inline std::string timeline_file(const std::string& client) {
 /// for the degraded run and each fix.
 inline std::string timeline_svg(const samples& s, const std::string& client) {
     report::line_plot plot;
-    plot.title = "The poll-interval trap, " + client + ": committed offsets and lag" + (any_repeat(s) ? " (first repeat)" : "");
+    plot.title =
+        "The poll-interval trap, " + client + ": committed offsets and lag" + (any_repeat(s) ? " (first repeat)" : "");
     plot.x_label = "seconds since the members started";
     plot.y_label = "records committed (broker, summed over partitions)";
     plot.y2_label = "lag (dashed)";
     for (const auto& r : s.runs) {
         // The first repeat only: the table above gives every repeat.
-        if (r.settings.scenario == "healthy" || r.settings.client + "/" + r.settings.protocol != client || r.repeat.value_or(1) != 1) continue;
-        report::series committed{r.settings.scenario, {}}, lag{r.settings.scenario + ": lag", {}, report::axis::right, true};
+        if (r.settings.scenario == "healthy" || r.settings.client + "/" + r.settings.protocol != client ||
+            r.repeat.value_or(1) != 1)
+            continue;
+        report::series committed{r.settings.scenario, {}},
+            lag{r.settings.scenario + ": lag", {}, report::axis::right, true};
         for (const auto& o : r.offsets) {
             committed.points.push_back({static_cast<double>(o.t_ms) / 1000, static_cast<double>(o.committed)});
             lag.points.push_back({static_cast<double>(o.t_ms) / 1000, static_cast<double>(o.lag)});
@@ -129,8 +144,8 @@ inline std::string timeline_svg(const samples& s, const std::string& client) {
         plot.add_series(std::move(lag));
     }
     if (!s.runs.empty() && s.runs.front().run_ms > 0)
-        plot.add_reference({report::orientation::vertical, report::axis::left, static_cast<double>(s.runs.front().run_ms) / 1000,
-                            "members take no new batch"});
+        plot.add_reference({report::orientation::vertical, report::axis::left,
+                            static_cast<double>(s.runs.front().run_ms) / 1000, "members take no new batch"});
     return plot.render();
 }
 

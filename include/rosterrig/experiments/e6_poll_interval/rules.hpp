@@ -12,7 +12,9 @@ namespace rosterrig::e6 {
 inline experiment::consumer_accounting accounting(const consumer_run& r) { return experiment::account(r.log); }
 
 /// The committed position at the end, as the broker last reported it.
-inline std::int64_t committed_at_end(const consumer_run& r) { return r.offsets.empty() ? 0 : r.offsets.back().committed; }
+inline std::int64_t committed_at_end(const consumer_run& r) {
+    return r.offsets.empty() ? 0 : r.offsets.back().committed;
+}
 inline std::int64_t lag_at_end(const consumer_run& r) { return r.offsets.empty() ? r.events : r.offsets.back().lag; }
 
 /// The committed position at the end of the members' run (the last sample
@@ -29,21 +31,25 @@ inline std::int64_t committed_during_run(const consumer_run& r) {
 /// (What the last member commits once the other has left is the wind-down,
 /// not the group's progress: reported, not judged here.)
 inline bool livelocked(const consumer_run& r, const experiment::consumer_accounting& a) {
-    const bool any_sample = std::any_of(r.offsets.begin(), r.offsets.end(), [&](const offset_sample& o) { return o.t_ms <= r.run_ms; });
+    const bool any_sample =
+        std::any_of(r.offsets.begin(), r.offsets.end(), [&](const offset_sample& o) { return o.t_ms <= r.run_ms; });
     return any_sample && a.processed > 0 && committed_during_run(r) == 0;
 }
 inline bool livelocked(const consumer_run& r) { return livelocked(r, accounting(r)); }
 
 /// The application was handed an error: a failed commit or an error from poll.
-inline std::int64_t errors_handed_to_application(const experiment::consumer_accounting& a) { return a.commits_failed + a.poll_errors; }
+inline std::int64_t errors_handed_to_application(const experiment::consumer_accounting& a) {
+    return a.commits_failed + a.poll_errors;
+}
 
 inline std::string run_text(const consumer_run& r) {
     const auto a = accounting(r);
-    return run_label(r) + ": " + std::to_string(a.processed) + " processed (" + std::to_string(a.distinct_records) + " distinct, " +
-           std::to_string(a.processed_more_than_once) + " more than once), commits " + std::to_string(a.commits_ok) + " ok / " +
-           std::to_string(a.commits_failed) + " failed, " + std::to_string(a.poll_errors) + " poll errors, " +
-           std::to_string(a.assignments) + " assignments, committed at end " + std::to_string(committed_at_end(r)) + " of " +
-           std::to_string(r.events) + ", " + std::to_string(r.client_poll_warnings) + " client warnings";
+    return run_label(r) + ": " + std::to_string(a.processed) + " processed (" + std::to_string(a.distinct_records) +
+           " distinct, " + std::to_string(a.processed_more_than_once) + " more than once), commits " +
+           std::to_string(a.commits_ok) + " ok / " + std::to_string(a.commits_failed) + " failed, " +
+           std::to_string(a.poll_errors) + " poll errors, " + std::to_string(a.assignments) +
+           " assignments, committed at end " + std::to_string(committed_at_end(r)) + " of " + std::to_string(r.events) +
+           ", " + std::to_string(r.client_poll_warnings) + " client warnings";
 }
 
 // ---- rules ----------------------------------------------------------------------
@@ -54,7 +60,8 @@ using experiment::inconclusive;
 using experiment::refuted;
 using experiment::rule_verdict;
 
-inline std::vector<const consumer_run*> runs_of(const samples& s, const std::string& scenario, const std::string& client = "") {
+inline std::vector<const consumer_run*> runs_of(const samples& s, const std::string& scenario,
+                                                const std::string& client = "") {
     std::vector<const consumer_run*> out;
     for (const auto& r : s.runs)
         if (r.settings.scenario == scenario && (client.empty() || r.settings.client == client)) out.push_back(&r);
@@ -64,9 +71,9 @@ inline std::vector<const consumer_run*> runs_of(const samples& s, const std::str
 template <class Decide>
 rule_verdict each_run(const samples& s, const std::string& scenario, Decide&& decide, const std::string& client = "") {
     const auto rs = runs_of(s, scenario, client);
-    return experiment::for_each_of(rs, [](const consumer_run* r) { return run_label(*r); },
-                                   [&](const consumer_run* r) { return decide(*r); },
-                                   "no " + scenario + " run" + (client.empty() ? "" : " of the " + client + " client") + " in the samples");
+    return experiment::for_each_of(
+        rs, [](const consumer_run* r) { return run_label(*r); }, [&](const consumer_run* r) { return decide(*r); },
+        "no " + scenario + " run" + (client.empty() ? "" : " of the " + client + " client") + " in the samples");
 }
 
 /// Every record processed exactly once and committed: the group kept up.
@@ -92,13 +99,14 @@ inline rule_verdict healthy_progresses_once(const samples& s) {
 inline rule_verdict degraded_livelocks(const samples& s) {
     return each_run(s, "degraded", [](const consumer_run& r) {
         const auto a = accounting(r);
-        const std::string facts = "committed while the members ran " + std::to_string(committed_during_run(r)) + " (at the end " +
-                                  std::to_string(committed_at_end(r)) + "), " +
-                                  std::to_string(a.processed_more_than_once) + " records processed more than once (up to " +
-                                  std::to_string(a.most_times_processed) + " times), " + std::to_string(a.commits_failed) +
-                                  " failed commits, " + std::to_string(a.commits_ok) + " ok";
+        const std::string facts =
+            "committed while the members ran " + std::to_string(committed_during_run(r)) + " (at the end " +
+            std::to_string(committed_at_end(r)) + "), " + std::to_string(a.processed_more_than_once) +
+            " records processed more than once (up to " + std::to_string(a.most_times_processed) + " times), " +
+            std::to_string(a.commits_failed) + " failed commits, " + std::to_string(a.commits_ok) + " ok";
         if (a.processed == 0) return inconclusive("nothing was processed");
-        return livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts) : refuted(facts);
+        return livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts)
+                                                                                          : refuted(facts);
     });
 }
 
@@ -112,9 +120,10 @@ inline rule_verdict seed_silent_livelock(const samples& s) {
         // "Commits fail" as the broker shows it: commits were made and no offset moved.
         const bool trap = livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_ok + a.commits_failed > 0;
         const auto handed = errors_handed_to_application(a);
-        const std::string facts = std::string(trap ? "no progress, work repeated, commits failed" : "not the livelock") + "; the application was handed " +
-                                  std::to_string(handed) + " errors (" + std::to_string(a.commits_failed) + " failed commits, " +
-                                  std::to_string(a.poll_errors) + " from poll)";
+        const std::string facts =
+            std::string(trap ? "no progress, work repeated, commits failed" : "not the livelock") +
+            "; the application was handed " + std::to_string(handed) + " errors (" + std::to_string(a.commits_failed) +
+            " failed commits, " + std::to_string(a.poll_errors) + " from poll)";
         return trap && handed == 0 ? held(facts) : refuted(facts);
     });
 }
@@ -122,24 +131,31 @@ inline rule_verdict seed_silent_livelock(const samples& s) {
 /// librdkafka hands the application the exceeded interval as an error from
 /// its poll; the Java client's poll does not (only its log says so).
 inline rule_verdict cpp_poll_reports_the_interval(const samples& s) {
-    return each_run(s, "degraded", [](const consumer_run& r) {
-        const auto a = accounting(r);
-        std::int64_t about_interval = 0;
-        for (const auto& e : r.log)
-            if (e.kind == "error" && e.where == "poll" && is_poll_warning(e.error)) ++about_interval;
-        const std::string facts = std::to_string(about_interval) + " poll errors about the interval, " + std::to_string(a.revocations) +
-                                  " revocations";
-        return about_interval > 0 ? held(facts) : refuted(facts);
-    }, "cpp");
+    return each_run(
+        s, "degraded",
+        [](const consumer_run& r) {
+            const auto a = accounting(r);
+            std::int64_t about_interval = 0;
+            for (const auto& e : r.log)
+                if (e.kind == "error" && e.where == "poll" && is_poll_warning(e.error)) ++about_interval;
+            const std::string facts = std::to_string(about_interval) + " poll errors about the interval, " +
+                                      std::to_string(a.revocations) + " revocations";
+            return about_interval > 0 ? held(facts) : refuted(facts);
+        },
+        "cpp");
 }
 
 inline rule_verdict java_poll_stays_quiet(const samples& s) {
-    return each_run(s, "degraded", [](const consumer_run& r) {
-        const auto a = accounting(r);
-        const std::string facts = std::to_string(a.poll_errors) + " errors from poll, " + std::to_string(r.client_poll_warnings) +
-                                  " client log warnings about the poll interval, " + std::to_string(a.commits_failed) + " failed commits";
-        return a.poll_errors == 0 && r.client_poll_warnings > 0 ? held(facts) : refuted(facts);
-    }, "java");
+    return each_run(
+        s, "degraded",
+        [](const consumer_run& r) {
+            const auto a = accounting(r);
+            const std::string facts =
+                std::to_string(a.poll_errors) + " errors from poll, " + std::to_string(r.client_poll_warnings) +
+                " client log warnings about the poll interval, " + std::to_string(a.commits_failed) + " failed commits";
+            return a.poll_errors == 0 && r.client_poll_warnings > 0 ? held(facts) : refuted(facts);
+        },
+        "java");
 }
 
 inline rule_verdict fix_progresses(const samples& s, const std::string& scenario) {
@@ -154,11 +170,13 @@ inline rule_verdict fixes_keep_throughput(const samples& s, const parameters& p)
     for (const auto* scenario : {"fix-interval", "fix-batch", "fix-pause"})
         for (const auto* r : runs_of(s, scenario)) {
             any = true;
-            const double possible = static_cast<double>(p.members) * static_cast<double>(p.run_ms) / static_cast<double>(r->settings.latency_ms);
+            const double possible = static_cast<double>(p.members) * static_cast<double>(p.run_ms) /
+                                    static_cast<double>(r->settings.latency_ms);
             const double got = static_cast<double>(committed_at_end(*r));
             const double reference = std::min(possible, static_cast<double>(r->events));
             const bool ok = got >= 0.5 * reference;
-            out.verdict = rosterrig::merge(out.verdict, ok ? rosterrig::verdict_kind::held : rosterrig::verdict_kind::refuted);
+            out.verdict =
+                rosterrig::merge(out.verdict, ok ? rosterrig::verdict_kind::held : rosterrig::verdict_kind::refuted);
             // The reference is what the members could process at the degraded
             // latency (or the whole topic), not a ceiling: a fix that shortens
             // each record's work commits more than it.
@@ -219,17 +237,20 @@ inline rule_verdict only_the_predicted_configuration_varies(const samples& s) {
 }
 
 inline std::vector<rule> rules() {
-    return {{"e6.healthy-progresses-once", [](const samples& s, const parameters&) { return healthy_progresses_once(s); }},
-            {"e6.degraded-livelocks", [](const samples& s, const parameters&) { return degraded_livelocks(s); }},
-            {"e6.seed-silent-livelock", [](const samples& s, const parameters&) { return seed_silent_livelock(s); }},
-            {"e6.cpp-poll-reports-the-interval", [](const samples& s, const parameters&) { return cpp_poll_reports_the_interval(s); }},
-            {"e6.java-poll-stays-quiet", [](const samples& s, const parameters&) { return java_poll_stays_quiet(s); }},
-            {"e6.fix-interval-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-interval"); }},
-            {"e6.fix-batch-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-batch"); }},
-            {"e6.fix-pause-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-pause"); }},
-            {"e6.fixes-keep-throughput", [](const samples& s, const parameters& p) { return fixes_keep_throughput(s, p); }},
-            {"e6.only-java-consumer-interval-fix-varies",
-             [](const samples& s, const parameters&) { return only_the_predicted_configuration_varies(s); }}};
+    return {
+        {"e6.healthy-progresses-once", [](const samples& s, const parameters&) { return healthy_progresses_once(s); }},
+        {"e6.degraded-livelocks", [](const samples& s, const parameters&) { return degraded_livelocks(s); }},
+        {"e6.seed-silent-livelock", [](const samples& s, const parameters&) { return seed_silent_livelock(s); }},
+        {"e6.cpp-poll-reports-the-interval",
+         [](const samples& s, const parameters&) { return cpp_poll_reports_the_interval(s); }},
+        {"e6.java-poll-stays-quiet", [](const samples& s, const parameters&) { return java_poll_stays_quiet(s); }},
+        {"e6.fix-interval-progresses",
+         [](const samples& s, const parameters&) { return fix_progresses(s, "fix-interval"); }},
+        {"e6.fix-batch-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-batch"); }},
+        {"e6.fix-pause-progresses", [](const samples& s, const parameters&) { return fix_progresses(s, "fix-pause"); }},
+        {"e6.fixes-keep-throughput", [](const samples& s, const parameters& p) { return fixes_keep_throughput(s, p); }},
+        {"e6.only-java-consumer-interval-fix-varies",
+         [](const samples& s, const parameters&) { return only_the_predicted_configuration_varies(s); }}};
 }
 
 }  // namespace rosterrig::e6

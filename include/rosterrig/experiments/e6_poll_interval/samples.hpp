@@ -16,22 +16,22 @@ struct offset_sample {
 BOOST_DESCRIBE_STRUCT(offset_sample, (), (t_ms, committed, lag))
 
 struct consumer_run {
-    std::string run;  // client/protocol/scenario
+    std::string run;                      // client/protocol/scenario
     std::optional<std::uint64_t> repeat;  // 1, 2, ... (absent: the configuration ran once)
     member_settings settings;
-    std::int64_t events = 0;          // records in the topic (every one acknowledged before the members start)
-    std::int64_t run_ms = 0;          // the members' run; then each finishes the batch in hand and leaves
-    std::int64_t started_at_ms = 0;   // epoch ms, when the members were started
+    std::int64_t events = 0;           // records in the topic (every one acknowledged before the members start)
+    std::int64_t run_ms = 0;           // the members' run; then each finishes the batch in hand and leaves
+    std::int64_t started_at_ms = 0;    // epoch ms, when the members were started
     std::vector<std::string> clients;  // what each member's start line reported (client, protocol, mode, version)
     std::vector<std::int64_t> exit_codes;
     std::vector<experiment::consumer_event> log;  // every member's lines, in time order (the raw samples)
     std::vector<offset_sample> offsets;
-    std::int64_t client_poll_warnings = 0;        // the clients' own log lines about the poll interval (stderr)
+    std::int64_t client_poll_warnings = 0;             // the clients' own log lines about the poll interval (stderr)
     std::vector<std::string> client_warning_examples;  // the distinct kinds of those lines
 };
 BOOST_DESCRIBE_STRUCT(consumer_run, (),
-                      (run, repeat, settings, events, run_ms, started_at_ms, clients, exit_codes, log, offsets, client_poll_warnings,
-                       client_warning_examples))
+                      (run, repeat, settings, events, run_ms, started_at_ms, clients, exit_codes, log, offsets,
+                       client_poll_warnings, client_warning_examples))
 
 struct samples {
     std::vector<consumer_run> runs;
@@ -40,7 +40,9 @@ struct samples {
 BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
 
 /// "java/consumer/fix-interval #2": the configuration and, when it repeats, which repeat.
-inline std::string run_label(const consumer_run& r) { return r.run + (r.repeat ? " #" + std::to_string(*r.repeat) : ""); }
+inline std::string run_label(const consumer_run& r) {
+    return r.run + (r.repeat ? " #" + std::to_string(*r.repeat) : "");
+}
 
 /// Whether the runs carry repeat numbers (a run that repeats its configurations).
 inline bool any_repeat(const samples& s) {

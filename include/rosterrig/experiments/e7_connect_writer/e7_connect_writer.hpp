@@ -43,6 +43,6 @@ struct definition {
     static std::map<std::string, std::string> figures(const samples&, const parameters&) { return {}; }
 };
 
-} // namespace rosterrig::e7
+}  // namespace rosterrig::e7
 
 #endif

@@ -52,7 +52,8 @@ struct parameters {
         p.quick = true;
         p.events = 3000;
         p.providers = 500;
-        p.kills = 1;  // a Connect worker takes about 40 s to commit again after a kill: one kill keeps the quick run under 3 minutes
+        p.kills =
+            1;  // a Connect worker takes about 40 s to commit again after a kill: one kill keeps the quick run under 3 minutes
         p.offsets_events = 1000;
         p.offsets_watch_ms = 8000;  // a replay is still waited for until it lands (at most 60 s)
         p.dial_intervals_ms = {5000};
@@ -71,8 +72,8 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, kills, commit_interval_ms, tasks, kill_delay_min_ms,
-                       kill_delay_max_ms, offsets_events, offsets_watch_ms, dial_intervals_ms, dial_events, dial_feed_ms,
-                       freshness_bucket_ms, quick))
+                       kill_delay_max_ms, offsets_events, offsets_watch_ms, dial_intervals_ms, dial_events,
+                       dial_feed_ms, freshness_bucket_ms, quick))
 
 /// Part 1's one configuration: the sink has no mode to choose.
 inline constexpr const char* restart_name = "kafka-connect + append";
@@ -105,10 +106,15 @@ inline experiment::feed_pacing pacing_of(const parameters& p) {
 /// The pipeline a part runs: an append table like Flink's, the commit
 /// interval where Flink has its checkpoint interval, tasks where it has parallelism.
 inline experiment::pipeline_config pipeline_of(std::int64_t commit_interval_ms, std::int64_t tasks) {
-    return {experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, experiment::iceberg_sink::flink_sink,
-            experiment::warehouse::s3, experiment::startup_mode::earliest_offset, commit_interval_ms, tasks};
+    return {experiment::table_kind::append,
+            experiment::checkpoint_mode::exactly_once,
+            experiment::iceberg_sink::flink_sink,
+            experiment::warehouse::s3,
+            experiment::startup_mode::earliest_offset,
+            commit_interval_ms,
+            tasks};
 }
 
-} // namespace rosterrig::e7
+}  // namespace rosterrig::e7
 
 #endif

@@ -18,7 +18,8 @@ inline recovery_summary summarize_recovery(const restart_run& r) {
         jvm.push_back(static_cast<double>(r.run.kills[i].taskmanager_back_after_ms));
         rest.push_back(static_cast<double>(r.worker_kills[i].rest_back_after_ms));
         running.push_back(static_cast<double>(r.run.kills[i].job_running_after_ms));
-        if (r.worker_kills[i].first_commit_after_ms >= 0) commit.push_back(static_cast<double>(r.worker_kills[i].first_commit_after_ms));
+        if (r.worker_kills[i].first_commit_after_ms >= 0)
+            commit.push_back(static_cast<double>(r.worker_kills[i].first_commit_after_ms));
     }
     auto med = [](std::vector<double> v) { return v.empty() ? 0.0 : stats::summarize(std::move(v)).median; };
     s.jvm_ms = med(jvm), s.rest_ms = med(rest), s.running_ms = med(running), s.first_commit_ms = med(commit);
@@ -42,8 +43,9 @@ inline rule_verdict restart_no_duplicates(const samples& s) {
 inline rule_verdict restart_nothing_missing(const samples& s) {
     if (!s.restart || s.restart->run.rows == 0) return inconclusive("part 1's table was not read back");
     const auto& r = s.restart->run;
-    const std::string why = std::to_string(r.events - std::min(r.events, r.distinct_seq)) + " of " + std::to_string(r.events) +
-                            " seqs missing, in " + std::to_string(r.missing_runs.size()) + " runs";
+    const std::string why = std::to_string(r.events - std::min(r.events, r.distinct_seq)) + " of " +
+                            std::to_string(r.events) + " seqs missing, in " + std::to_string(r.missing_runs.size()) +
+                            " runs";
     return r.missing_runs.empty() && r.distinct_seq == r.events ? held(why) : refuted(why);
 }
 
@@ -51,15 +53,16 @@ inline rule_verdict restart_nothing_missing(const samples& s) {
 inline rule_verdict rewind_refused_while_running(const samples& s) {
     const auto& o = s.offsets;
     if (!o.rewind_while_running_tried) return inconclusive("the rewind was not tried");
-    if (o.rewind_while_running_refused) return held("the broker refused: " + o.rewind_while_running_refused->substr(0, 300));
+    if (o.rewind_while_running_refused)
+        return held("the broker refused: " + o.rewind_while_running_refused->substr(0, 300));
     return refuted("the broker applied the rewind behind the running connector");
 }
 
 /// The extra rows a step found beyond the one copy of each seq.
 inline std::string step_text(const offsets_step& x, std::uint64_t events) {
     return x.step + ": " + std::to_string(x.rows) + " rows for " + std::to_string(events) + " events, " +
-           std::to_string(x.duplicate_rows) + " duplicate rows, committed offsets " + std::to_string(x.committed_offsets_sum) +
-           " of " + std::to_string(x.end_offsets_sum);
+           std::to_string(x.duplicate_rows) + " duplicate rows, committed offsets " +
+           std::to_string(x.committed_offsets_sum) + " of " + std::to_string(x.end_offsets_sum);
 }
 
 /// "A worker kill, and deleting and recreating the connector under the same
@@ -119,8 +122,8 @@ inline rule_verdict longer_interval_larger_files(const samples& s) {
     bool monotone = true;
     for (std::size_t i = 0; i < cells.size(); ++i) {
         const auto a = experiment::analyze(*cells[i]);
-        why += (why.empty() ? "" : "; ") + cells[i]->cell + ": " + std::to_string(a.commits_with_data) + " commits, mean file " +
-               std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B";
+        why += (why.empty() ? "" : "; ") + cells[i]->cell + ": " + std::to_string(a.commits_with_data) +
+               " commits, mean file " + std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B";
         if (i == 0) continue;
         const auto b = experiment::analyze(*cells[i - 1]);
         if (!(a.commits_with_data < b.commits_with_data && a.mean_file_bytes > b.mean_file_bytes)) monotone = false;
@@ -150,7 +153,9 @@ inline rule_verdict freshness_follows_interval(const samples& s) {
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
-    auto only = [](rule_verdict (*f)(const samples&)) { return [f](const samples& s, const parameters&) { return f(s); }; };
+    auto only = [](rule_verdict (*f)(const samples&)) {
+        return [f](const samples& s, const parameters&) { return f(s); };
+    };
     return {{"e7.restart-no-duplicates", only(restart_no_duplicates)},
             {"e7.restart-nothing-missing", only(restart_nothing_missing)},
             {"e7.rewind-refused-while-running", only(rewind_refused_while_running)},
@@ -161,6 +166,6 @@ inline std::vector<rule> rules() {
             {"e7.freshness-follows-interval", only(freshness_follows_interval)}};
 }
 
-} // namespace rosterrig::e7
+}  // namespace rosterrig::e7
 
 #endif

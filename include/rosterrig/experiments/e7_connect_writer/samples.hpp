@@ -25,12 +25,12 @@ BOOST_DESCRIBE_STRUCT(connect_settings, (),
 /// What surrounded one worker kill beyond experiment 1's record.
 struct worker_kill {
     std::uint64_t index = 0;
-    std::int64_t table_records_before = 0;   // the catalog's total-records just before the kill
-    std::int64_t snapshots_before = 0;       // the table's snapshots just before
-    std::int64_t ms_since_last_commit = -1;  // since the newest snapshot's timestamp
-    bool commit_seen_before = false;         // the trigger: a commit after the previous recovery (false: waited out)
-    std::int64_t rest_back_after_ms = 0;     // the restarted worker answers GET /
-    std::int64_t first_commit_after_ms = -1; // the first table commit after the kill, -1 if none before the next
+    std::int64_t table_records_before = 0;    // the catalog's total-records just before the kill
+    std::int64_t snapshots_before = 0;        // the table's snapshots just before
+    std::int64_t ms_since_last_commit = -1;   // since the newest snapshot's timestamp
+    bool commit_seen_before = false;          // the trigger: a commit after the previous recovery (false: waited out)
+    std::int64_t rest_back_after_ms = 0;      // the restarted worker answers GET /
+    std::int64_t first_commit_after_ms = -1;  // the first table commit after the kill, -1 if none before the next
 };
 BOOST_DESCRIBE_STRUCT(worker_kill, (),
                       (index, table_records_before, snapshots_before, ms_since_last_commit, commit_seen_before,
@@ -44,7 +44,7 @@ BOOST_DESCRIBE_STRUCT(worker_kill, (),
 /// exceptions_recorded: it keeps no exception history); the kills' checkpoint
 /// ids stay -1. Runs before this record carried "none: ..." and -1 there.
 struct restart_run {
-    experiment::configuration_run run;   // experiment 1's record: kills, table read-back, attribution
+    experiment::configuration_run run;  // experiment 1's record: kills, table read-back, attribution
     connect_settings in_force;
     std::vector<worker_kill> worker_kills;  // one per run.kills entry, same order
 };
@@ -67,10 +67,10 @@ struct offsets_step {
     std::uint64_t rows = 0;
     std::uint64_t distinct_seq = 0;
     std::uint64_t duplicate_rows = 0;
-    std::string connector_state;  // as the worker reports it, "" when absent
-    std::string note;             // what happened in the step (the broker's refusal, ...)
+    std::string connector_state;                         // as the worker reports it, "" when absent
+    std::string note;                                    // what happened in the step (the broker's refusal, ...)
     std::optional<std::int64_t> committed_after_action;  // the group's offsets right after the action (a rewind: 0)
-    std::vector<offsets_watch_sample> watch;              // from the action to the read-back
+    std::vector<offsets_watch_sample> watch;             // from the action to the read-back
 };
 BOOST_DESCRIBE_STRUCT(offsets_step, (),
                       (step, committed_offsets_sum, end_offsets_sum, rows, distinct_seq, duplicate_rows,
@@ -102,7 +102,8 @@ struct offsets_part {
     bool rewind_while_running_tried = false;
     std::vector<offsets_step> steps;
 };
-BOOST_DESCRIBE_STRUCT(offsets_part, (), (events, feed_sha256, rewind_while_running_refused, rewind_while_running_tried, steps))
+BOOST_DESCRIBE_STRUCT(offsets_part, (),
+                      (events, feed_sha256, rewind_while_running_refused, rewind_while_running_tried, steps))
 
 struct samples {
     std::optional<restart_run> restart;
@@ -122,8 +123,8 @@ inline const offsets_step* find_step(const offsets_part& p, const std::string& s
 inline std::string cell_name(std::int64_t interval_ms) { return "connect-" + experiment::seconds_text(interval_ms); }
 
 /// Part 1's record as it starts: experiment 1's fields that mean the same for this writer.
-inline restart_run start_restart(const parameters& p, const std::string& connector, const experiment::writer_settings& w,
-                                 const connect_settings& in_force, double rate) {
+inline restart_run start_restart(const parameters& p, const std::string& connector,
+                                 const experiment::writer_settings& w, const connect_settings& in_force, double rate) {
     restart_run r;
     r.run.name = restart_name;
     r.run.checkpoint_mode_in_force = w.mode;
@@ -140,12 +141,13 @@ inline restart_run start_restart(const parameters& p, const std::string& connect
 
 /// One progress line per kill.
 inline std::string describe(const experiment::kill_sample& k, const worker_kill& w, std::size_t of) {
-    return "kill " + std::to_string(k.index) + "/" + std::to_string(of) + " at event " + std::to_string(k.sent_before_kill) +
-           ", table at " + std::to_string(w.table_records_before) + " records, " + std::to_string(w.ms_since_last_commit) +
-           " ms after its last commit; worker answering after " + std::to_string(w.rest_back_after_ms) +
-           " ms, tasks running after " + std::to_string(k.job_running_after_ms) + " ms";
+    return "kill " + std::to_string(k.index) + "/" + std::to_string(of) + " at event " +
+           std::to_string(k.sent_before_kill) + ", table at " + std::to_string(w.table_records_before) + " records, " +
+           std::to_string(w.ms_since_last_commit) + " ms after its last commit; worker answering after " +
+           std::to_string(w.rest_back_after_ms) + " ms, tasks running after " + std::to_string(k.job_running_after_ms) +
+           " ms";
 }
 
-} // namespace rosterrig::e7
+}  // namespace rosterrig::e7
 
 #endif

@@ -30,7 +30,8 @@ namespace rosterrig::e7b {
 using experiment::prediction_outcome;
 
 /// The cells, in the order a full run takes them.
-inline constexpr const char* coordinator_kill = "coordinator-kill";  ///< two workers; SIGKILL the coordinator's, timed from the feed's start
+inline constexpr const char* coordinator_kill =
+    "coordinator-kill";  ///< two workers; SIGKILL the coordinator's, timed from the feed's start
 /// Two workers; SIGKILL the coordinator's, timed from the table's first
 /// snapshot: the same kill once the coordinators' group has committed a
 /// position on the control topic (experiment 7's kills all came after one).
@@ -40,8 +41,8 @@ inline constexpr const char* coordinator_kill_after_commit = "coordinator-kill-a
 /// (iceberg.kafka.auto.offset.reset=earliest; the sink's default is latest):
 /// the remedy apache/iceberg PR #18006 proposes, tried as a user can today.
 inline constexpr const char* coordinator_kill_earliest = "coordinator-kill-earliest";
-inline constexpr const char* zombie_pause = "zombie-pause";          ///< two workers; SIGSTOP the other one, then SIGCONT
-inline constexpr const char* one_worker_kill = "one-worker-kill";    ///< the control: one worker, SIGKILLed
+inline constexpr const char* zombie_pause = "zombie-pause";        ///< two workers; SIGSTOP the other one, then SIGCONT
+inline constexpr const char* one_worker_kill = "one-worker-kill";  ///< the control: one worker, SIGKILLed
 inline const std::vector<std::string>& known_cells() {
     static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest,
                                             zombie_pause, one_worker_kill};
@@ -105,7 +106,9 @@ struct parameters {
     /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
     /// REST restart: the kill before the first commit (records lost for
     /// good) and, beside it, the same kill after the first commit.
-    static std::vector<std::string> repro_names() { return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest}; }
+    static std::vector<std::string> repro_names() {
+        return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest};
+    }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
         if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
@@ -118,12 +121,14 @@ struct parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, providers, partitions, tasks, commit_interval_ms, feed_ms, fault_delay_min_ms,
-                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells, quick))
+                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells,
+                       quick))
 
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
     for (const auto& c : p.cells)
         if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end())
-            return "no cell '" + c + "' (coordinator-kill, coordinator-kill-after-commit, coordinator-kill-earliest, zombie-pause, one-worker-kill)";
+            return "no cell '" + c +
+                   "' (coordinator-kill, coordinator-kill-after-commit, coordinator-kill-earliest, zombie-pause, one-worker-kill)";
     if (p.cells.empty()) return "no cell to run";
     if (p.trials == 0) return "--trials: at least 1";
     if (p.events == 0 || p.feed_ms <= 0) return "the feed needs events and a positive duration";
@@ -156,8 +161,13 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
 
 /// The Connect pipeline: experiment 7's append table, commit interval and tasks.
 inline experiment::pipeline_config pipeline_of(const parameters& p) {
-    return {experiment::table_kind::append, experiment::checkpoint_mode::exactly_once, experiment::iceberg_sink::flink_sink,
-            experiment::warehouse::s3, experiment::startup_mode::earliest_offset, p.commit_interval_ms, p.tasks};
+    return {experiment::table_kind::append,
+            experiment::checkpoint_mode::exactly_once,
+            experiment::iceberg_sink::flink_sink,
+            experiment::warehouse::s3,
+            experiment::startup_mode::earliest_offset,
+            p.commit_interval_ms,
+            p.tasks};
 }
 
 }  // namespace rosterrig::e7b

@@ -25,23 +25,25 @@ inline std::vector<const trial*> trials_of(const samples& s, const std::string& 
 
 /// The after-commit cell's progress line on the table's first snapshot.
 inline std::string first_snapshot_text(const trial& t) {
-    return "the table's first snapshot " +
-           (t.first_snapshot_after_ms < 0 ? std::string("not seen") : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms");
+    return "the table's first snapshot " + (t.first_snapshot_after_ms < 0
+                                                ? std::string("not seen")
+                                                : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms");
 }
 
 inline std::string trial_text(const trial& t) {
-    return "coordinator on worker " + std::to_string(t.coordinator_worker) +
-           ", fault on worker " + std::to_string(t.target_worker) + "; " + std::to_string(t.records_at_window_end) + " of " +
+    return "coordinator on worker " + std::to_string(t.coordinator_worker) + ", fault on worker " +
+           std::to_string(t.target_worker) + "; " + std::to_string(t.records_at_window_end) + " of " +
            std::to_string(t.acknowledged) + " committed " +
            (landed_in_window(t) ? std::to_string(t.landed_after_ms / 1000) + " s after the heal"
                                 : "at the window's end") +
            "; coordinators started/stopped (logged) " + std::to_string(t.coordinators_started) + "/" +
-           std::to_string(t.coordinators_stopped) + "; commit rounds " + std::to_string(t.commit_rounds_started) + " (" +
-           std::to_string(t.commit_rounds_timed_out) + " timed out, " + std::to_string(t.stray_answers) +
+           std::to_string(t.coordinators_stopped) + "; commit rounds " + std::to_string(t.commit_rounds_started) +
+           " (" + std::to_string(t.commit_rounds_timed_out) + " timed out, " + std::to_string(t.stray_answers) +
            " stray answers); coordinator group up to " + std::to_string(t.coord_group_max_members) + " members" +
            (t.restarted ? std::string("; restarted: ") +
-                              (t.landed_after_restart_ms >= 0 ? "all landed " + std::to_string(t.landed_after_restart_ms / 1000) + " s later"
-                                                              : std::to_string(t.records_after_restart) + " committed")
+                              (t.landed_after_restart_ms >= 0
+                                   ? "all landed " + std::to_string(t.landed_after_restart_ms / 1000) + " s later"
+                                   : std::to_string(t.records_after_restart) + " committed")
                         : "") +
            "; read back " + std::to_string(t.rows) + " rows, " + std::to_string(t.duplicate_rows) + " duplicate, " +
            std::to_string(t.missing_seq) + " missing";
@@ -74,7 +76,8 @@ rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&&
 /// trial whose fault did not apply, or that `cannot_say` gives a reason for
 /// (a condition the cell needs and the trial lacked), is inconclusive.
 template <class CannotSay, class Ok>
-rule_verdict in_every_trial(const samples& s, const std::string& cell, CannotSay&& cannot_say, Ok&& ok, const std::string& what) {
+rule_verdict in_every_trial(const samples& s, const std::string& cell, CannotSay&& cannot_say, Ok&& ok,
+                            const std::string& what) {
     return experiment::for_each_of(
         trials_of(s, cell), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
         [&](const trial* t) {
@@ -86,11 +89,14 @@ rule_verdict in_every_trial(const samples& s, const std::string& cell, CannotSay
 }
 template <class Ok>
 rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, const std::string& what) {
-    return in_every_trial(s, cell, [](const trial&) { return std::optional<std::string>(); }, std::forward<Ok>(ok), what);
+    return in_every_trial(
+        s, cell, [](const trial&) { return std::optional<std::string>(); }, std::forward<Ok>(ok), what);
 }
 inline bool landed_exactly(const trial& t) { return landed_in_window(t) && exact(t); }
 
-inline bool stalled(const trial& t) { return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged); }
+inline bool stalled(const trial& t) {
+    return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged);
+}
 
 /// The after-commit cell: exact in every trial whose kill came after the
 /// table's first snapshot; a trial whose kill came before it cannot say. (A
@@ -117,12 +123,15 @@ inline rule_verdict stalled_sink_committed_its_offsets(const samples& s) {
     for (const auto& t : s.trials) {
         if (!stalled(t) || t.source_lag_at_window_end < 0) continue;
         ++n;
-        if (t.source_lag_at_window_end == 0) ++at_end;
-        else lagging += t.cell + " #" + std::to_string(t.index) + " lag " + std::to_string(t.source_lag_at_window_end) + "; ";
+        if (t.source_lag_at_window_end == 0)
+            ++at_end;
+        else
+            lagging +=
+                t.cell + " #" + std::to_string(t.index) + " lag " + std::to_string(t.source_lag_at_window_end) + "; ";
     }
     if (n == 0) return inconclusive("no stalled trial whose source offsets were read");
-    const auto facts = "source offsets at the log end (lag 0) with records missing from the table in " + std::to_string(at_end) +
-                       " of " + std::to_string(n) + " stalled trials";
+    const auto facts = "source offsets at the log end (lag 0) with records missing from the table in " +
+                       std::to_string(at_end) + " of " + std::to_string(n) + " stalled trials";
     return at_end == n ? held(facts) : refuted(facts + "; " + lagging);
 }
 
@@ -136,8 +145,9 @@ inline std::vector<rule> rules() {
          }},
         {"e7b.coordinator-kill-leaves-two-coordinators",
          [](const samples& s, const parameters&) {
-             return in_some_trial(s, coordinator_kill, [](const trial& t) { return coordinators_left(t) >= 2; },
-                                  "two or more coordinators started and not stopped, as the workers logged");
+             return in_some_trial(
+                 s, coordinator_kill, [](const trial& t) { return coordinators_left(t) >= 2; },
+                 "two or more coordinators started and not stopped, as the workers logged");
          }},
         {"e7b.restart-recovers-exactly",
          [](const samples& s, const parameters&) {
@@ -145,18 +155,21 @@ inline std::vector<rule> rules() {
              return in_every_trial(
                  s, coordinator_kill,
                  [](const trial& t) {
-                     return !landed_in_window(t) && !t.restarted ? std::optional<std::string>("short at the window's end and not restarted")
-                                                                 : std::nullopt;
+                     return !landed_in_window(t) && !t.restarted
+                                ? std::optional<std::string>("short at the window's end and not restarted")
+                                : std::nullopt;
                  },
                  exact, "every acknowledged seq once, nothing else");
          }},
         {"e7b.zombie-pause-exact",
          [](const samples& s, const parameters&) {
-             return in_every_trial(s, zombie_pause, landed_exactly, "committed within the window, every acknowledged seq once");
+             return in_every_trial(s, zombie_pause, landed_exactly,
+                                   "committed within the window, every acknowledged seq once");
          }},
         {"e7b.one-worker-kill-exact",
          [](const samples& s, const parameters&) {
-             return in_every_trial(s, one_worker_kill, landed_exactly, "committed within the window, every acknowledged seq once");
+             return in_every_trial(s, one_worker_kill, landed_exactly,
+                                   "committed within the window, every acknowledged seq once");
          }},
         {"e7b.kill-after-first-commit-exact",
          [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
@@ -166,7 +179,8 @@ inline std::vector<rule> rules() {
                  s, coordinator_kill_earliest,
                  [](const trial& t) {
                      return t.control_offset_reset.value_or("") != "earliest"
-                                ? std::optional<std::string>("the worker did not store iceberg.kafka.auto.offset.reset=earliest")
+                                ? std::optional<std::string>(
+                                      "the worker did not store iceberg.kafka.auto.offset.reset=earliest")
                                 : std::nullopt;
                  },
                  landed_exactly, "committed within the window, every acknowledged seq once");
@@ -175,8 +189,9 @@ inline std::vector<rule> rules() {
          [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
         {"e7b.deleted-connector-leaves-coordinators",
          [](const samples& s, const parameters&) {
-             return in_some_trial(s, coordinator_kill, [](const trial& t) { return t.coord_members_after_delete > 0; },
-                                  "a coordinator still a member of the deleted connector's coordinator group 10 s after the deletion");
+             return in_some_trial(
+                 s, coordinator_kill, [](const trial& t) { return t.coord_members_after_delete > 0; },
+                 "a coordinator still a member of the deleted connector's coordinator group 10 s after the deletion");
          }},
         {"e7b.no-duplicate",
          [](const samples& s, const parameters&) {

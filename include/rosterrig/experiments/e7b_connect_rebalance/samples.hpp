@@ -11,33 +11,34 @@ namespace rosterrig::e7b {
 /// One trial: one connector, one fault, the windows after it, the read-back.
 struct trial {
     std::string cell;
-    std::uint64_t index = 0;   // 1-based within the cell
-    std::int64_t delay_ms = 0; // the plan's, after the feed started (after the first snapshot in the after-commit cell)
+    std::uint64_t index = 0;  // 1-based within the cell
+    std::int64_t delay_ms =
+        0;  // the plan's, after the feed started (after the first snapshot in the after-commit cell)
     std::string connector;
-    bool fresh_workers = false;                 // every worker JVM of the trial was started anew just before it
-    std::int64_t workers = 0;                   // workers answering in the group when the connector started
-    std::int64_t commit_interval_ms = 0;        // as the worker stored it
+    bool fresh_workers = false;           // every worker JVM of the trial was started anew just before it
+    std::int64_t workers = 0;             // workers answering in the group when the connector started
+    std::int64_t commit_interval_ms = 0;  // as the worker stored it
     // iceberg.kafka.auto.offset.reset as the worker stored it, "" unset (the
     // sink's default, latest); absent in a run that predates the field.
     std::optional<std::string> control_offset_reset;
-    std::int64_t tasks_running = 0;             // as the worker reported them before the feed (polled up to 30 s for all)
-    std::int64_t coordinator_worker = 0;        // the worker whose log said a task was elected leader; 0 unknown
-    std::int64_t target_worker = 0;             // the worker the fault hit
+    std::int64_t tasks_running = 0;       // as the worker reported them before the feed (polled up to 30 s for all)
+    std::int64_t coordinator_worker = 0;  // the worker whose log said a task was elected leader; 0 unknown
+    std::int64_t target_worker = 0;       // the worker the fault hit
     std::int64_t target_pid = 0;
-    std::int64_t fault_at_ms = 0;               // wall clock
-    std::int64_t replacement_pid = 0;           // kill: the supervisor's new JVM
-    std::string state_seen_paused;              // pause: the state letter after SIGSTOP, read until T (at most 2 s)
-    std::int64_t healed_at_ms = 0;              // kill: new JVM started; pause: SIGCONT sent
-    std::int64_t running_again_after_ms = -1;   // every task RUNNING again, after the fault; -1 not seen
+    std::int64_t fault_at_ms = 0;              // wall clock
+    std::int64_t replacement_pid = 0;          // kill: the supervisor's new JVM
+    std::string state_seen_paused;             // pause: the state letter after SIGSTOP, read until T (at most 2 s)
+    std::int64_t healed_at_ms = 0;             // kill: new JVM started; pause: SIGCONT sent
+    std::int64_t running_again_after_ms = -1;  // every task RUNNING again, after the fault; -1 not seen
     std::uint64_t acknowledged = 0;
     // After-commit cell: the table's first snapshot seen, after the feed's
     // start (polled every 250 ms, so late by up to that); -1 not within first_commit_wait_ms.
     std::int64_t first_snapshot_after_ms = -1;
     std::int64_t snapshots_before_fault = 0;
-    std::int64_t records_before_fault = 0;      // committed records (the catalog's total-records) just before the fault
+    std::int64_t records_before_fault = 0;  // committed records (the catalog's total-records) just before the fault
     // The settle window (settle_ms after the heal):
-    std::int64_t records_at_window_end = 0;     // committed records when the window ended or everything landed
-    std::int64_t landed_after_ms = -1;          // every acknowledged record committed, after the heal; -1 not in the window
+    std::int64_t records_at_window_end = 0;  // committed records when the window ended or everything landed
+    std::int64_t landed_after_ms = -1;  // every acknowledged record committed, after the heal; -1 not in the window
     std::int64_t snapshots_at_window_end = 0;
     // The sink's source offsets (the connector's consumer group, where the
     // sink commits them with its table commits) at the window's end, summed
@@ -45,11 +46,11 @@ struct trial {
     std::int64_t source_committed_at_window_end = -1;
     std::int64_t source_lag_at_window_end = -1;
     // From the workers' logs between the connector's start and the window's end.
-    std::int64_t coordinators_started = 0;      // "Task elected leader, starting commit coordinator"
-    std::int64_t coordinators_stopped = 0;      // "lost leader partition. Stopping Coordinator"
-    std::int64_t commit_rounds_started = 0;     // "Commit <id> initiated"
-    std::int64_t commit_rounds_timed_out = 0;   // "Commit timeout reached"
-    std::int64_t stray_answers = 0;             // "Received commit ready when no commit in progress"
+    std::int64_t coordinators_started = 0;     // "Task elected leader, starting commit coordinator"
+    std::int64_t coordinators_stopped = 0;     // "lost leader partition. Stopping Coordinator"
+    std::int64_t commit_rounds_started = 0;    // "Commit <id> initiated"
+    std::int64_t commit_rounds_timed_out = 0;  // "Commit timeout reached"
+    std::int64_t stray_answers = 0;            // "Received commit ready when no commit in progress"
     // The coordinators' consumer group (connect-<connector>-coord) as the
     // broker described it, once a second through the window: one member per
     // running coordinator.
@@ -64,22 +65,22 @@ struct trial {
     std::uint64_t rows = 0;
     std::uint64_t distinct_seq = 0;
     std::uint64_t duplicate_rows = 0;
-    std::uint64_t missing_seq = 0;              // of the acknowledged feed's 1..events
+    std::uint64_t missing_seq = 0;  // of the acknowledged feed's 1..events
     std::string final_state;
     // The coordinators' group 10 s after the connector was deleted, as the
     // broker described it: a member is a coordinator that outlived its connector. -1: not read.
     std::int64_t coord_members_after_delete = -1;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
-                      (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms, control_offset_reset, tasks_running, coordinator_worker,
-                       target_worker, target_pid, fault_at_ms, replacement_pid, state_seen_paused, healed_at_ms,
-                       running_again_after_ms, acknowledged, first_snapshot_after_ms, snapshots_before_fault, records_before_fault,
-                       records_at_window_end, landed_after_ms, snapshots_at_window_end, source_committed_at_window_end,
-                       source_lag_at_window_end, coordinators_started,
-                       coordinators_stopped, commit_rounds_started, commit_rounds_timed_out, stray_answers,
-                       coord_group_samples, coord_group_max_members, coord_group_samples_with_two, restarted,
-                       landed_after_restart_ms, records_after_restart, rows, distinct_seq, duplicate_rows, missing_seq,
-                       final_state, coord_members_after_delete))
+                      (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms,
+                       control_offset_reset, tasks_running, coordinator_worker, target_worker, target_pid, fault_at_ms,
+                       replacement_pid, state_seen_paused, healed_at_ms, running_again_after_ms, acknowledged,
+                       first_snapshot_after_ms, snapshots_before_fault, records_before_fault, records_at_window_end,
+                       landed_after_ms, snapshots_at_window_end, source_committed_at_window_end,
+                       source_lag_at_window_end, coordinators_started, coordinators_stopped, commit_rounds_started,
+                       commit_rounds_timed_out, stray_answers, coord_group_samples, coord_group_max_members,
+                       coord_group_samples_with_two, restarted, landed_after_restart_ms, records_after_restart, rows,
+                       distinct_seq, duplicate_rows, missing_seq, final_state, coord_members_after_delete))
 
 /// A trial's record before it runs: its cell, index and delay from the plan's step.
 inline trial planned_trial(const experiment::fault_step& step) {

@@ -33,7 +33,10 @@ struct definition {
         .repro_names = &parameters::repro_names,
         // The session a user's job template is planned and run in (--job FILE).
         // The sink is the template's: the session sets Iceberg's default (FlinkSink, use-v2-sink=false), which its own SET may change.
-        .job_config = [](const parameters& p) { return pipeline_of(p, experiment::iceberg_sink::flink_sink, table_variant::append); },
+        .job_config =
+            [](const parameters& p) {
+                return pipeline_of(p, experiment::iceberg_sink::flink_sink, table_variant::append);
+            },
         // Why a described cluster is refused (exit 2, before anything is created).
         .local_stack_only =
             "experiment 8 runs only on the local stack: its fault proxy listens on this machine's 127.0.0.1, which a described "

@@ -45,19 +45,24 @@ enum class cell {
     lose_reply,          ///< forwarded, applied, the client's connection dropped unanswered
     status_unforwarded,  ///< answered 500/502/503/504 by the proxy; the catalog never sees it
     forward_then_504,    ///< forwarded, applied, answered 504
-    zombie_409,          ///< A delayed, the committer's TaskManager killed, the replay B delayed so A lands first: B gets 409
-    zombie_refresh,      ///< A delayed, the kill, every table GET delayed: A lands between the restored load and the replay's refresh
+    zombie_409,  ///< A delayed, the committer's TaskManager killed, the replay B delayed so A lands first: B gets 409
+    zombie_refresh,  ///< A delayed, the kill, every table GET delayed: A lands between the restored load and the replay's refresh
 };
 BOOST_DESCRIBE_ENUM(cell, lose_reply, status_unforwarded, forward_then_504, zombie_409, zombie_refresh)
 
 /// The prediction-id stem of a cell (e8.<stem>:<writer>).
 inline std::string stem_of(cell c) {
     switch (c) {
-    case cell::lose_reply: return "lose-reply";
-    case cell::status_unforwarded: return "status-unforwarded";
-    case cell::forward_then_504: return "forward-then-504";
-    case cell::zombie_409: return "zombie-409";
-    case cell::zombie_refresh: return "zombie-refresh";
+        case cell::lose_reply:
+            return "lose-reply";
+        case cell::status_unforwarded:
+            return "status-unforwarded";
+        case cell::forward_then_504:
+            return "forward-then-504";
+        case cell::zombie_409:
+            return "zombie-409";
+        case cell::zombie_refresh:
+            return "zombie-refresh";
     }
     return "?";
 }
@@ -96,7 +101,9 @@ inline experiment::table_kind kind_of(table_variant v) {
     return v == table_variant::upsert || v == table_variant::upsert_no_retries ? experiment::table_kind::upsert
                                                                                : experiment::table_kind::append;
 }
-inline bool retries_off(table_variant v) { return v == table_variant::append_no_retries || v == table_variant::upsert_no_retries; }
+inline bool retries_off(table_variant v) {
+    return v == table_variant::append_no_retries || v == table_variant::upsert_no_retries;
+}
 
 /// A writer run's name: the writer on the append table ("sinkv2", as before
 /// there were others), else the writer and the table ("sinkv2-upsert-no-retries").
@@ -117,9 +124,9 @@ BOOST_DESCRIBE_STRUCT(table_cells, (), (table, cells))
 
 /// The delays a zombie trial uses (fast recovery profile, docs/E8_DESIGN.md §5).
 struct zombie_timing {
-    std::int64_t a_ms = 0;      ///< rule A: the hit commit POST waits this long before it is forwarded
-    std::int64_t b_ms = 0;      ///< zombie_409: the replay's POST waits this long
-    std::int64_t get_ms = 0;    ///< zombie_refresh: every table GET waits this long until the heal
+    std::int64_t a_ms = 0;    ///< rule A: the hit commit POST waits this long before it is forwarded
+    std::int64_t b_ms = 0;    ///< zombie_409: the replay's POST waits this long
+    std::int64_t get_ms = 0;  ///< zombie_refresh: every table GET waits this long until the heal
     friend bool operator==(const zombie_timing&, const zombie_timing&) = default;
 };
 BOOST_DESCRIBE_STRUCT(zombie_timing, (), (a_ms, b_ms, get_ms))
@@ -128,17 +135,17 @@ struct parameters {
     std::uint64_t seed = 8;
     std::uint64_t providers = 500;
     std::uint32_t partitions = 2;
-    double rate = 50;                          ///< events per second, so every checkpoint carries data
+    double rate = 50;  ///< events per second, so every checkpoint carries data
     std::int64_t checkpoint_interval_ms = 2000;
-    std::int64_t socket_timeout_ms = 600000;   ///< rest.client.socket-timeout-ms: longer than every delay
+    std::int64_t socket_timeout_ms = 600000;  ///< rest.client.socket-timeout-ms: longer than every delay
     std::vector<std::string> writers = {"sinkv2", "flinksink"};
-    std::vector<cell_count> cells;             ///< per writer, on its append table, in this order
+    std::vector<cell_count> cells;  ///< per writer, on its append table, in this order
     /// Per writer, after its append run: more tables and their cells (absent: the append table only).
     std::optional<std::vector<table_cells>> more_tables;
     zombie_timing zombie_409_timing{20000, 20000, 0};
     zombie_timing zombie_refresh_timing{35000, 0, 20000};
     std::vector<unsigned> statuses = {500, 502, 503, 504};  ///< status_unforwarded draws one per trial
-    std::string repro;                         ///< a --repro run: its name
+    std::string repro;                                      ///< a --repro run: its name
     bool quick = false;
     experiment::warehouse warehouse = experiment::warehouse::s3;
     /// The writer under test when it is a user's (--job FILE), planned before
@@ -150,13 +157,17 @@ struct parameters {
         parameters p;
         // About 30 min on this machine (2 vCPUs): the deterministic zombie cells
         // at the predictions' n on the append table, the null cells at a third of it.
-        p.cells = {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}, {cell::lose_reply, 10},
-                   {cell::status_unforwarded, 8}, {cell::forward_then_504, 5}};
+        p.cells = {{cell::zombie_409, 10},
+                   {cell::zombie_refresh, 5},
+                   {cell::lose_reply, 10},
+                   {cell::status_unforwarded, 8},
+                   {cell::forward_then_504, 5}};
         // The zombie cells on an upsert table (the predictions ask both kinds),
         // and the zombie-409 recipe with the catalog commit's retry turned off on both.
-        p.more_tables = std::vector<table_cells>{{table_variant::upsert, {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}}},
-                                                 {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
-                                                 {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
+        p.more_tables =
+            std::vector<table_cells>{{table_variant::upsert, {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}}},
+                                     {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
+                                     {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
         return p;
     }
     static parameters quick_run() {
@@ -189,7 +200,9 @@ struct parameters {
     /// more_tables'; a user's job, on the table kind its template was planned to make.
     std::vector<table_cells> tables() const {
         if (job)
-            return {{job->plan && job->plan->kind == experiment::table_kind::upsert ? table_variant::upsert : table_variant::append, cells}};
+            return {{job->plan && job->plan->kind == experiment::table_kind::upsert ? table_variant::upsert
+                                                                                    : table_variant::append,
+                     cells}};
         std::vector<table_cells> out{{table_variant::append, cells}};
         if (more_tables) out.insert(out.end(), more_tables->begin(), more_tables->end());
         return out;
@@ -206,18 +219,26 @@ struct parameters {
         return longest;
     }
     /// Half as long again as expected: a trial never waits for commits that cannot come (the rest goes at full speed at the end).
-    std::uint64_t events() const { return static_cast<std::uint64_t>(rate * 1.5 * static_cast<double>(expected_seconds())); }
+    std::uint64_t events() const {
+        return static_cast<std::uint64_t>(rate * 1.5 * static_cast<double>(expected_seconds()));
+    }
     roster_spec feed() const { return roster_feed(seed, events(), providers, partitions); }
 };
 
 BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells, more_tables,
-                       zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse, job))
+                      (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells,
+                       more_tables, zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse, job))
 
 /// The pipeline of one writer's run on `table`: exactly-once, parallelism 1, checkpoints every checkpoint_interval_ms.
-inline experiment::pipeline_config pipeline_of(const parameters& p, experiment::iceberg_sink sink, table_variant table) {
-    return {kind_of(table), experiment::checkpoint_mode::exactly_once, sink, p.warehouse, experiment::startup_mode::earliest_offset,
-            p.checkpoint_interval_ms, 1};
+inline experiment::pipeline_config pipeline_of(const parameters& p, experiment::iceberg_sink sink,
+                                               table_variant table) {
+    return {kind_of(table),
+            experiment::checkpoint_mode::exactly_once,
+            sink,
+            p.warehouse,
+            experiment::startup_mode::earliest_offset,
+            p.checkpoint_interval_ms,
+            1};
 }
 
 // ---- plan, bad input ------------------------------------------------------
@@ -243,16 +264,18 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
                 const auto k = 2 + rosterrig::uniform_below(rng, 4);
                 std::string what = "the " + std::to_string(k) + "th commit POST after the table settled";
                 if (c.kind == cell::status_unforwarded && !p.statuses.empty())
-                    what += ", answered " + std::to_string(p.statuses[rosterrig::uniform_below(rng, p.statuses.size())]);
-                const auto kind = has_kill(c.kind) ? experiment::fault_kind::http_delay
-                                : c.kind == cell::lose_reply ? experiment::fault_kind::http_lose_reply
-                                : c.kind == cell::forward_then_504 ? experiment::fault_kind::http_forward_then_504
-                                                                   : experiment::fault_kind::http_status;
-                plan.steps.push_back({++index, w + "/" + experiment::name_of(c.kind), kind, what, static_cast<std::int64_t>(k),
-                                      experiment::heal_of(kind, experiment::fault_target::iceberg_catalog) +
-                                          (has_kill(c.kind) ? "; " + experiment::heal_of(experiment::fault_kind::kill_taskmanager,
-                                                                                            experiment::fault_target::flink_taskmanager)
-                                                            : std::string())});
+                    what +=
+                        ", answered " + std::to_string(p.statuses[rosterrig::uniform_below(rng, p.statuses.size())]);
+                const auto kind = has_kill(c.kind)                   ? experiment::fault_kind::http_delay
+                                  : c.kind == cell::lose_reply       ? experiment::fault_kind::http_lose_reply
+                                  : c.kind == cell::forward_then_504 ? experiment::fault_kind::http_forward_then_504
+                                                                     : experiment::fault_kind::http_status;
+                plan.steps.push_back(
+                    {++index, w + "/" + experiment::name_of(c.kind), kind, what, static_cast<std::int64_t>(k),
+                     experiment::heal_of(kind, experiment::fault_target::iceberg_catalog) +
+                         (has_kill(c.kind) ? "; " + experiment::heal_of(experiment::fault_kind::kill_taskmanager,
+                                                                        experiment::fault_target::flink_taskmanager)
+                                           : std::string())});
             }
     }
     return plan;
@@ -274,14 +297,19 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
     if (trials == 0) return "no trial to run: every cell has 0 trials";
     if (p.more_tables)
         for (const auto& t : *p.more_tables)
-            if (t.table == table_variant::append) return std::string("more_tables: the append table runs 'cells'; name another table");
+            if (t.table == table_variant::append)
+                return std::string("more_tables: the append table runs 'cells'; name another table");
     for (const auto s : p.statuses)
         if (s < 500 || s > 504 || s == 501) return "status " + std::to_string(s) + " is not one of 500, 502, 503, 504";
     for (const auto* t : {&p.zombie_409_timing, &p.zombie_refresh_timing})
-        if (t->a_ms <= 0 || t->a_ms >= p.socket_timeout_ms || t->b_ms >= p.socket_timeout_ms || t->get_ms >= p.socket_timeout_ms)
-            return "a zombie delay must be above 0 and under the client's socket timeout (" + std::to_string(p.socket_timeout_ms) + " ms)";
+        if (t->a_ms <= 0 || t->a_ms >= p.socket_timeout_ms || t->b_ms >= p.socket_timeout_ms ||
+            t->get_ms >= p.socket_timeout_ms)
+            return "a zombie delay must be above 0 and under the client's socket timeout (" +
+                   std::to_string(p.socket_timeout_ms) + " ms)";
     // A zombie trial kills the committer's TaskManager: another must take the job.
-    if (slots < 2) return "a zombie trial needs a second free task slot for the restored job; Flink offers " + std::to_string(slots);
+    if (slots < 2)
+        return "a zombie trial needs a second free task slot for the restored job; Flink offers " +
+               std::to_string(slots);
     return std::nullopt;
 }
 

@@ -16,18 +16,23 @@ inline std::string report_section(const result::result_envelope& env, const samp
             std::replace(name.begin(), name.end(), '_', '-');
             more += "; then " + name + (retries_off(t.table) ? " (commit.retry.num-retries = 0)" : "");
         }
-    std::string o = "One Flink job per writer and table (parallelism 1, exactly-once, checkpoint every " +
-                    report::fixed(static_cast<double>(p.checkpoint_interval_ms) / 1000, 0) + " s; an append table" + more + ") fed " +
-                    report::fixed(p.rate, 0) + " events/s; its catalog client goes through the fault proxy, the checks go to the "
-                    "catalog and Trino directly. Each trial hits one commit POST (the k-th after the table settled, k drawn in "
-                    "[2, 5]). Counts are exact: snapshots from the catalog, requests from the proxy's log, rows from a full Trino "
-                    "scan" + std::string(p.quick ? "; **quick run**" : "") + ".\n\n";
-    report::markdown_table t{{"Writer (and table, when not append)", "Trial", "Fault", "Checkpoint hit", "Valid (what the proxy saw)", "Snapshots with that watermark",
-                              "Records committed twice", "Flink failures"}};
+    std::string o =
+        "One Flink job per writer and table (parallelism 1, exactly-once, checkpoint every " +
+        report::fixed(static_cast<double>(p.checkpoint_interval_ms) / 1000, 0) + " s; an append table" + more +
+        ") fed " + report::fixed(p.rate, 0) +
+        " events/s; its catalog client goes through the fault proxy, the checks go to the "
+        "catalog and Trino directly. Each trial hits one commit POST (the k-th after the table settled, k drawn in "
+        "[2, 5]). Counts are exact: snapshots from the catalog, requests from the proxy's log, rows from a full Trino "
+        "scan" +
+        std::string(p.quick ? "; **quick run**" : "") + ".\n\n";
+    report::markdown_table t{{"Writer (and table, when not append)", "Trial", "Fault", "Checkpoint hit",
+                              "Valid (what the proxy saw)", "Snapshots with that watermark", "Records committed twice",
+                              "Flink failures"}};
     for (const auto& r : s.runs)
         for (const auto& x : r.trials) {
             const auto oc = outcome_of(r, x);
-            t.row({run_name(r), std::to_string(x.index), stem_of(x.kind) + (x.status ? " " + std::to_string(x.status) : std::string()),
+            t.row({run_name(r), std::to_string(x.index),
+                   stem_of(x.kind) + (x.status ? " " + std::to_string(x.status) : std::string()),
                    std::to_string(oc.checkpoint), (oc.valid.valid ? "yes: " : "no: ") + oc.valid.why,
                    std::to_string(oc.commits_of_checkpoint), std::to_string(oc.excess_records),
                    std::to_string(x.exceptions_after - x.exceptions_before)});
@@ -38,20 +43,23 @@ inline std::string report_section(const result::result_envelope& env, const samp
     const bool any_upsert = std::any_of(s.runs.begin(), s.runs.end(), [](const writer_run& r) {
         return kind_of(variant_of(r)) == experiment::table_kind::upsert;
     });
-    std::vector<std::string> columns{"Writer (and table, when not append)", "Events sent", "Rows", "Duplicate seq rows", "Missing seqs"};
+    std::vector<std::string> columns{"Writer (and table, when not append)", "Events sent", "Rows", "Duplicate seq rows",
+                                     "Missing seqs"};
     if (any_upsert) columns.push_back("Upsert: NPIs with more than one row / missing / stale rows");
     columns.insert(columns.end(), {"Records added by the snapshots minus events sent", "Watermarks committed twice"});
     report::markdown_table end{columns};
     for (const auto& r : s.runs) {
         const auto rr = replay_report(r);
         const bool upsert = kind_of(variant_of(r)) == experiment::table_kind::upsert;
-        std::vector<std::string> row{run_name(r), report::with_thousands(static_cast<long long>(r.events)),
-                                     report::with_thousands(static_cast<long long>(r.rows)),
-                                     upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.duplicate_rows)),
-                                     upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.missing_seq))};
+        std::vector<std::string> row{
+            run_name(r), report::with_thousands(static_cast<long long>(r.events)),
+            report::with_thousands(static_cast<long long>(r.rows)),
+            upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.duplicate_rows)),
+            upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.missing_seq))};
         if (any_upsert)
-            row.push_back(upsert ? std::to_string(r.rows_sharing_npi.value_or(0)) + " / " + std::to_string(r.missing_npis.value_or(0)) +
-                                       " / " + std::to_string(r.stale_rows.value_or(0))
+            row.push_back(upsert ? std::to_string(r.rows_sharing_npi.value_or(0)) + " / " +
+                                       std::to_string(r.missing_npis.value_or(0)) + " / " +
+                                       std::to_string(r.stale_rows.value_or(0))
                                  : "n/a (append)");
         row.insert(row.end(), {std::to_string(rr.excess_records()), std::to_string(rr.replayed_watermarks.size())});
         end.row(row);
@@ -72,7 +80,8 @@ inline std::string commits_svg(const samples& s) {
         for (const auto& x : r.snapshots)
             if (x.watermark >= 0 && check::adds_data(x)) ++by_checkpoint[x.watermark];
         report::series line{run_name(r), {}, report::axis::left, false};
-        for (const auto& [c, n] : by_checkpoint) line.points.push_back({static_cast<double>(c), static_cast<double>(n)});
+        for (const auto& [c, n] : by_checkpoint)
+            line.points.push_back({static_cast<double>(c), static_cast<double>(n)});
         p.add_series(std::move(line));
     }
     return p.render();
