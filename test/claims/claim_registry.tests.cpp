@@ -21,15 +21,35 @@ std::string source(const std::string& relative) {
     s << in.rdbuf();
     return s.str();
 }
+// Every TEST_CASE in a source text: where its "TEST_CASE(" starts (at the
+// start of a line: a mention in code or a comment is not a test), and its name
+// (the first string literal, which the formatter may put on the next line).
+struct test_case_at {
+    std::size_t at;
+    std::string name;
+};
+std::vector<test_case_at> test_cases(const std::string& text) {
+    std::vector<test_case_at> out;
+    for (auto at = text.find("TEST_CASE("); at != std::string::npos; at = text.find("TEST_CASE(", at + 1)) {
+        if (at > 0 && text[at - 1] != '\n') continue;
+        auto begin = text.find_first_not_of(" \t\n", at + 10);
+        if (begin == std::string::npos || text[begin] != '"') continue;  // the macro's own mention, not a test
+        const auto end = text.find('"', ++begin);
+        out.push_back({at, text.substr(begin, end - begin)});
+    }
+    return out;
+}
 // The text around a test: from the end of the previous TEST_CASE's line to
 // the next TEST_CASE, so a mutation named above the test or in its body counts.
 std::string region_of(const std::string& text, const std::string& test) {
-    const auto at = text.find("TEST_CASE(\"" + test + "\"");
-    if (at == std::string::npos) return {};
-    const auto prev = text.rfind("TEST_CASE(", at == 0 ? 0 : at - 1);
-    const auto from = prev == std::string::npos || prev == at ? 0 : text.find('\n', prev);
-    const auto next = text.find("TEST_CASE(", at + 1);
-    return text.substr(from, (next == std::string::npos ? text.size() : next) - from);
+    const auto all = test_cases(text);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (all[i].name != test) continue;
+        const auto from = i == 0 ? 0 : text.find('\n', all[i - 1].at);
+        const auto to = i + 1 < all.size() ? all[i + 1].at : text.size();
+        return text.substr(from, to - from);
+    }
+    return {};
 }
 }  // namespace
 
@@ -62,9 +82,7 @@ TEST_CASE("every claim test about the shipped results is in the registry", "[cla
         const auto text = source(file);
         REQUIRE_FALSE(text.empty());
         // Mutation: remove one e1 claim from the registry and this fails.
-        for (auto at = text.find("TEST_CASE(\""); at != std::string::npos; at = text.find("TEST_CASE(\"", at + 1)) {
-            const auto begin = at + 11, end = text.find('"', begin);
-            const auto name = text.substr(begin, end - begin);
+        for (const auto& [at, name] : test_cases(text)) {
             INFO(file << ": " << name);
             CHECK(registered.count(name) == 1);
         }
@@ -81,9 +99,7 @@ TEST_CASE("no test name has a semicolon, which ctest would split into two filter
         // Catch2 filter that can match no test, and the run then reports
         // success: a claim test that checked nothing passed that way here.
         // Mutation: put "; " back into one test name and this fails.
-        for (auto at = text.find("\nTEST_CASE(\""); at != std::string::npos; at = text.find("\nTEST_CASE(\"", at + 1)) {
-            const auto begin = at + 12, end = text.find('"', begin);
-            const auto name = text.substr(begin, end - begin);
+        for (const auto& [at, name] : test_cases(text)) {
             INFO(entry.path().string() << ": " << name);
             CHECK(name.find(';') == std::string::npos);
         }

@@ -162,3 +162,82 @@ TEST_CASE("the e8 verdicts on record are the ones the code computes from the sam
         if (p.id == "e8.lose-reply:sinkv2") refuted = p.verdict == verdict_kind::refuted;
     CHECK(refuted);
 }
+
+// Mutation: one upsert table read back with an NPI on two rows.
+TEST_CASE(
+    "on the e8 upsert tables every valid zombie trial committed its checkpoint twice, and the table still held one latest row per NPI",
+    "[claims][e8]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            std::size_t upsert_runs = 0;
+            for (const auto& r : x.runs) {
+                if (e8::variant_of(r) != e8::table_variant::upsert) continue;
+                ++upsert_runs;
+                const auto run = e8::run_name(r);
+                std::size_t valid = 0;
+                for (const auto& t : r.trials) {
+                    const auto o = e8::outcome_of(r, t);
+                    if (!o.valid.valid) continue;
+                    ++valid;
+                    if (!claims_test::eq(run + " trial " + std::to_string(t.index) + " commits of the hit checkpoint",
+                                         o.commits_of_checkpoint, 2))
+                        return false;
+                }
+                if (!claims_test::ge(run + " valid zombie trials", valid, 10) ||
+                    !claims_test::that(run + " read back", r.observed) ||
+                    !claims_test::eq(run + " NPIs on more than one row", r.rows_sharing_npi.value_or(1), 0) ||
+                    !claims_test::eq(run + " NPIs missing", r.missing_npis.value_or(1), 0) ||
+                    !claims_test::eq(run + " rows not the latest", r.stale_rows.value_or(1), 0))
+                    return false;
+            }
+            return claims_test::eq("upsert-table runs", upsert_runs, 2);
+        },
+        [](e8::samples& x) {
+            for (auto& r : x.runs)
+                if (e8::variant_of(r) == e8::table_variant::upsert) {
+                    r.rows_sharing_npi = 1;
+                    break;
+                }
+        });
+}
+
+// Mutation: a second snapshot carrying the watermark of one no-retries trial's checkpoint.
+TEST_CASE(
+    "with the catalog's commit retry off no valid e8 zombie-409 trial committed its checkpoint twice, on append or upsert tables",
+    "[claims][e8]") {
+    REQUIRE_FALSE(C::load().params.quick);
+    C::holds_and_is_mutation_checked(
+        [](const e8::samples& x) {
+            std::size_t runs = 0;
+            for (const auto& r : x.runs) {
+                if (!e8::retries_off(e8::variant_of(r))) continue;
+                ++runs;
+                const auto run = e8::run_name(r);
+                std::size_t valid = 0;
+                for (const auto& t : r.trials) {
+                    const auto o = e8::outcome_of(r, t);
+                    if (!o.valid.valid) continue;
+                    ++valid;
+                    if (!claims_test::eq(run + " trial " + std::to_string(t.index) + " commits of the hit checkpoint",
+                                         o.commits_of_checkpoint, 1))
+                        return false;
+                }
+                if (!claims_test::ge(run + " valid trials", valid, 5) ||
+                    !claims_test::that(run + " read back", r.observed) ||
+                    !claims_test::eq(run + " duplicate seq rows", r.duplicate_rows, 0) ||
+                    !claims_test::eq(run + " NPIs on more than one row", r.rows_sharing_npi.value_or(0), 0))
+                    return false;
+            }
+            return claims_test::eq("runs with the retry off", runs, 4);
+        },
+        [](e8::samples& x) {
+            for (auto& r : x.runs)
+                if (e8::retries_off(e8::variant_of(r)))
+                    for (const auto& t : r.trials)
+                        if (e8::validity_of(t).valid) {
+                            r.snapshots.push_back({999, "append", "job", e8::hit_checkpoint(t), 100, {}});
+                            return;
+                        }
+        });
+}
