@@ -44,6 +44,22 @@ const e8::trial& first_valid(e8::writer_run& r, e8::cell c) {
 
 const std::vector<std::string> writers{"sinkv2", "flinksink"};
 
+// Every valid trial of a run committed its checkpoint `times` times, and there
+// were at least `at_least` valid trials.
+bool every_valid_trial_committed(const e8::writer_run& r, std::uint64_t times, std::size_t at_least) {
+    const auto run = e8::run_name(r);
+    std::size_t valid = 0;
+    for (const auto& t : r.trials) {
+        const auto o = e8::outcome_of(r, t);
+        if (!o.valid.valid) continue;
+        ++valid;
+        if (!claims_test::eq(run + " trial " + std::to_string(t.index) + " commits of the hit checkpoint",
+                             o.commits_of_checkpoint, times))
+            return false;
+    }
+    return claims_test::ge(run + " valid trials", valid, at_least);
+}
+
 }  // namespace
 
 // Mutation: drop the second snapshot of one doubled SinkV2 zombie-409 checkpoint.
@@ -175,17 +191,7 @@ TEST_CASE(
                 if (e8::variant_of(r) != e8::table_variant::upsert) continue;
                 ++upsert_runs;
                 const auto run = e8::run_name(r);
-                std::size_t valid = 0;
-                for (const auto& t : r.trials) {
-                    const auto o = e8::outcome_of(r, t);
-                    if (!o.valid.valid) continue;
-                    ++valid;
-                    if (!claims_test::eq(run + " trial " + std::to_string(t.index) + " commits of the hit checkpoint",
-                                         o.commits_of_checkpoint, 2))
-                        return false;
-                }
-                if (!claims_test::ge(run + " valid zombie trials", valid, 10) ||
-                    !claims_test::that(run + " read back", r.observed) ||
+                if (!every_valid_trial_committed(r, 2, 10) || !claims_test::that(run + " read back", r.observed) ||
                     !claims_test::eq(run + " NPIs on more than one row", r.rows_sharing_npi.value_or(1), 0) ||
                     !claims_test::eq(run + " NPIs missing", r.missing_npis.value_or(1), 0) ||
                     !claims_test::eq(run + " rows not the latest", r.stale_rows.value_or(1), 0))
@@ -214,17 +220,7 @@ TEST_CASE(
                 if (!e8::retries_off(e8::variant_of(r))) continue;
                 ++runs;
                 const auto run = e8::run_name(r);
-                std::size_t valid = 0;
-                for (const auto& t : r.trials) {
-                    const auto o = e8::outcome_of(r, t);
-                    if (!o.valid.valid) continue;
-                    ++valid;
-                    if (!claims_test::eq(run + " trial " + std::to_string(t.index) + " commits of the hit checkpoint",
-                                         o.commits_of_checkpoint, 1))
-                        return false;
-                }
-                if (!claims_test::ge(run + " valid trials", valid, 5) ||
-                    !claims_test::that(run + " read back", r.observed) ||
+                if (!every_valid_trial_committed(r, 1, 5) || !claims_test::that(run + " read back", r.observed) ||
                     !claims_test::eq(run + " duplicate seq rows", r.duplicate_rows, 0) ||
                     !claims_test::eq(run + " NPIs on more than one row", r.rows_sharing_npi.value_or(0), 0))
                     return false;
