@@ -26,9 +26,6 @@ e5::txn_run& pair_run(e5::samples& x, std::int64_t timeout) {
     return const_cast<e5::txn_run&>(pair_run(static_cast<const e5::samples&>(x), timeout));
 }
 // "late restore #2": the ending and, when it repeats, which repeat, for a claim's failed comparison.
-std::string restore_label(const e5::restart_run& r) {
-    return r.ending + " restore" + (r.repeat ? " #" + std::to_string(*r.repeat) : "");
-}
 e5::restart_run& restore(e5::samples& x, const std::string& ending) {
     return *std::find_if(x.restarts.begin(), x.restarts.end(), [&](const auto& r) { return r.ending == ending; });
 }
@@ -78,7 +75,7 @@ TEST_CASE("every e5 job ran at the interval it asked for, as Flink reports it", 
                 if (!claims_test::eq(r.name + " checkpoint interval (ms)", r.interval_ms, want)) return false;
             }
             for (const auto& r : x.restarts)
-                if (!claims_test::eq(restore_label(r) + " checkpoint interval (ms)", r.interval_ms,
+                if (!claims_test::eq(e5::restart_name(r) + " checkpoint interval (ms)", r.interval_ms,
                                      p.restart_interval_ms))
                     return false;
             return claims_test::gt("e5 runs", x.runs.size(), 0);
@@ -281,7 +278,7 @@ TEST_CASE(
             for (const auto& r : x.restarts) {
                 if (r.ending != "late") continue;
                 ++runs;
-                const auto run = restore_label(r);
+                const auto run = e5::restart_name(r);
                 if (!(claims_test::gt(run + " pending transaction's age at the restore > its timeout (ms)",
                                       e5::pending_age_at_restore_ms(r), r.requested_timeout_ms) &&
                       claims_test::eq(run + " missing runs read committed", r.committed.missing_runs.size(), 1) &&
@@ -306,7 +303,7 @@ TEST_CASE("every restore of the same kind of savepoint within the timeout lost n
             for (const auto& r : x.restarts) {
                 if (r.ending != "prompt") continue;
                 ++runs;
-                const auto run = restore_label(r);
+                const auto run = e5::restart_name(r);
                 if (!(claims_test::lt(run + " pending transaction's age at the restore < its timeout (ms)",
                                       e5::pending_age_at_restore_ms(r), r.requested_timeout_ms) &&
                       claims_test::gt(run + " transactions pending at the savepoint", r.pending_at_savepoint.size(),

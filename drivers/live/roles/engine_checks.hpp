@@ -67,8 +67,6 @@ public:
     // The model of the feed `spec` describes, in namespace `ns`.
     const upsert_model& of(const std::string& ns, const roster_spec& spec);
 
-    std::size_t written() const { return models_.size(); }
-
 private:
     struct model_of_feed {
         std::string ns;
