@@ -3,22 +3,21 @@
 // unaligned?
 //
 // Each cell: one exactly-once job on an append or upsert table (4 source
-// subtasks, 2 writer subtasks), the whole feed produced at once, the cell's
-// checkpoint timeout and tolerable failures read back from Flink; the
-// checkpoint history polled every second while the job drains; then the table
+// subtasks, 2 writer subtasks), the whole feed produced at once (or paced, so
+// that the writer keeps up), the cell's checkpoint timeout and tolerable
+// failures read back from Flink; the checkpoint history and the source's
+// backpressure polled every second while the job drains; then the table
 // read back through Trino, the writer's snapshots from the catalog, and the
 // store's data files matched against the ones the table references.
 // Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp.
-#include <mutex>
-
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
 
+#include "roles/checkpoint_sampler.hpp"
 #include "roles/feeder.hpp"
 #include "roles/flink_sql_writer.hpp"
 #include "roles/job_waits.hpp"
 #include "roles/observe_table.hpp"
-#include "roles/periodic.hpp"
 #include "runner/runner.hpp"
 #include "adapters/table_store.hpp"
 
@@ -32,7 +31,8 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     const std::string label =
         "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
-    const auto spec = params.feed(c.kind);
+    const auto spec = e1c::feed_of(params, c);
+    const double rate = e1c::rate_of(params, c);
     const int parts = static_cast<int>(spec.partitions);
     const auto p = s.pipeline(e1c::short_name_of(c), e1c::pipeline_of(params, c));
     const std::string job = scope.launch(p, parts);
@@ -46,21 +46,15 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
              (in_force.unaligned.value_or(false) ? " unaligned" : " aligned") + ", timeout " +
              std::to_string(in_force.checkpoint_timeout_ms) + " ms, writer " + experiment::fan_in_text(fan_in));
 
-    // Flink keeps only its last few checkpoints: poll and merge from the job's
-    // start (its first checkpoints fall while the feed is generated).
-    std::mutex m;
-    std::vector<experiment::checkpoint_outcome> seen;
-    const flink_rest sampler_flink(s.stack.flink());
-    auto poll = [&] {
-        const auto now = sampler_flink.checkpoint_outcomes(job);
-        std::lock_guard lock(m);
-        experiment::merge_outcomes(seen, now);
-    };
-    periodic sampler(std::chrono::milliseconds(1000), periodic::clock::now(), [&](long long) { poll(); });
-    progress(label + ": generating " + std::to_string(spec.events) + " events");
+    // The history from the job's start (its first checkpoints fall while the
+    // feed is generated), backpressure from the feed's start.
+    checkpoint_sampler sampler(s.stack.flink(), job);
+    progress(label + ": generating " + std::to_string(spec.events) + " events" +
+             (rate > 0 ? ", paced at " + std::to_string(static_cast<long long>(rate)) + " per second" : ""));
     auto records = kafka_records(generate(spec));
-    feeder feed(s.stack.kafka(), p.topic, std::move(records), 0.0);
     const long long feed_start = now_ms();
+    sampler.feed_started(feed_start);
+    feeder feed(s.stack.kafka(), p.topic, std::move(records), rate);
     auto report = feed.finish();
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
     progress(label + ": " + std::to_string(report.acknowledged) + " events produced in " + std::to_string(produced_ms) +
@@ -71,7 +65,7 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     sampler.stop();
     // Counts first, history after: the history then holds every checkpoint counted.
     const auto counts = s.flink.checkpoints(job);
-    poll();
+    const auto seen = sampler.last_reading();
 
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const auto table_seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
@@ -84,10 +78,12 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
         r.produce_ms = produced_ms, r.drained_ms = drained_ms;
         r.final_job_state = s.flink.job_state(job), r.restarts_reported = s.flink.restarts(job);
         r.totals = {counts.completed, counts.failed};
-        r.checkpoints = seen;
+        r.checkpoints = seen.checkpoints;
         e1c::record_table(r, table_seen);
         for (const auto& sn : state.snapshots) r.snapshots.push_back(replay_entry_of(sn));
         r.store = store;
+        r.source_backpressure = seen.backpressure;
+        progress(label + ": " + e1c::backpressure_text(r));
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
     });
 }

@@ -2,6 +2,8 @@
 // undecided on the data it judges.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 
 using namespace rosterrig;
@@ -242,4 +244,83 @@ TEST_CASE("e1c: a read-back fills an append run's missing seqs and an upsert run
            upsert.upsert->rows_sharing_npi == 6));
     CHECK((upsert.upsert->stale_rows == 8 && upsert.upsert->unexpected_rows == 2));
     CHECK((upsert.missing_seq == 0 && upsert.missing_runs.empty()));
+}
+
+namespace {
+/// `run` with its feed paced at `rate` (0: produced at once) and one backpressure sample per second of a 60 s drain.
+e1c::cell_run sampled(e1c::cell_run r, double rate, double backpressure_ms_per_s) {
+    r.feed_rate = rate;
+    r.drained_ms = 60'000;
+    r.source_backpressure.emplace();
+    for (std::int64_t t = 0; t <= r.drained_ms; t += 1000) r.source_backpressure->push_back({t, backpressure_ms_per_s});
+    return r;
+}
+}  // namespace
+
+// Mutation: leave the paced cells out of cells_of (return `all`'s first ten) and the first check fails; drop the
+// paced_seconds guard and the second does.
+TEST_CASE("e1c: a full run has five paced cells, a run recorded before them has none, a quick run one", "[e1c]") {
+    const auto paced = [](const std::vector<e1c::cell>& cs) {
+        return std::count_if(cs.begin(), cs.end(), [](const e1c::cell& c) { return c.paced; });
+    };
+    CHECK(paced(e1c::cells_of(e1c::parameters::full())) == 5);
+    e1c::parameters before = e1c::parameters::full();
+    before.paced_seconds.reset(), before.paced_events_per_second.reset(), before.paced_upsert_events_per_second.reset();
+    CHECK(paced(e1c::cells_of(before)) == 0);
+    CHECK(e1c::cells_of(before).size() == 10);
+    CHECK(paced(e1c::cells_of(e1c::parameters::quick_run())) == 1);
+}
+
+// Mutation: feed_of ignoring the pace (p.feed(c.kind) for every cell) makes the first check fail.
+TEST_CASE("e1c: a paced cell's feed is its rate times the paced seconds, at the rate its table kind asks", "[e1c]") {
+    const auto p = e1c::parameters::full();
+    const auto c = e1c::cells();
+    CHECK(e1c::feed_of(p, c[10]).events == 15'000 * 60);
+    CHECK(e1c::rate_of(p, c[10]) == 15'000);
+    CHECK(e1c::feed_of(p, c[12]).events == 8'000 * 60);
+    CHECK(e1c::rate_of(p, c[0]) == 0);
+    CHECK(e1c::feed_of(p, c[0]).events == p.events);
+    CHECK(e1c::short_name_of(c[12]) == "flinksink_unaligned_short_upsert_paced");
+}
+
+// Mutation: summarize_backpressure ignoring its window (taking every sample) makes the median check fail.
+TEST_CASE("e1c: backpressure is summarized over the drain only, and a run without samples has no summary", "[e1c]") {
+    const std::vector<experiment::backpressure_sample> xs{{0, 1000}, {1000, 1000}, {2000, 10}, {3000, 0}, {9000, 1000}};
+    const auto b = experiment::summarize_backpressure(xs, 1500, 3000);
+    REQUIRE(b.has_value());
+    CHECK(b->samples == 2);
+    CHECK(b->median_ms_per_s == 5);
+    CHECK(b->max_ms_per_s == 10);
+    CHECK_FALSE(experiment::summarize_backpressure(xs, 4000, 8000).has_value());
+}
+
+// Mutation: compare the at-once runs against paced_at_most (not at_once_at_least) and the held case fails.
+TEST_CASE("e1c: paced runs must show no backpressure and runs produced at once must show it, else refuted", "[e1c]") {
+    const auto c = e1c::cells();
+    const std::string id = "e1c.paced-without-backpressure";
+    const auto paced = run(c[10], 30, 0), at_once = run(c[0], 30, 0);
+    CHECK(judge(id, {{sampled(paced, 15'000, 5), sampled(at_once, 0, 950)}, {}}) == verdict_kind::held);
+    CHECK(judge(id, {{sampled(paced, 15'000, 300), sampled(at_once, 0, 950)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{sampled(paced, 15'000, 5), sampled(at_once, 0, 200)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{sampled(paced, 15'000, 5), at_once}, {}}) == verdict_kind::inconclusive);  // no sample
+    CHECK(judge(id, {{sampled(at_once, 0, 950)}, {}}) == verdict_kind::inconclusive);            // no paced run
+}
+
+// Mutation: `!(sa < sb)` turned into `sa > sb` makes the equal-share case hold and this fails.
+TEST_CASE("e1c: a paced cell must time out a smaller share of its checkpoints than its twin produced at once",
+          "[e1c]") {
+    const auto c = e1c::cells();
+    const std::string id = "e1c.paced-times-out-less";
+    REQUIRE(e1c::at_once_twin(c[10])->name == c[0].name);
+    REQUIRE(e1c::at_once_twin(c[14])->name == c[7].name);
+    CHECK(judge(id, {{run(c[10], 5, 0), run(c[0], 30, 0)}, {}}) == verdict_kind::held);
+    CHECK(judge(id, {{run(c[10], 30, 0), run(c[0], 30, 0)}, {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{run(c[0], 30, 0)}, {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: drop the paced skip in timeouts_applied and the held check fails (a paced run with 3 timeouts).
+TEST_CASE("e1c: the fault-applied prediction is about the backpressured cells and leaves the paced ones out", "[e1c]") {
+    const auto c = e1c::cells();
+    CHECK(judge("e1c.timeouts-applied", {{run(c[0], 30, 0), sampled(run(c[10], 3, 0), 15'000, 5)}, {}}) ==
+          verdict_kind::held);
 }

@@ -183,6 +183,27 @@ std::string flink_rest::writer_vertex(const std::string& id) const {
     return {};
 }
 
+std::string flink_rest::source_vertex(const std::string& id) const {
+    const auto p = http_json(where_, http_method::get, "/jobs/" + id + "/plan");  // kept: the loop walks into it
+    for (const auto& n : p.at("plan").at("nodes").as_array()) {
+        const auto* inputs = n.as_object().if_contains("inputs");
+        if (!inputs || !inputs->is_array() || inputs->as_array().empty()) return str_at(n.as_object(), "id");
+    }
+    return {};
+}
+
+std::optional<double> flink_rest::max_subtask_metric(const std::string& id, const std::string& vertex_id,
+                                                     const std::string& metric) const {
+    const auto m = http_json(where_, http_method::get,
+                             "/jobs/" + id + "/vertices/" + vertex_id + "/subtasks/metrics?get=" + metric + "&agg=max");
+    for (const auto& e : m.as_array()) {
+        const auto& o = e.as_object();
+        const auto* v = o.if_contains("max");
+        if (str_at(o, "id") == metric && v && v->is_number()) return v->to_number<double>();
+    }
+    return std::nullopt;
+}
+
 std::vector<experiment::checkpoint_stat> flink_rest::checkpoint_stats(const std::string& id,
                                                                       const std::string& writer_vertex,
                                                                       const std::vector<std::int64_t>& known) const {

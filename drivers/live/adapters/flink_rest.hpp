@@ -88,6 +88,13 @@ public:
     std::vector<experiment::plan_edge> plan_edges(const std::string& job_id) const;
     // The id of the plan's vertex that holds the Iceberg writer; "" if none.
     std::string writer_vertex(const std::string& job_id) const;
+    // The id of the plan's first vertex fed by nothing upstream (the source); "" if none.
+    std::string source_vertex(const std::string& job_id) const;
+    // The largest value of a subtask metric over the vertex's subtasks, from the
+    // REST server's metric cache (refreshed every second here); nullopt while
+    // the cache does not hold it yet.
+    std::optional<double> max_subtask_metric(const std::string& job_id, const std::string& vertex_id,
+                                             const std::string& metric) const;
     // The job's checkpoint history as Flink keeps it (web.checkpoints.history
     // entries, newest first), with the writer vertex's per-subtask alignment
     // figures for each completed checkpoint whose id is not in `known`.

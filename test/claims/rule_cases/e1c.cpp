@@ -2,7 +2,9 @@
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace rosterrig::claims_test {
 namespace {
@@ -48,6 +50,35 @@ void no_npi_on_two_rows(e1c::cell_run& r) {
     r.rows -= u.rows_sharing_npi;
     u.stale_rows -= std::min(u.stale_rows, u.rows_sharing_npi);
     u.rows_sharing_npi = 0;
+}
+
+// An upsert run in which every NPI keeps its last record.
+void every_npi_keeps_its_last(e1c::cell_run& r) {
+    auto& u = r.upsert.value();
+    r.rows += u.npis_missing;  // each NPI that was on no row now has its row
+    u.stale_rows -= std::min(u.stale_rows, u.npis_without_latest);
+    u.npis_missing = 0, u.npis_without_latest = 0;
+}
+
+// The shipped run has no paced cell (it ran before them): the runs of `from`,
+// copied as the paced cell `to`'s, paced at 15,000 events/s, with one
+// backpressure sample per second of each drain: `paced` ms/s in the copies,
+// `at_once` in every run produced at once. Returns the copies.
+std::vector<e1c::cell_run*> paced_twin(e1c::samples& s, const std::string& from, const std::string& to,
+                                       double paced = 5, double at_once = 950) {
+    auto sample = [](e1c::cell_run& r, double v) {
+        r.source_backpressure.emplace();
+        for (std::int64_t t = 0; t <= r.drained_ms; t += 1000) r.source_backpressure->push_back({t, v});
+    };
+    for (auto& r : s.runs) sample(r, at_once);
+    std::vector<e1c::cell_run> copies;
+    for (const auto* r : runs_named(s, from)) copies.push_back(*r);
+    for (auto& r : copies) {
+        r.name = to, r.feed_rate = 15'000;
+        sample(r, paced);
+        s.runs.push_back(r);
+    }
+    return runs_named(s, to);
 }
 
 }  // namespace
@@ -123,6 +154,42 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
     out.push_back({"e1c.timeouts-applied", "the aligned SinkV2 cell's repeat 1 restarted once",
                    [n = c[3].name](S& s, P&) { named(s.runs, n, &e1c::cell_run::name).restarts_reported = 1; },
                    verdict_kind::refuted});
+    // The paced cells, on paced copies of the shipped runs of their twins produced at once.
+    out.push_back({"e1c.loses:" + c[10].name, "a paced copy of the unaligned FlinkSink runs, missing no seq",
+                   [c](S& s, P&) {
+                       for (auto* r : paced_twin(s, c[0].name, c[10].name)) lose_nothing(*r);
+                   },
+                   verdict_kind::refuted});
+    out.push_back({"e1c.loses:" + c[10].name, "a paced copy of the unaligned FlinkSink runs, as they lost",
+                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::held});
+    out.push_back({"e1c.loses-nothing:" + c[11].name,
+                   "a paced copy of the unaligned SinkV2 runs, its first missing seqs 20,001..30,000",
+                   [c](S& s, P&) { lose_a_file(*paced_twin(s, c[2].name, c[11].name).front()); },
+                   verdict_kind::refuted});
+    out.push_back({"e1c.loses:" + c[12].name,
+                   "a paced copy of the unaligned FlinkSink upsert runs, every NPI keeping its last record",
+                   [c](S& s, P&) {
+                       for (auto* r : paced_twin(s, c[5].name, c[12].name)) every_npi_keeps_its_last(*r);
+                   },
+                   verdict_kind::refuted});
+    for (const auto& [from, to] : {std::pair{c[6], c[13]}, std::pair{c[7], c[14]}})
+        out.push_back({"e1c.key-on-two-rows:" + to.name, "a paced copy of " + from.name + ", no NPI on two rows",
+                       [f = from.name, t = to.name](S& s, P&) {
+                           for (auto* r : paced_twin(s, f, t)) no_npi_on_two_rows(*r);
+                       },
+                       verdict_kind::refuted});
+    out.push_back({"e1c.paced-without-backpressure", "a paced copy whose source was backpressured 300 ms/s",
+                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name, 300); }, verdict_kind::refuted});
+    out.push_back({"e1c.paced-without-backpressure", "a paced copy at 5 ms/s, the runs produced at once at 950",
+                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::held});
+    out.push_back({"e1c.paced-times-out-less", "a paced copy timing out as often as its twin produced at once",
+                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::refuted});
+    out.push_back({"e1c.paced-times-out-less", "a paced copy none of whose checkpoints timed out",
+                   [c](S& s, P&) {
+                       for (auto* r : paced_twin(s, c[0].name, c[10].name))
+                           for (auto& k : r->checkpoints) k.status = "COMPLETED", k.failure_message.clear();
+                   },
+                   verdict_kind::held});
     return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/experiment/backpressure.hpp"
 #include "rosterrig/experiment/checkpoint_outcome.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
@@ -59,8 +60,20 @@ struct parameters {
     experiment::warehouse warehouse = experiment::warehouse::s3;
     bool quick = false;
     std::string repro;  ///< the reproduction this run is, "" for a run of every cell
+    // The paced cells ask whether the loss needs backpressure: the feed is
+    // produced at a rate the writer keeps up with, about a fifth of what it
+    // drained under backpressure (70,000-97,000 events/s append, 35,000-44,000
+    // upsert, in the run at a66b772), for paced_seconds. Absent in runs from
+    // before the paced cells: those ran none.
+    std::optional<double> paced_events_per_second;
+    std::optional<double> paced_upsert_events_per_second;
+    std::optional<std::int64_t> paced_seconds;
 
-    static parameters full() { return {}; }
+    static parameters full() {
+        parameters p;
+        p.paced_events_per_second = 15'000, p.paced_upsert_events_per_second = 8'000, p.paced_seconds = 60;
+        return p;
+    }
     /// For CI (under 3 minutes): the two unaligned short-timeout cells, 400,000
     /// events (about 15 s of backpressure), judged on 5 timeouts instead of 30.
     static parameters quick_run() {
@@ -70,6 +83,7 @@ struct parameters {
         p.upsert_events = 400'000;
         p.timeouts_to_judge = 5;
         p.repeats = 1;
+        p.paced_events_per_second = 15'000, p.paced_upsert_events_per_second = 8'000, p.paced_seconds = 15;
         return p;
     }
     /// `rosterrig-e1c --repro NAME`: one cell alone, at the quick run's size,
@@ -94,7 +108,8 @@ struct parameters {
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, upsert_events, partitions, checkpoint_interval_ms, short_timeout_ms,
                        generous_timeout_ms, tolerable_failed_checkpoints, source_parallelism, writer_parallelism,
-                       timeouts_to_judge, repeats, warehouse, quick, repro))
+                       timeouts_to_judge, repeats, warehouse, quick, repro, paced_events_per_second,
+                       paced_upsert_events_per_second, paced_seconds))
 
 /// One cell: a sink, aligned or unaligned, the short timeout or the generous
 /// one, an append table or an upsert table keyed by NPI.
@@ -105,6 +120,7 @@ struct cell {
     bool short_timeout = true;
     experiment::table_kind kind = experiment::table_kind::append;
     std::string repro = "";  ///< its `--repro` name, "" when it has none
+    bool paced = false;      ///< the feed paced so that the writer keeps up (no backpressure), not produced at once
 };
 inline std::vector<cell> cells() {
     using experiment::iceberg_sink;
@@ -122,7 +138,13 @@ inline std::vector<cell> cells() {
         {"SinkV2, aligned, short timeout, upsert", iceberg_sink::sink_v2, false, true, upsert, "sinkv2-aligned-upsert"},
         {"FlinkSink, aligned, short timeout, upsert", iceberg_sink::flink_sink, false, true, upsert},
         {"SinkV2, aligned, generous timeout, upsert", iceberg_sink::sink_v2, false, false, upsert,
-         "sinkv2-upsert-no-timeout"}};
+         "sinkv2-upsert-no-timeout"},
+        // Without backpressure (issue 34): the same short timeout, the feed paced.
+        {"FlinkSink, unaligned, short timeout, paced", iceberg_sink::flink_sink, true, true, append, "", true},
+        {"SinkV2, unaligned, short timeout, paced", iceberg_sink::sink_v2, true, true, append, "", true},
+        {"FlinkSink, unaligned, short timeout, upsert, paced", iceberg_sink::flink_sink, true, true, upsert, "", true},
+        {"SinkV2, unaligned, short timeout, upsert, paced", iceberg_sink::sink_v2, true, true, upsert, "", true},
+        {"SinkV2, aligned, short timeout, upsert, paced", iceberg_sink::sink_v2, false, true, upsert, "", true}};
 }
 inline std::vector<cell> cells_of(const parameters& p) {
     const auto all = cells();
@@ -132,14 +154,34 @@ inline std::vector<cell> cells_of(const parameters& p) {
             if (c.repro == p.repro) out.push_back(c);
         return out;
     }
-    if (p.quick) return {all[0], all[2], all[6]};
-    return all;
+    // A run from before the paced cells (no pace recorded) ran none of them.
+    std::vector<cell> runnable;
+    for (const auto& c : all)
+        if (!c.paced || p.paced_seconds) runnable.push_back(c);
+    if (p.quick) {
+        std::vector<cell> out{all[0], all[2], all[6]};
+        if (p.paced_seconds) out.push_back(all[10]);
+        return out;
+    }
+    return runnable;
 }
 /// The cell as its topic, group and table names carry it: flinksink_unaligned_short, ...
 inline std::string short_name_of(const cell& c) {
     return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
            (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous") +
-           (c.kind == experiment::table_kind::upsert ? "_upsert" : "");
+           (c.kind == experiment::table_kind::upsert ? "_upsert" : "") + (c.paced ? "_paced" : "");
+}
+/// The events a cell's feed holds per second, 0 when it is produced at once.
+inline double rate_of(const parameters& p, const cell& c) {
+    if (!c.paced) return 0;
+    return (c.kind == experiment::table_kind::upsert ? p.paced_upsert_events_per_second : p.paced_events_per_second)
+        .value_or(0);
+}
+/// The feed a cell runs: produced at once, or `paced_seconds` of its rate.
+inline roster_spec feed_of(const parameters& p, const cell& c) {
+    if (!c.paced) return p.feed(c.kind);
+    const auto n = static_cast<std::uint64_t>(rate_of(p, c) * static_cast<double>(p.paced_seconds.value_or(0)));
+    return roster_feed(p.seed, n, std::max<std::uint64_t>(1, n / 6), p.partitions);
 }
 inline std::int64_t timeout_of(const parameters& p, const cell& c) {
     return c.short_timeout ? p.short_timeout_ms : p.generous_timeout_ms;

@@ -16,8 +16,11 @@ inline std::string report_section(const result::result_envelope& env, const samp
         std::to_string(params.partitions) + " partitions with " + std::to_string(params.source_parallelism) +
         " source subtasks and writing with " + std::to_string(params.writer_parallelism) +
         " writer subtasks behind an exchange, fed " + n(params.events) +
-        " roster events produced at once (the writer backpressured until it has read them), a checkpoint every " +
-        std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
+        " roster events produced at once (the writer backpressured until it has read them)" +
+        (params.paced_seconds ? " or, in the paced cells, " + std::to_string(*params.paced_seconds) +
+                                    " s of events at a rate the writer keeps up with"
+                              : std::string()) +
+        ", a checkpoint every " + std::to_string(params.checkpoint_interval_ms) + " ms with a timeout of " +
         std::to_string(params.short_timeout_ms) + " ms (short) or " + std::to_string(params.generous_timeout_ms) +
         " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
         " tolerable failed checkpoints; every cell ran " + std::to_string(params.repeats) +
@@ -32,15 +35,25 @@ inline std::string report_section(const result::result_envelope& env, const samp
         return n(static_cast<std::uint64_t>(r.totals.completed)) + " / " +
                n(static_cast<std::uint64_t>(r.totals.failed));
     };
+    // Old runs recorded neither the pace nor the backpressure: they were produced at once, not sampled.
+    auto feed = [&](const cell_run& r) {
+        const double rate = r.feed_rate.value_or(0);
+        const auto b = backpressure_of(r);
+        return (rate > 0 ? n(static_cast<std::uint64_t>(rate)) + " events/s" : std::string("at once")) + "; " +
+               (b ? fixed(b->median_ms_per_s, 0) + " / " + fixed(b->max_ms_per_s, 0) + " ms/s (" +
+                        std::to_string(b->samples) + " samples)"
+                  : std::string("not sampled"));
+    };
     auto never_committed = [](const cell_run& r) {
         return std::to_string(r.store.data_unreferenced) + " of " + std::to_string(r.store.data_files);
     };
-    report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)",
+    const std::string feed_column = "Feed; source backpressured, median / max (Flink, sampled each second)";
+    report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)", feed_column,
                               "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts",
                               "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
                               "Records the snapshots added", "Data files never committed"}};
     report::markdown_table u{
-        {"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)",
+        {"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)", feed_column,
          "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts", "Rows",
          "NPIs in the feed", "NPIs without their last record: on no row / only on older rows",
          "Rows on an NPI already on a row", "Duplicate seq rows", "Files in the store never committed"}};
@@ -52,14 +65,14 @@ inline std::string report_section(const result::result_envelope& env, const samp
             u.row({r.name, "#" + std::to_string(r.repeat), in_force(r),
                    "write.upsert.enabled=" + x.table_in_force.write_upsert_enabled.value_or("unset") + ", key " +
                        (ids.empty() ? "none" : ids),
-                   counts(r), n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
+                   feed(r), counts(r), n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
                    std::to_string(r.restarts_reported), n(r.rows), n(x.npis_expected),
                    n(x.npis_missing) + " / " + n(x.npis_without_latest), n(x.rows_sharing_npi), n(r.duplicate_rows),
                    never_committed(r)});
             continue;
         }
         t.row({r.name, "#" + std::to_string(r.repeat), in_force(r),
-               r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks", counts(r),
+               r.writer_input + ", " + std::to_string(r.writer_parallelism) + " writer subtasks", feed(r), counts(r),
                n(timeouts_recorded(r)) + " of " + n(r.checkpoints.size()) + " recorded",
                std::to_string(r.restarts_reported), n(r.rows), n(r.missing_seq) + " (" + n(r.missing_runs.size()) + ")",
                n(r.duplicate_rows), n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))),
@@ -74,7 +87,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
          "NPI hides the loss of an earlier one. The checkpoint "
          "counts are Flink's own counters for the job; \"timed out\" counts the failed checkpoints whose failure "
          "message says they expired, from the history Flink keeps (its last entries, polled each second: a lower bound "
-         "on the total). The sink: " +
+         "on the total). A backpressure figure is Flink's backPressuredTimeMsPerSecond (0 to 1,000), the largest over "
+         "the source's subtasks, in samples taken each second from the feed's start until the job had drained; Flink "
+         "smooths the metric over its own window, so a sample is a reading of that window, not an instant. The sink: " +
          (s.runs.empty() ? std::string("-") : s.runs.front().sink) + " in the first cell.\n";
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);

@@ -244,6 +244,7 @@ inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t
     std::size_t judged = 0;
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;  // the control
+        if (r.feed_rate.value_or(0) > 0) continue;       // paced: the prediction is about backpressured cells
         ++judged;
         what += run_label(r) + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
                 " checkpoints, " + std::to_string(r.restarts_reported) + " restarts; ";
@@ -251,6 +252,88 @@ inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t
     }
     if (judged == 0) return inconclusive("no short-timeout cell ran");
     return short_of.empty() ? held(what) : refuted(what + "short of it: " + short_of);
+}
+
+/// The source's backpressure over a run's drain (feed start to drained), or
+/// nullopt when the run recorded no sample in it.
+inline std::optional<experiment::backpressure_summary> backpressure_of(const cell_run& r) {
+    if (!r.source_backpressure) return std::nullopt;
+    return experiment::summarize_backpressure(*r.source_backpressure, 0, r.drained_ms);
+}
+inline std::string backpressure_text(const cell_run& r) {
+    const auto b = backpressure_of(r);
+    if (!b) return "no backpressure sample";
+    return "source backpressured " + report::fixed(b->median_ms_per_s, 0) + " ms/s median, " +
+           report::fixed(b->max_ms_per_s, 0) + " max (" + std::to_string(b->samples) + " samples)";
+}
+
+/// "The paced cells ran without backpressure and the cells produced at once
+/// with it", by Flink's measure of the source: every paced run's median at or
+/// below `paced_at_most`, every short-timeout run produced at once at or above
+/// `at_once_at_least` (ms per second). Inconclusive when a run has no sample,
+/// or no run of either kind ran.
+inline experiment::rule_verdict paced_without_backpressure(const samples& s, double paced_at_most,
+                                                           double at_once_at_least) {
+    using namespace experiment;
+    std::string what, wrong;
+    std::size_t paced = 0, at_once = 0;
+    for (const auto& r : s.runs) {
+        if (r.timeout_requested_ms >= 60'000) continue;  // the controls: not asked
+        const auto b = backpressure_of(r);
+        if (!b) return inconclusive(run_label(r) + ": no backpressure sample during its drain");
+        const bool is_paced = r.feed_rate.value_or(0) > 0;
+        (is_paced ? paced : at_once) += 1;
+        what += run_label(r) + ": " + backpressure_text(r) + "; ";
+        if (is_paced ? b->median_ms_per_s > paced_at_most : b->median_ms_per_s < at_once_at_least)
+            wrong += run_label(r) + "; ";
+    }
+    if (paced == 0 || at_once == 0)
+        return inconclusive("needs paced runs and runs produced at once: " + std::to_string(paced) + " and " +
+                            std::to_string(at_once));
+    return wrong.empty() ? held(what) : refuted(what + "not as predicted: " + wrong);
+}
+
+/// The cell produced at once that a paced cell is the paced twin of.
+inline std::optional<cell> at_once_twin(const cell& c) {
+    for (const auto& x : cells())
+        if (!x.paced && x.sink == c.sink && x.unaligned == c.unaligned && x.kind == c.kind &&
+            x.short_timeout == c.short_timeout)
+            return x;
+    return std::nullopt;
+}
+/// Timed-out checkpoints of all checkpoints Flink counted, over a cell's runs.
+inline std::pair<std::uint64_t, std::int64_t> timeout_share(const std::vector<const cell_run*>& runs) {
+    std::uint64_t timeouts = 0;
+    std::int64_t all = 0;
+    for (const auto* r : runs) timeouts += timeouts_of(*r), all += r->totals.completed + r->totals.failed;
+    return {timeouts, all};
+}
+
+/// "Without backpressure a smaller share of checkpoints times out": for each
+/// paced cell, its share of timed-out checkpoints (history over Flink's count,
+/// pooled over its runs) below its twin's produced at once.
+inline experiment::rule_verdict paced_times_out_less(const samples& s) {
+    using namespace experiment;
+    std::string what, wrong;
+    std::size_t pairs = 0;
+    for (const auto& c : cells()) {
+        if (!c.paced) continue;
+        const auto twin = at_once_twin(c);
+        if (!twin) continue;
+        const auto a = runs_of(s, c.name), b = runs_of(s, twin->name);
+        if (a.empty() || b.empty()) continue;
+        const auto [ta, na] = timeout_share(a);
+        const auto [tb, nb] = timeout_share(b);
+        if (na == 0 || nb == 0) return inconclusive(c.name + ": no checkpoint counted");
+        ++pairs;
+        const double sa = static_cast<double>(ta) / static_cast<double>(na),
+                     sb = static_cast<double>(tb) / static_cast<double>(nb);
+        what += c.name + ": " + std::to_string(ta) + " of " + std::to_string(na) + " timed out, against " +
+                std::to_string(tb) + " of " + std::to_string(nb) + " produced at once; ";
+        if (!(sa < sb)) wrong += c.name + "; ";
+    }
+    if (pairs == 0) return inconclusive("no paced cell ran beside its twin produced at once");
+    return wrong.empty() ? held(what) : refuted(what + "not less: " + wrong);
 }
 
 using rule = experiment::rule<samples, parameters>;
@@ -291,6 +374,24 @@ inline std::vector<rule> rules() {
     out.push_back({"e1c.upsert-control-exact", [n = c[9].name](const samples& s, const parameters&) {
                        return control_exact(s, n, experiment::table_kind::upsert);
                    }});
+    // Without backpressure (the paced cells).
+    out.push_back({"e1c.loses:" + c[10].name, [n = c[10].name](const samples& s, const parameters& p) {
+                       return loses(s, n, p.timeouts_to_judge);
+                   }});
+    out.push_back({"e1c.loses-nothing:" + c[11].name, [n = c[11].name](const samples& s, const parameters& p) {
+                       return loses_nothing(s, n, p.timeouts_to_judge);
+                   }});
+    out.push_back({"e1c.loses:" + c[12].name, [n = c[12].name](const samples& s, const parameters& p) {
+                       return loses(s, n, p.timeouts_to_judge);
+                   }});
+    for (const auto& x : {c[13], c[14]})
+        out.push_back({"e1c.key-on-two-rows:" + x.name, [n = x.name](const samples& s, const parameters& p) {
+                           return keys_doubled(s, n, p.timeouts_to_judge);
+                       }});
+    out.push_back({"e1c.paced-without-backpressure",
+                   [](const samples& s, const parameters&) { return paced_without_backpressure(s, 100, 500); }});
+    out.push_back(
+        {"e1c.paced-times-out-less", [](const samples& s, const parameters&) { return paced_times_out_less(s); }});
     out.push_back({"e1c.no-duplicates", [](const samples& s, const parameters&) { return no_duplicates(s); }});
     out.push_back({"e1c.timeouts-applied",
                    [](const samples& s, const parameters& p) { return timeouts_applied(s, p.timeouts_to_judge); }});

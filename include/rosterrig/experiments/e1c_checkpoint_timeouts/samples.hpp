@@ -57,13 +57,16 @@ struct cell_run {
     std::vector<check::snapshot_entry> snapshots;  ///< the writer's snapshots, as the catalog lists them
     experiment::store_listing store;               ///< data files in the store the table never referenced
     std::optional<upsert_observation> upsert;      ///< upsert cells only (absent: an append table)
+    // Absent in runs from before they were recorded.
+    std::optional<double> feed_rate;  ///< events per second asked of the producer; 0: produced at once
+    std::optional<std::vector<experiment::backpressure_sample>> source_backpressure;  ///< sampled each second
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
-                       snapshots, store, upsert))
+                       snapshots, store, upsert, feed_rate, source_backpressure))
 
 struct samples {
     std::vector<cell_run> runs;
@@ -87,6 +90,7 @@ inline cell_run started_run(const parameters& p, const cell& c, std::uint64_t re
     r.tolerable_in_force = in_force.tolerable_failed_checkpoints;
     r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
     r.events = events;
+    r.feed_rate = rate_of(p, c);
     if (c.kind == experiment::table_kind::upsert)
         r.upsert = upsert_observation{in_force.table.value_or(experiment::table_settings{})};
     return r;
