@@ -1,5 +1,6 @@
 #include "adapters/table_store.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -80,6 +81,26 @@ std::set<std::string> referenced_paths(const trino_client& trino, const std::str
     add_column(trino, "SELECT DISTINCT path FROM " + t + "$all_manifests\"", out);
     add_column(trino, "SELECT manifest_list FROM " + t + "$snapshots\"", out);
     add_column(trino, "SELECT file FROM " + t + "$metadata_log_entries\"", out);
+    return out;
+}
+
+std::vector<experiment::file_added_twice> files_added_twice(const trino_client& trino, const std::string& ns,
+                                                            const std::string& table) {
+    // status 1 is ADDED, content 0 a data file (not a delete file).
+    const auto rows =
+        trino
+            .query("SELECT data_file.file_path, array_agg(DISTINCT snapshot_id) FROM iceberg." + ns + ".\"" + table +
+                   "$all_entries\" WHERE status = 1 AND data_file.content = 0 GROUP BY "
+                   "data_file.file_path HAVING count(DISTINCT snapshot_id) > 1 ORDER BY 1")
+            .rows;
+    std::vector<experiment::file_added_twice> out;
+    for (const auto& row : rows) {
+        experiment::file_added_twice f;
+        f.file_path = std::string(row.at(0).as_string());
+        for (const auto& id : row.at(1).as_array()) f.snapshots.push_back(id.to_number<std::int64_t>());
+        std::sort(f.snapshots.begin(), f.snapshots.end());
+        out.push_back(std::move(f));
+    }
     return out;
 }
 

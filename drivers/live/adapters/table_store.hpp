@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <rosterrig/experiment/file_commits.hpp>
 #include <rosterrig/experiment/store_listing.hpp>
 
 #include "roles/session.hpp"
@@ -40,6 +41,11 @@ std::int64_t remove_table_files(const stack_config& stack, const std::string& ns
 // snapshot's data and delete files, manifests and manifest lists, and the
 // metadata log.
 std::set<std::string> referenced_paths(const trino_client& trino, const std::string& ns, const std::string& table);
+
+// Every data file that two or more snapshots added (ADDED entries in the
+// manifests of every snapshot, $all_entries), with those snapshots.
+std::vector<experiment::file_added_twice> files_added_twice(const trino_client& trino, const std::string& ns,
+                                                            const std::string& table);
 
 // The listing classified against the metadata, with the store's extras.
 experiment::store_listing listing_of(const store_files& f, const std::string& location,

@@ -11,6 +11,7 @@
 #include "jobs/coordinator_logs.hpp"
 #include "roles/feeder.hpp"
 #include "roles/observe_table.hpp"
+#include "adapters/table_store.hpp"
 #include "adapters/poll.hpp"
 #include "roles/process_fault_healed.hpp"
 #include "runner/progress.hpp"
@@ -86,6 +87,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         t.records_after_restart = committed_records(s.catalog, p.ns, p.table);
     }
     e7b::record_table(t, observe_table(s.trino, s.table_checks, p.ns, p.table, spec));
+    t.files_added_twice = files_added_twice(s.trino, p.ns, p.table);
     const auto st = scope.writer.rest.status(t.connector);
     t.final_state = st ? st->state : "absent";
     scope.writer.stop(t.connector);

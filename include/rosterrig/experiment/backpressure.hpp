@@ -19,8 +19,8 @@
 namespace rosterrig::experiment {
 
 struct backpressure_sample {
-    std::int64_t at_ms = 0;       ///< since the feed started
-    double max_ms_per_s = 0;      ///< the largest backPressuredTimeMsPerSecond over the source's subtasks
+    std::int64_t at_ms = 0;   ///< since the feed started
+    double max_ms_per_s = 0;  ///< the largest backPressuredTimeMsPerSecond over the source's subtasks
     friend bool operator==(const backpressure_sample&, const backpressure_sample&) = default;
 };
 BOOST_DESCRIBE_STRUCT(backpressure_sample, (), (at_ms, max_ms_per_s))

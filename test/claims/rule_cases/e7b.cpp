@@ -91,6 +91,21 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
         {"e7b.no-duplicate",
          "coordinator-kill-after-commit #1's first commit (985 records) was committed again: they are on two rows",
          [](S& s, P&) { doubles(trial_at(s, e7b::coordinator_kill_after_commit, 1), 985); }, verdict_kind::refuted},
+        // The shipped run predates the field: these cases record each trial's files.
+        {"e7b.no-file-committed-twice",
+         "every trial recorded its files; coordinator-kill-after-commit #1's first snapshot's file added again by a "
+         "second",
+         [](S& s, P&) {
+             for (auto& t : s.trials) t.files_added_twice.emplace();
+             trial_at(s, e7b::coordinator_kill_after_commit, 1)
+                 .files_added_twice->push_back({"s3://rosterrig/warehouse/ns/t/data/00000-0-a-00001.parquet", {1, 2}});
+         },
+         verdict_kind::refuted},
+        {"e7b.no-file-committed-twice", "every trial recorded its files, none added by two snapshots",
+         [](S& s, P&) {
+             for (auto& t : s.trials) t.files_added_twice.emplace();
+         },
+         verdict_kind::held},
         {"e7b.kill-after-first-commit-exact",
          "coordinator-kill-after-commit #1 stalled at its first snapshot's 985 records, the restart committing none",
          [](S& s, P&) {

@@ -46,7 +46,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
          "Committed at window end (of acknowledged)", "Source offsets' lag at window end",
          "Coordinators started / stopped (logged)", "Coordinator group members, most (samples with 2+)",
          "Commit rounds (timed out, stray answers)", "Restarted: then", "Read back: rows / duplicate / missing",
-         "Coordinators left 10 s after the connector's deletion"}};
+         "Coordinators left 10 s after the connector's deletion", "Data files added by two snapshots"}};
     for (const auto& x : s.trials)
         t.row({x.cell, std::to_string(x.index),
                "worker " + std::to_string(x.coordinator_worker) + " / worker " + std::to_string(x.target_worker),
@@ -66,7 +66,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                with_thousands(static_cast<long long>(x.rows)) + " / " +
                    with_thousands(static_cast<long long>(x.duplicate_rows)) + " / " +
                    with_thousands(static_cast<long long>(x.missing_seq)),
-               x.coord_members_after_delete < 0 ? "–" : std::to_string(x.coord_members_after_delete)});
+               x.coord_members_after_delete < 0 ? "–" : std::to_string(x.coord_members_after_delete),
+               x.files_added_twice ? std::to_string(x.files_added_twice->size()) : "–"});
     o += t.render();
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }

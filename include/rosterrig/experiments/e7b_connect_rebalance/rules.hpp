@@ -135,6 +135,26 @@ inline rule_verdict stalled_sink_committed_its_offsets(const samples& s) {
     return at_end == n ? held(facts) : refuted(facts + "; " + lagging);
 }
 
+/// "No data file is added by two snapshots" (the signature of apache/iceberg#16282),
+/// over every trial that recorded its snapshots' files: refuted by one such
+/// file; inconclusive when no trial recorded them (trials before the field).
+inline rule_verdict no_file_committed_twice(const samples& s) {
+    std::uint64_t trials = 0, with = 0, files = 0;
+    std::string which;
+    for (const auto& t : s.trials) {
+        if (!t.files_added_twice) continue;
+        ++trials;
+        if (t.files_added_twice->empty()) continue;
+        ++with, files += t.files_added_twice->size();
+        which += t.cell + " #" + std::to_string(t.index) + ": " + std::to_string(t.files_added_twice->size()) +
+                 " files, first " + t.files_added_twice->front().file_path + "; ";
+    }
+    if (trials == 0) return inconclusive("no trial recorded which snapshots added each data file");
+    const auto facts = std::to_string(files) + " data files added by two or more snapshots, in " +
+                       std::to_string(with) + " of " + std::to_string(trials) + " trials";
+    return files == 0 ? held(facts) : refuted(facts + ": " + which);
+}
+
 inline std::vector<rule> rules() {
     return {
         {"e7b.coordinator-kill-stalls-commits",
@@ -205,6 +225,7 @@ inline std::vector<rule> rules() {
                                 std::to_string(n) + " trials";
              return dup == 0 ? held(facts) : refuted(facts);
          }},
+        {"e7b.no-file-committed-twice", [](const samples& s, const parameters&) { return no_file_committed_twice(s); }},
     };
 }
 

@@ -2,6 +2,7 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_SAMPLES_HPP
 #define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_SAMPLES_HPP
 
+#include "rosterrig/experiment/file_commits.hpp"
 #include "rosterrig/experiments/e7b_connect_rebalance/parameters.hpp"
 
 namespace rosterrig::e7b {
@@ -70,6 +71,10 @@ struct trial {
     // The coordinators' group 10 s after the connector was deleted, as the
     // broker described it: a member is a coordinator that outlived its connector. -1: not read.
     std::int64_t coord_members_after_delete = -1;
+    // Data files two or more snapshots added (the same file_path committed
+    // twice, apache/iceberg#16282), from every snapshot's manifests at the
+    // read-back; absent in trials from before it was recorded.
+    std::optional<std::vector<experiment::file_added_twice>> files_added_twice;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
                       (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms,
@@ -80,7 +85,8 @@ BOOST_DESCRIBE_STRUCT(trial, (),
                        source_lag_at_window_end, coordinators_started, coordinators_stopped, commit_rounds_started,
                        commit_rounds_timed_out, stray_answers, coord_group_samples, coord_group_max_members,
                        coord_group_samples_with_two, restarted, landed_after_restart_ms, records_after_restart, rows,
-                       distinct_seq, duplicate_rows, missing_seq, final_state, coord_members_after_delete))
+                       distinct_seq, duplicate_rows, missing_seq, final_state, coord_members_after_delete,
+                       files_added_twice))
 
 /// A trial's record before it runs: its cell, index and delay from the plan's step.
 inline trial planned_trial(const experiment::fault_step& step) {
