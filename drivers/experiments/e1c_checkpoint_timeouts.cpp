@@ -6,13 +6,15 @@
 // subtasks, 2 writer subtasks), the whole feed produced at once (or paced, so
 // that the writer keeps up), the cell's checkpoint timeout and tolerable
 // failures read back from Flink; the checkpoint history and the source's
-// backpressure polled every second while the job drains; then the table
+// backpressure polled every second while the job drains (in the kill cells,
+// the TaskManager SIGKILLed right after a checkpoint times out); then the table
 // read back through Trino, the writer's snapshots from the catalog, and the
 // store's data files matched against the ones the table references.
 // Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp.
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
 
+#include "jobs/kills_after_timeouts.hpp"
 #include "roles/checkpoint_sampler.hpp"
 #include "roles/feeder.hpp"
 #include "roles/flink_sql_writer.hpp"
@@ -27,7 +29,8 @@ using history = history_writer<e1c::definition>;
 
 namespace {
 
-void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std::uint64_t repeat, history& h) {
+void run_cell(session& s, const e1c::parameters& params, const experiment::fault_plan& plan, const e1c::cell& c,
+              std::uint64_t repeat, history& h) {
     const std::string label =
         "e1c[" + c.name + " #" + std::to_string(repeat) + "/" + std::to_string(params.repeats) + "]";
     pipeline_scope scope(s);
@@ -55,6 +58,10 @@ void run_cell(session& s, const e1c::parameters& params, const e1c::cell& c, std
     const long long feed_start = now_ms();
     sampler.feed_started(feed_start);
     feeder feed(s.stack.kafka(), p.topic, std::move(records), rate);
+    if (c.kill_after_timeout)
+        kill_after_timeouts(
+            s, job, sampler, plan.of(c.name + " #" + std::to_string(repeat)), std::chrono::seconds(60), label,
+            [&](const e1c::timeout_kill& k) { h.record([&](e1c::samples& x) { x.runs[at].kills->push_back(k); }); });
     auto report = feed.finish();
     const long long produced_ms = report.acked_at.empty() ? 0 : report.acked_at.back().second - feed_start;
     progress(label + ": " + std::to_string(report.acknowledged) + " events produced in " + std::to_string(produced_ms) +
@@ -99,8 +106,8 @@ int main(int argc, char** argv) {
           &e1c::parameters::events},
          {"--repeats", "N", "rounds of every cell, one after the other (default 3, quick 1)",
           &e1c::parameters::repeats}},
-        [](session& s, const e1c::parameters& params, const experiment::fault_plan&, history& h) {
+        [](session& s, const e1c::parameters& params, const experiment::fault_plan& plan, history& h) {
             for (std::uint64_t round = 1; round <= params.repeats; ++round)
-                for (const auto& c : e1c::cells_of(params)) run_cell(s, params, c, round, h);
+                for (const auto& c : e1c::cells_of(params)) run_cell(s, params, plan, c, round, h);
         });
 }

@@ -266,6 +266,7 @@ TEST_CASE("e1c: a full run has five paced cells, a run recorded before them has 
     CHECK(paced(e1c::cells_of(e1c::parameters::full())) == 5);
     e1c::parameters before = e1c::parameters::full();
     before.paced_seconds.reset(), before.paced_events_per_second.reset(), before.paced_upsert_events_per_second.reset();
+    before.kills_per_run.reset();
     CHECK(paced(e1c::cells_of(before)) == 0);
     CHECK(e1c::cells_of(before).size() == 10);
     CHECK(paced(e1c::cells_of(e1c::parameters::quick_run())) == 1);
@@ -323,4 +324,31 @@ TEST_CASE("e1c: the fault-applied prediction is about the backpressured cells an
     const auto c = e1c::cells();
     CHECK(judge("e1c.timeouts-applied", {{run(c[0], 30, 0), sampled(run(c[10], 3, 0), 15'000, 5)}, {}}) ==
           verdict_kind::held);
+}
+
+// Mutation: fault_plan returning no steps (as before the kill cells) and the first check fails; planning the kill
+// steps for every cell, not only the kill cells, and the count does.
+TEST_CASE("e1c: the full run plans three kills per run of each of the three kill cells, the quick run none", "[e1c]") {
+    const auto full = e1c::parameters::full();
+    const auto plan = e1c::fault_plan(full);
+    CHECK(plan.steps.size() == 3 * 3 * 3);
+    const auto c = e1c::cells();
+    const auto first = plan.of(c[15].name + " #1");
+    REQUIRE(first.size() == 3);
+    CHECK(first.front().index == 1);
+    CHECK(first.front().kind == experiment::fault_kind::kill_taskmanager);
+    CHECK_FALSE(first.front().heal.empty());
+    CHECK(plan.of(c[0].name + " #1").empty());
+    CHECK(e1c::fault_plan(e1c::parameters::quick_run()).steps.empty());
+    CHECK(std::count_if(c.begin(), c.end(), [](const e1c::cell& x) { return x.kill_after_timeout; }) == 3);
+}
+
+// Mutation: drop the kill-run skip in no_duplicates and the held check fails (a kill run's duplicate counts there).
+TEST_CASE("e1c: a kill run's duplicates are judged by the kill prediction, not by no-duplicates", "[e1c]") {
+    const auto c = e1c::cells();
+    auto killed = run(c[15], 30, 0);
+    killed.kills.emplace(1);
+    killed.duplicate_rows = 1, killed.rows += 1;
+    CHECK(judge("e1c.no-duplicates", {{run(c[0], 30, 0), killed}, {}}) == verdict_kind::held);
+    CHECK(judge("e1c.kill-after-timeout-no-duplicates", {{run(c[0], 30, 0), killed}, {}}) == verdict_kind::refuted);
 }

@@ -25,6 +25,11 @@ public:
     checkpoint_sampler(const component_address& flink, std::string job);
     // The feed started at `at_ms` (epoch ms): backpressure is sampled from now on.
     void feed_started(long long at_ms) { feed_start_.store(at_ms); }
+    // The outcomes merged so far (a copy).
+    std::vector<experiment::checkpoint_outcome> checkpoints_so_far() {
+        std::lock_guard lock(m_);
+        return seen_.checkpoints;
+    }
     // Stops the sampling (rethrows what a reading of the history threw).
     void stop() { sampler_.stop(); }
     // One more reading of the history, then everything seen: called after

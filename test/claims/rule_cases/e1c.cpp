@@ -81,6 +81,28 @@ std::vector<e1c::cell_run*> paced_twin(e1c::samples& s, const std::string& from,
     return runs_named(s, to);
 }
 
+// The shipped run has no kill cell either: the runs of `from`, copied as the
+// kill cell `to`'s, each with three kills after timed-out checkpoints 10, 20
+// and 30 that restored 9, 19 and 29 and ran the same job again.
+std::vector<e1c::cell_run*> kill_twin(e1c::samples& s, const std::string& from, const std::string& to) {
+    std::vector<e1c::cell_run> copies;
+    for (const auto* r : runs_named(s, from)) copies.push_back(*r);
+    for (auto& r : copies) {
+        r.name = to;
+        r.kills.emplace();
+        for (std::int64_t k = 1; k <= 3; ++k) {
+            e1c::timeout_kill x;
+            x.step.index = static_cast<std::uint64_t>(k);
+            x.timed_out_checkpoint = 10 * k;
+            x.kill.restored_checkpoint_id = 10 * k - 1;
+            x.kill.same_job_running = true;
+            r.kills->push_back(x);
+        }
+        s.runs.push_back(r);
+    }
+    return runs_named(s, to);
+}
+
 }  // namespace
 
 template <>
@@ -190,6 +212,40 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
                            for (auto& k : r->checkpoints) k.status = "COMPLETED", k.failure_message.clear();
                    },
                    verdict_kind::held});
+    // The kill cells, on copies of the shipped runs of the same cells without kills.
+    for (const auto& [from, to] : {std::pair{c[1], c[15]}, std::pair{c[3], c[16]}, std::pair{c[2], c[17]}}) {
+        out.push_back({"e1c.loses-nothing:" + to.name, "a kill copy of " + from.name + ", its first missing a file",
+                       [f = from.name, t = to.name](S& s, P&) { lose_a_file(*kill_twin(s, f, t).front()); },
+                       verdict_kind::refuted});
+        out.push_back({"e1c.loses-nothing:" + to.name, "a kill copy of " + from.name + ", as it lost nothing",
+                       [f = from.name, t = to.name](S& s, P&) { kill_twin(s, f, t); }, verdict_kind::held});
+    }
+    out.push_back({"e1c.kill-after-timeout-no-duplicates", "a kill copy of the aligned FlinkSink runs, one seq twice",
+                   [c](S& s, P&) {
+                       auto& r = *kill_twin(s, c[1].name, c[15].name).front();
+                       ++r.rows, ++r.duplicate_rows;
+                   },
+                   verdict_kind::refuted});
+    out.push_back({"e1c.kill-after-timeout-no-duplicates", "a kill copy of the aligned FlinkSink runs, as they were",
+                   [c](S& s, P&) { kill_twin(s, c[1].name, c[15].name); }, verdict_kind::held});
+    out.push_back({"e1c.kills-applied", "a kill copy whose first run made two kills of three",
+                   [c](S& s, P& p) {
+                       p.kills_per_run = 3;
+                       kill_twin(s, c[1].name, c[15].name).front()->kills->pop_back();
+                   },
+                   verdict_kind::refuted});
+    out.push_back({"e1c.kills-applied", "a kill copy whose every run made its three kills",
+                   [c](S& s, P& p) {
+                       p.kills_per_run = 3;
+                       kill_twin(s, c[1].name, c[15].name);
+                   },
+                   verdict_kind::held});
+    out.push_back({"e1c.kills-applied", "a kill copy whose second trigger was not above the first restore",
+                   [c](S& s, P& p) {
+                       p.kills_per_run = 3;
+                       kill_twin(s, c[1].name, c[15].name).front()->kills->at(1).timed_out_checkpoint = 5;
+                   },
+                   verdict_kind::refuted});
     return out;
 }
 

@@ -15,6 +15,7 @@
 #include "rosterrig/check/commit_replay.hpp"
 #include "rosterrig/experiment/backpressure.hpp"
 #include "rosterrig/experiment/checkpoint_outcome.hpp"
+#include "rosterrig/experiment/fault.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
@@ -68,10 +69,14 @@ struct parameters {
     std::optional<double> paced_events_per_second;
     std::optional<double> paced_upsert_events_per_second;
     std::optional<std::int64_t> paced_seconds;
+    // The kill cells: a TaskManager SIGKILLed right after a checkpoint timed
+    // out, this many times in each run (absent in runs from before them: none).
+    std::optional<std::uint64_t> kills_per_run;
 
     static parameters full() {
         parameters p;
         p.paced_events_per_second = 15'000, p.paced_upsert_events_per_second = 8'000, p.paced_seconds = 60;
+        p.kills_per_run = 3;
         return p;
     }
     /// For CI (under 3 minutes): the two unaligned short-timeout cells, 400,000
@@ -109,7 +114,7 @@ BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, events, upsert_events, partitions, checkpoint_interval_ms, short_timeout_ms,
                        generous_timeout_ms, tolerable_failed_checkpoints, source_parallelism, writer_parallelism,
                        timeouts_to_judge, repeats, warehouse, quick, repro, paced_events_per_second,
-                       paced_upsert_events_per_second, paced_seconds))
+                       paced_upsert_events_per_second, paced_seconds, kills_per_run))
 
 /// One cell: a sink, aligned or unaligned, the short timeout or the generous
 /// one, an append table or an upsert table keyed by NPI.
@@ -121,6 +126,7 @@ struct cell {
     experiment::table_kind kind = experiment::table_kind::append;
     std::string repro = "";  ///< its `--repro` name, "" when it has none
     bool paced = false;      ///< the feed paced so that the writer keeps up (no backpressure), not produced at once
+    bool kill_after_timeout = false;  ///< the job's TaskManager SIGKILLed right after a checkpoint timed out
 };
 inline std::vector<cell> cells() {
     using experiment::iceberg_sink;
@@ -144,7 +150,14 @@ inline std::vector<cell> cells() {
         {"SinkV2, unaligned, short timeout, paced", iceberg_sink::sink_v2, true, true, append, "", true},
         {"FlinkSink, unaligned, short timeout, upsert, paced", iceberg_sink::flink_sink, true, true, upsert, "", true},
         {"SinkV2, unaligned, short timeout, upsert, paced", iceberg_sink::sink_v2, true, true, upsert, "", true},
-        {"SinkV2, aligned, short timeout, upsert, paced", iceberg_sink::sink_v2, false, true, upsert, "", true}};
+        {"SinkV2, aligned, short timeout, upsert, paced", iceberg_sink::sink_v2, false, true, upsert, "", true},
+        // A kill right after a timed-out checkpoint (issue 34), in the cells that lose nothing to the timeout alone.
+        {"FlinkSink, aligned, short timeout, kill after a timeout", iceberg_sink::flink_sink, false, true, append, "",
+         false, true},
+        {"SinkV2, aligned, short timeout, kill after a timeout", iceberg_sink::sink_v2, false, true, append, "", false,
+         true},
+        {"SinkV2, unaligned, short timeout, kill after a timeout", iceberg_sink::sink_v2, true, true, append, "", false,
+         true}};
 }
 inline std::vector<cell> cells_of(const parameters& p) {
     const auto all = cells();
@@ -154,10 +167,11 @@ inline std::vector<cell> cells_of(const parameters& p) {
             if (c.repro == p.repro) out.push_back(c);
         return out;
     }
-    // A run from before the paced cells (no pace recorded) ran none of them.
+    // A run from before the paced or kill cells (no pace or kill count recorded) ran none of them.
     std::vector<cell> runnable;
     for (const auto& c : all)
-        if (!c.paced || p.paced_seconds) runnable.push_back(c);
+        if ((!c.paced || p.paced_seconds) && (!c.kill_after_timeout || p.kills_per_run.value_or(0) > 0))
+            runnable.push_back(c);
     if (p.quick) {
         std::vector<cell> out{all[0], all[2], all[6]};
         if (p.paced_seconds) out.push_back(all[10]);
@@ -169,7 +183,8 @@ inline std::vector<cell> cells_of(const parameters& p) {
 inline std::string short_name_of(const cell& c) {
     return std::string(c.sink == experiment::iceberg_sink::sink_v2 ? "sinkv2" : "flinksink") +
            (c.unaligned ? "_unaligned" : "_aligned") + (c.short_timeout ? "_short" : "_generous") +
-           (c.kind == experiment::table_kind::upsert ? "_upsert" : "") + (c.paced ? "_paced" : "");
+           (c.kind == experiment::table_kind::upsert ? "_upsert" : "") + (c.paced ? "_paced" : "") +
+           (c.kill_after_timeout ? "_kill" : "");
 }
 /// The events a cell's feed holds per second, 0 when it is produced at once.
 inline double rate_of(const parameters& p, const cell& c) {
@@ -204,8 +219,26 @@ inline experiment::pipeline_config pipeline_of(const parameters& p, const cell& 
     return x;
 }
 
-/// No process is killed; the fault is the cell's checkpoint timeout, applied by Flink.
-inline experiment::fault_plan fault_plan(const parameters&) { return {}; }
+/// The fault is the cell's checkpoint timeout, applied by Flink; in the kill
+/// cells also a SIGKILL of the job's TaskManager right after a checkpoint timed
+/// out, kills_per_run of them in each run (variant "<cell> #<repeat>").
+inline experiment::fault_plan fault_plan(const parameters& p) {
+    experiment::fault_plan plan;
+    plan.seed = p.seed;
+    for (std::uint64_t round = 1; round <= p.repeats; ++round)
+        for (const auto& c : cells_of(p)) {
+            if (!c.kill_after_timeout) continue;
+            for (std::uint64_t k = 1; k <= p.kills_per_run.value_or(0); ++k)
+                plan.steps.push_back({k, c.name + " #" + std::to_string(round),
+                                      experiment::fault_kind::kill_taskmanager,
+                                      "a checkpoint timed out (Flink's history), the job running with a spare "
+                                      "TaskManager",
+                                      0,
+                                      experiment::heal_of(experiment::fault_kind::kill_taskmanager,
+                                                          experiment::fault_target::flink_taskmanager)});
+        }
+    return plan;
+}
 
 }  // namespace rosterrig::e1c
 

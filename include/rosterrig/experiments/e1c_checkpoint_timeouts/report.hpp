@@ -25,7 +25,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
         " ms (generous), and " + std::to_string(params.tolerable_failed_checkpoints) +
         " tolerable failed checkpoints; every cell ran " + std::to_string(params.repeats) +
         (params.repeats == 1 ? " time" : " times, one round of all cells after the other") +
-        ". No process is killed: the only fault is the timeout." + (params.quick ? " **Quick run.**" : "") + "\n\n";
+        (params.kills_per_run.value_or(0) > 0
+             ? ". In the kill cells the job's TaskManager is SIGKILLed right after a checkpoint times out, " +
+                   std::to_string(*params.kills_per_run) +
+                   " times in each run; elsewhere no process is killed: the only fault is the timeout."
+             : std::string(". No process is killed: the only fault is the timeout.")) +
+        (params.quick ? " **Quick run.**" : "") + "\n\n";
     auto in_force = [](const cell_run& r) {
         return r.mode_in_force + (r.unaligned_in_force ? ", unaligned" : ", aligned") + ", every " +
                std::to_string(r.interval_in_force_ms) + " ms, timeout " + std::to_string(r.timeout_in_force_ms) +
@@ -91,6 +96,21 @@ inline std::string report_section(const result::result_envelope& env, const samp
          "the source's subtasks, in samples taken each second from the feed's start until the job had drained; Flink "
          "smooths the metric over its own window, so a sample is a reading of that window, not an instant. The sink: " +
          (s.runs.empty() ? std::string("-") : s.runs.front().sink) + " in the first cell.\n";
+    for (const auto& r : s.runs) {
+        if (!r.kills) continue;
+        std::string ids, restored, running;
+        for (const auto& k : *r.kills) {
+            ids += (ids.empty() ? "" : ", ") + std::to_string(k.timed_out_checkpoint);
+            restored += (restored.empty() ? "" : ", ") + std::to_string(k.kill.restored_checkpoint_id);
+            running += (running.empty() ? "" : ", ") + fixed(static_cast<double>(k.kill.running_after_ms) / 1000.0, 1);
+        }
+        o += "\n" + run_label(r) + ": " + std::to_string(r.kills->size()) + " kills" +
+             (r.kills->empty()
+                  ? std::string(".")
+                  : ", each right after a checkpoint timed out (" + ids + "); the job restored checkpoints " +
+                        restored + " and ran again after " + running + " s.") +
+             "\n";
+    }
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);

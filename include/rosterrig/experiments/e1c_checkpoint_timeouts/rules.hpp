@@ -225,6 +225,7 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
     std::string dup;
     std::uint64_t rows = 0;
     for (const auto& r : s.runs) {
+        if (r.kills) continue;  // a kill cell restarts its job: e1c.kill-after-timeout-no-duplicates judges it
         if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
         rows += r.rows;
         if (r.duplicate_rows > 0)
@@ -243,8 +244,8 @@ inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t
     std::string short_of, what;
     std::size_t judged = 0;
     for (const auto& r : s.runs) {
-        if (r.timeout_requested_ms >= 60'000) continue;  // the control
-        if (r.feed_rate.value_or(0) > 0) continue;       // paced: the prediction is about backpressured cells
+        if (r.timeout_requested_ms >= 60'000) continue;        // the control
+        if (r.feed_rate.value_or(0) > 0 || r.kills) continue;  // paced: the prediction is about backpressured cells
         ++judged;
         what += run_label(r) + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
                 " checkpoints, " + std::to_string(r.restarts_reported) + " restarts; ";
@@ -336,6 +337,50 @@ inline experiment::rule_verdict paced_times_out_less(const samples& s) {
     return wrong.empty() ? held(what) : refuted(what + "not less: " + wrong);
 }
 
+/// "A kill right after a timed-out checkpoint duplicates nothing": the kill
+/// runs' duplicate seq rows. Inconclusive while no kill run killed.
+inline experiment::rule_verdict kill_after_timeout_no_duplicates(const samples& s) {
+    using namespace experiment;
+    std::size_t runs = 0, kills = 0;
+    std::string what, dup;
+    for (const auto& r : s.runs) {
+        if (!r.kills) continue;
+        if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
+        ++runs, kills += r.kills->size();
+        what += run_label(r) + ": " + std::to_string(r.kills->size()) + " kills, " + std::to_string(r.duplicate_rows) +
+                " duplicate seq rows; ";
+        if (r.duplicate_rows > 0) dup += run_label(r) + "; ";
+    }
+    if (kills == 0) return inconclusive("no kill run killed (" + std::to_string(runs) + " kill runs)");
+    return dup.empty() ? held(what) : refuted(what + "duplicated: " + dup);
+}
+
+/// "The kills were applied as planned": every kill run made `per_run` kills,
+/// each right after a checkpoint that timed out above the last restore, and
+/// the same job ran again after each.
+inline experiment::rule_verdict kills_applied(const samples& s, std::uint64_t per_run) {
+    using namespace experiment;
+    std::size_t runs = 0;
+    std::string what, wrong;
+    for (const auto& r : s.runs) {
+        if (!r.kills) continue;
+        ++runs;
+        std::int64_t restored = -1;
+        bool ok = r.kills->size() == per_run;
+        std::string each;
+        for (const auto& k : *r.kills) {
+            ok = ok && k.timed_out_checkpoint > restored && k.kill.same_job_running;
+            each += " ckpt " + std::to_string(k.timed_out_checkpoint) + " timed out, restored " +
+                    std::to_string(k.kill.restored_checkpoint_id) + (k.kill.same_job_running ? "" : " (not running)");
+            restored = std::max(restored, k.kill.restored_checkpoint_id);
+        }
+        what += run_label(r) + ": " + std::to_string(r.kills->size()) + " kills:" + each + "; ";
+        if (!ok) wrong += run_label(r) + "; ";
+    }
+    if (runs == 0) return inconclusive("no kill cell ran");
+    return wrong.empty() ? held(what) : refuted(what + "not as planned: " + wrong);
+}
+
 using rule = experiment::rule<samples, parameters>;
 
 inline std::vector<rule> rules() {
@@ -392,6 +437,16 @@ inline std::vector<rule> rules() {
                    [](const samples& s, const parameters&) { return paced_without_backpressure(s, 100, 500); }});
     out.push_back(
         {"e1c.paced-times-out-less", [](const samples& s, const parameters&) { return paced_times_out_less(s); }});
+    // A kill right after a timed-out checkpoint (the kill cells).
+    for (const auto& x : {c[15], c[16], c[17]})
+        out.push_back({"e1c.loses-nothing:" + x.name, [n = x.name](const samples& s, const parameters& p) {
+                           return loses_nothing(s, n, p.timeouts_to_judge);
+                       }});
+    out.push_back({"e1c.kill-after-timeout-no-duplicates",
+                   [](const samples& s, const parameters&) { return kill_after_timeout_no_duplicates(s); }});
+    out.push_back({"e1c.kills-applied", [](const samples& s, const parameters& p) {
+                       return kills_applied(s, p.kills_per_run.value_or(0));
+                   }});
     out.push_back({"e1c.no-duplicates", [](const samples& s, const parameters&) { return no_duplicates(s); }});
     out.push_back({"e1c.timeouts-applied",
                    [](const samples& s, const parameters& p) { return timeouts_applied(s, p.timeouts_to_judge); }});

@@ -24,6 +24,16 @@ BOOST_DESCRIBE_STRUCT(upsert_observation, (),
                       (table_in_force, npis_expected, npis_missing, npis_without_latest, rows_sharing_npi, stale_rows,
                        unexpected_rows))
 
+/// A kill cell's kill: the timed-out checkpoint that triggered it (Flink's
+/// history) and what the kill did (the same record as experiment 1's kills).
+struct timeout_kill {
+    experiment::fault_step step;             ///< as planned
+    std::int64_t timed_out_checkpoint = -1;  ///< the id whose expiry the kill followed
+    std::int64_t timed_out_seen_at_ms = 0;   ///< epoch ms the history showed it (polled each second)
+    experiment::kill_record kill;
+};
+BOOST_DESCRIBE_STRUCT(timeout_kill, (), (step, timed_out_checkpoint, timed_out_seen_at_ms, kill))
+
 /// What ran in a cell, as the components reported it, and the table at the end.
 struct cell_run {
     std::string name;
@@ -60,13 +70,14 @@ struct cell_run {
     // Absent in runs from before they were recorded.
     std::optional<double> feed_rate;  ///< events per second asked of the producer; 0: produced at once
     std::optional<std::vector<experiment::backpressure_sample>> source_backpressure;  ///< sampled each second
+    std::optional<std::vector<timeout_kill>> kills;  ///< kill cells only: each kill after a timed-out checkpoint
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
-                       snapshots, store, upsert, feed_rate, source_backpressure))
+                       snapshots, store, upsert, feed_rate, source_backpressure, kills))
 
 struct samples {
     std::vector<cell_run> runs;
@@ -91,6 +102,7 @@ inline cell_run started_run(const parameters& p, const cell& c, std::uint64_t re
     r.writer_input = fan_in.ship_strategy, r.writer_parallelism = fan_in.writer_parallelism;
     r.events = events;
     r.feed_rate = rate_of(p, c);
+    if (c.kill_after_timeout) r.kills.emplace();
     if (c.kind == experiment::table_kind::upsert)
         r.upsert = upsert_observation{in_force.table.value_or(experiment::table_settings{})};
     return r;

@@ -1,0 +1,44 @@
+#include "jobs/kills_after_timeouts.hpp"
+
+#include <thread>
+
+#include "roles/faults.hpp"
+#include "runner/progress.hpp"
+
+namespace rosterrig::live {
+
+void kill_after_timeouts(session& s, const std::string& job, checkpoint_sampler& sampler,
+                         const std::vector<experiment::fault_step>& steps, std::chrono::seconds wait_for_timeout,
+                         const std::string& label, const std::function<void(const e1c::timeout_kill&)>& record) {
+    std::int64_t above = -1;  // the last trigger, or the last restore when higher
+    for (const auto& step : steps) {
+        await_running_then_delay(s, job, step);  // running again, a spare TaskManager registered
+        e1c::timeout_kill k;
+        k.step = step;
+        const auto deadline = std::chrono::steady_clock::now() + wait_for_timeout;
+        while (k.timed_out_checkpoint < 0 && std::chrono::steady_clock::now() < deadline) {
+            throw_if_interrupted();
+            for (const auto& c : sampler.checkpoints_so_far())
+                if (experiment::timed_out(c) && c.id > above) {
+                    k.timed_out_checkpoint = c.id, k.timed_out_seen_at_ms = now_ms();
+                    break;
+                }
+            if (k.timed_out_checkpoint < 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        if (k.timed_out_checkpoint < 0) {
+            progress(label + ": no checkpoint above " + std::to_string(above) + " timed out within " +
+                     std::to_string(wait_for_timeout.count()) + " s; " + std::to_string(step.index - 1) + " of " +
+                     std::to_string(steps.size()) + " kills made");
+            return;
+        }
+        k.kill = kill_taskmanager(s, job, step);
+        progress(label + ": kill " + std::to_string(step.index) + " after checkpoint " +
+                 std::to_string(k.timed_out_checkpoint) + " timed out; restored checkpoint " +
+                 std::to_string(k.kill.restored_checkpoint_id) + ", running again after " +
+                 std::to_string(k.kill.running_after_ms) + " ms");
+        above = std::max(k.timed_out_checkpoint, k.kill.restored_checkpoint_id);
+        record(k);
+    }
+}
+
+}  // namespace rosterrig::live
