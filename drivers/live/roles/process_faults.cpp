@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "adapters/child_process.hpp"
+#include "adapters/flink_rest.hpp"
 #include "adapters/poll.hpp"
 #include "roles/fault_commands.hpp"
 #include "runner/progress.hpp"
@@ -230,6 +231,48 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         f.replacement_pid = k.record.replacement_pid, f.healed_at_ms = k.record.replaced_at_ms;
     }
     return f;
+}
+
+experiment::applied_fault kill_and_restart_jobmanager(const stack_config& stack, std::chrono::seconds deadline) {
+    using experiment::fault_kind;
+    experiment::applied_fault a;
+    a.planned = {
+        1, "jobmanager",
+        experiment::make_fault(fault_kind::kill, fault_target::flink_jobmanager, {}, "the check's last step", 0)};
+    const auto jm = stack.flink();
+    const int before = flink_rest(jm).registered_taskmanagers();
+    auto k = kill_target(stack, process_of(stack, fault_target::flink_jobmanager));
+    a.applied_at_ms = k.record.killed_at_ms;
+    a.done = k.commands ? "the description's kill command" : "SIGKILL pid " + std::to_string(k.record.pid);
+    a.note("flink_taskmanager", std::to_string(before) + " registered before the kill");
+    progress("jobmanager: " + a.done + "; starting it again");
+    heal_kill(stack, k, deadline);
+    if (k.record.replacement_pid != 0) a.done += "; started again as pid " + std::to_string(k.record.replacement_pid);
+    a.note("flink_jobmanager",
+           "started again " + std::to_string(k.record.replaced_at_ms - a.applied_at_ms) + " ms after the kill");
+    // A fresh client per ask: the old JobManager's connection died with it.
+    int registered = -1;
+    poll_until(
+        jm, deadline,
+        [&] {
+            try {
+                registered = flink_rest(jm).registered_taskmanagers();
+            } catch (const std::exception&) {
+                registered = -1;  // not answering yet
+            }
+            return registered >= before;
+        },
+        [&] {
+            return "GET /overview listing " + std::to_string(before) +
+                   " TaskManagers (last: " + (registered < 0 ? std::string("no answer") : std::to_string(registered)) +
+                   ")";
+        },
+        {std::chrono::milliseconds(200), std::chrono::seconds(15)});
+    a.healed_at_ms = now_ms();
+    a.note("flink_jobmanager",
+           "REST /overview answered " + std::to_string(a.healed_at_ms - a.applied_at_ms) + " ms after the kill");
+    a.note("flink_taskmanager", std::to_string(registered) + " registered with the new JobManager");
+    return a;
 }
 
 }  // namespace rosterrig::live

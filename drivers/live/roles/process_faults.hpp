@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include <rosterrig/experiment/applied_fault.hpp>
 #include <rosterrig/experiment/fault.hpp>
 #include <rosterrig/stack/fault_command.hpp>
 #include <rosterrig/stack/local_process.hpp>
@@ -96,6 +97,15 @@ struct healed_fault {
 // and the process, "e7b[...]: worker 2").
 healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind kind, const process_target& t,
                             std::int64_t duration_ms, const std::string& name);
+
+// The JobManager killed and started again: kill_target, heal_kill (locally
+// `compose/stack up flink`, which starts the JobManager, the one Flink
+// process nothing supervises; described, its start command or its
+// came_back), then until its REST /overview answers listing at least the
+// TaskManagers registered before the kill, each wait bounded by `deadline`.
+// A job it ran is not resubmitted: what the loss does to a job is an
+// experiment's question. The record notes what Flink reported.
+experiment::applied_fault kill_and_restart_jobmanager(const stack_config& stack, std::chrono::seconds deadline);
 
 }  // namespace rosterrig::live
 
