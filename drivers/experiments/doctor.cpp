@@ -147,6 +147,12 @@ std::vector<check> checks(const stack_config& stack, const std::string& run_id) 
                            found += executable(stack, c->command);
                            if (!c->came_back.empty()) found += ", came_back " + executable(stack, c->came_back);
                        }
+                       // Each component target's process faults (kill, pause, resume, start).
+                       for (const auto& [target, actions] : stack.described.process_faults)
+                           for (const auto& [action, c] : actions) {
+                               found += "; " + target + "." + action + ": " + executable(stack, c.command);
+                               if (!c.came_back.empty()) found += ", came_back " + executable(stack, c.came_back);
+                           }
                        return found;
                    }});
     return out;

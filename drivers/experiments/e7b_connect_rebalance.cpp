@@ -8,7 +8,7 @@
 // before each trial and once more at the end. The trial, the workers, the
 // fault and its heal, and what the workers' logs say of the coordinators are in
 // drivers/live/ (jobs/rebalance_trial, jobs/connect_workers,
-// roles/process_fault_healed, jobs/coordinator_logs); the rest is in
+// roles/process_faults, jobs/coordinator_logs); the rest is in
 // include/rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp.
 #include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 

@@ -13,6 +13,7 @@
 #include "adapters/connect_rest.hpp"
 #include "adapters/poll.hpp"
 #include "adapters/process_fault.hpp"
+#include "roles/process_faults.hpp"
 #include "runner/progress.hpp"
 #include "roles/session.hpp"
 #include "adapters/stack_versions.hpp"
@@ -56,11 +57,13 @@ public:
         std::vector<std::pair<component_address, std::string>> running{
             {s_.stack.connect(), s_.stack.pid_file("connect")}};
         if (up()) running.emplace_back(address(), s_.stack.pid_file("connect-w2"));
-        std::vector<kill_record> killed;
-        for (const auto& [who, pid_file] : running) killed.push_back(kill_process(who, pid_file));
+        // Through the one interface for process faults: all killed first, then each replacement awaited.
+        std::vector<process_kill> killed;
+        for (const auto& [who, pid_file] : running)
+            killed.push_back(kill_target(s_.stack, {experiment::fault_target::connect_worker, who, pid_file, {}}));
         for (std::size_t i = 0; i < running.size(); ++i) {
-            const auto& [who, pid_file] = running[i];
-            await_replacement(who, pid_file, killed[i], std::chrono::seconds(60));
+            const auto& who = running[i].first;
+            await_supervisor_replacement(killed[i], std::chrono::seconds(60));
             poll_until(
                 who, std::chrono::seconds(120), [&] { return connect_rest(who).healthy(); },
                 [] { return std::string("the new worker JVM answering GET /health with 200"); });

@@ -1,17 +1,16 @@
 #include "jobs/kafka_txn_job.hpp"
 
 #include <algorithm>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 
 #include <rosterrig/check/append_check.hpp>
 #include <rosterrig/generate/generator.hpp>
 
-#include "roles/fault_commands.hpp"
 #include "roles/faults.hpp"
 #include "roles/feeder.hpp"
 #include "roles/job_waits.hpp"
+#include "roles/process_faults.hpp"
 #include "adapters/kafka_transactions.hpp"
 #include "adapters/poll.hpp"
 #include "adapters/process_fault.hpp"
@@ -148,30 +147,26 @@ long long cancel(session& s, const std::string& job) {
 
 long long kill_taskmanager_then_cancel(session& s, const std::string& job) {
     const auto tm = s.taskmanager_of(job);
-    if (const auto* commands = fault_commands_for(s.stack, "kill_taskmanager")) {  // a stack description's own kill
-        const auto placeholders = fault_placeholders(tm, job);
-        run_fault_command(s.stack, *commands, placeholders);
+    // Through the one interface for process faults: a stack description's own kill, or SIGKILL by the pid file.
+    const process_target target{experiment::fault_target::flink_taskmanager, tm.address, tm.pid_file,
+                                fault_placeholders(tm, job)};
+    const auto killed = kill_target(s.stack, target);
+    if (const auto* commands = killed.commands) {
         const long long at = cancel(s, job);
         poll_until(
             tm.address, std::chrono::seconds(commands->deadline_seconds),
             [&] {
-                return (commands->came_back.empty() || fault_target_came_back(s.stack, *commands, placeholders)) &&
+                return (commands->came_back.empty() || came_back_once(s.stack, killed)) &&
                        s.all_taskmanagers_registered();
             },
             [&] { return std::string("the TaskManager did not come back after the kill command"); });
         return at;
     }
-    const long long old_pid = read_pid(tm.pid_file);
-    if (old_pid <= 0 || ::kill(static_cast<pid_t>(old_pid), SIGKILL) != 0)
-        throw live_error(tm.address, "cannot SIGKILL the TaskManager (pid file " + tm.pid_file + ")");
     const long long at = cancel(s, job);
     // the supervisor brings the TaskManager back for what follows
     poll_until(
         tm.address, std::chrono::seconds(90),
-        [&] {
-            const auto pid = read_pid(tm.pid_file);
-            return pid > 0 && pid != old_pid && process_alive(pid) && s.all_taskmanagers_registered();
-        },
+        [&] { return came_back_once(s.stack, killed) && s.all_taskmanagers_registered(); },
         [&] { return std::string("the TaskManager did not register again after the SIGKILL"); });
     return at;
 }

@@ -13,7 +13,7 @@
 #include "roles/observe_table.hpp"
 #include "adapters/table_store.hpp"
 #include "adapters/poll.hpp"
-#include "roles/process_fault_healed.hpp"
+#include "roles/process_faults.hpp"
 #include "runner/progress.hpp"
 
 namespace rosterrig::live {
@@ -51,8 +51,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
-    const auto f = fault_and_heal(step.kind, who, pid_file, params.pause_ms,
-                                  label + ": worker " + std::to_string(t.target_worker));
+    const auto f = fault_and_heal(s.stack, step.kind, {experiment::fault_target::connect_worker, who, pid_file, {}},
+                                  params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
     t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
     t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;
     t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);

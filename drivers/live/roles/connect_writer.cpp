@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "roles/observe_table.hpp"
+#include "roles/process_faults.hpp"
 #include "adapters/poll.hpp"
 #include "runner/progress.hpp"
 
@@ -166,10 +167,12 @@ std::string connect_scope::launch(const pipeline_spec& p, int partitions) {
 worker_kill kill_connect_worker(session& s, const connect_rest& rest, const std::string& connector,
                                 std::chrono::seconds heal_within) {
     if (!s.stack.local()) throw live_error(rest.where(), "killing the Connect worker needs the local stack's pid file");
-    const auto pid_file = s.stack.pid_file("connect");
+    // Through the one interface for process faults: SIGKILL by the pid file, the supervisor's replacement.
+    auto killed =
+        kill_target(s.stack, {experiment::fault_target::connect_worker, rest.where(), s.stack.pid_file("connect"), {}});
+    await_supervisor_replacement(killed, heal_within);
     worker_kill k;
-    k.process = kill_process(rest.where(), pid_file);
-    await_replacement(rest.where(), pid_file, k.process, heal_within);
+    k.process = killed.record;
     poll_until(
         rest.where(), heal_within, [&] { return rest.answers(); },
         [&] { return "the restarted worker (pid " + std::to_string(k.process.replacement_pid) + ") answering GET /"; },

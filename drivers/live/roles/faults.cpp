@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "roles/fault_commands.hpp"
+#include "roles/process_faults.hpp"
 #include "roles/job_waits.hpp"
 #include "roles/periodic.hpp"
 #include "adapters/poll.hpp"
@@ -69,25 +69,22 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     // A stack description may inject the kill with its own command; then the
     // effect is what Flink reports (RESTARTING after the kill, or the run
     // fails), and the return its came_back command or a new TaskManager.
-    const auto* commands = fault_commands_for(s.stack, "kill_taskmanager");
-    const auto placeholders = fault_placeholders(target, job);
+    const process_target tm{experiment::fault_target::flink_taskmanager, target.address, target.pid_file,
+                            fault_placeholders(target, job)};
     std::atomic<long long> registered_at{0}, replaced_at{0};
     const flink_rest own(s.stack.flink());  // the sampler's own client: one connection per thread
-    kill_record k;                          // the process kill (pid 0 when a command injected it)
-    if (commands) {
-        k.killed_at_ms = now_ms();
-        run_fault_command(s.stack, *commands, placeholders);
-    } else {
-        k = kill_process(target.address, target.pid_file);
-    }
+    // The process kill (pid 0 when a command injected it), through the one interface for process faults.
+    auto kill = kill_target(s.stack, tm);
+    const auto* commands = kill.commands;
+    kill_record& k = kill.record;
     long long next_came_back_ms = 0;  // the came_back command at most once a second
     periodic watch(std::chrono::milliseconds(100), periodic::clock::now(), [&](long long t_ms) {
         if (replaced_at.load() == 0) {
             if (!commands) {
-                if (replacement_of(k, target.pid_file) != 0) replaced_at = now_ms();
+                if (came_back_once(s.stack, kill)) replaced_at = now_ms();
             } else if (!commands->came_back.empty() && t_ms >= next_came_back_ms) {
                 next_came_back_ms = t_ms + 1000;
-                if (fault_target_came_back(s.stack, *commands, placeholders)) replaced_at = now_ms();
+                if (came_back_once(s.stack, kill)) replaced_at = now_ms();
             }
         }
         if (registered_at.load() != 0) return;
@@ -121,7 +118,7 @@ experiment::kill_record kill_taskmanager(session& s, const std::string& job, con
     r.same_job_running = r.running_after_ms >= 0 && s.flink.job_state(job) == "RUNNING";
     if (!commands) {
         k.replaced_at_ms = replaced_at.load();
-        await_replacement(target.address, target.pid_file, k, std::chrono::seconds(60));
+        await_supervisor_replacement(kill, std::chrono::seconds(60));
     } else {
         // Back: the came_back command said so, or (without one) a new TaskManager registered.
         auto& back = commands->came_back.empty() ? registered_at : replaced_at;

@@ -1,6 +1,7 @@
 // rosterrig/stack/description.hpp: where the rig finds each component of a
 // stack, how it authenticates, under which names it may create things, and
-// which commands inject its faults. Read strictly from JSON (an unknown or
+// which commands inject its faults (a TaskManager kill, and per component
+// target a kill, pause, resume and start). Read strictly from JSON (an unknown or
 // misspelt member is an error naming its path), so a typo cannot silently
 // leave the rig pointed at the wrong cluster. docs/STACK.md documents the
 // format with an annotated example.
@@ -21,11 +22,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 
+#include "rosterrig/experiment/enum_names.hpp"
+#include "rosterrig/experiment/fault.hpp"
 #include "rosterrig/result/strict_reader.hpp"
 
 namespace rosterrig::stack {
@@ -100,6 +104,16 @@ struct fault_file {
 };
 BOOST_DESCRIBE_STRUCT(fault_file, (), (command, came_back, deadline_seconds))
 
+/// One component target's process faults as commands (the process-fault
+/// interface, drivers/live/roles/process_faults.hpp, runs them): `kill` and
+/// `pause` inject, `resume` heals a pause, `start` brings a killed or stopped
+/// component back (without it a kill's return is `came_back` alone: the
+/// cluster's own supervisor restarts it).
+struct target_faults_file {
+    std::optional<fault_file> kill, pause, resume, start;
+};
+BOOST_DESCRIBE_STRUCT(target_faults_file, (), (kill, pause, resume, start))
+
 struct description_file {
     std::optional<std::string> name;  // how the stack is called in reports
     kafka_file kafka;
@@ -110,9 +124,11 @@ struct description_file {
     object_store_file object_store;
     std::optional<names_file> names;
     std::optional<std::map<std::string, fault_file>> faults;  // by fault kind: "kill_taskmanager"
+    std::optional<std::map<std::string, target_faults_file>>
+        process_faults;  // by experiment::fault_target's name: "iceberg_catalog"
 };
 BOOST_DESCRIBE_STRUCT(description_file, (),
-                      (name, kafka, flink, sql_gateway, catalog, trino, object_store, names, faults))
+                      (name, kafka, flink, sql_gateway, catalog, trino, object_store, names, faults, process_faults))
 
 // ---- the description, resolved ---------------------------------------------
 
@@ -142,6 +158,8 @@ struct description {
     std::string region, bucket, access_key, secret_key;
     std::string topic_prefix = "rr_", ns = "rosterrig", job_prefix = "rosterrig";
     std::map<std::string, fault_commands> faults;
+    std::map<std::string, std::map<std::string, fault_commands>>
+        process_faults;                // target name -> action (kill, pause, resume, start) -> commands
     std::vector<std::string> secrets;  // every value read from the environment or under a secret-looking key
 
     /// `text` with every secret value replaced by "***": for anything printed.
@@ -160,6 +178,32 @@ struct description {
 inline const std::vector<std::string>& known_fault_kinds() {
     static const std::vector<std::string> kinds{"kill_taskmanager"};
     return kinds;
+}
+
+/// The actions a description may give per component target (process_faults).
+inline const std::vector<std::string>& process_fault_actions() {
+    static const std::vector<std::string> actions{"kill", "pause", "resume", "start"};
+    return actions;
+}
+
+/// The component targets a description may give process faults for:
+/// experiment::fault_target's names.
+inline std::vector<std::string> process_fault_targets() {
+    std::vector<std::string> out;
+    for (const auto t : experiment::enumerators_of<experiment::fault_target>()) out.push_back(experiment::name_of(t));
+    return out;
+}
+
+/// The description's commands for `action` on `target`, or nullptr. A
+/// TaskManager's kill may also be the older `faults.kill_taskmanager` (a file
+/// may give one or the other, not both).
+inline const fault_commands* commands_for(const description& d, experiment::fault_target target,
+                                          const std::string& action) {
+    if (const auto t = d.process_faults.find(experiment::name_of(target)); t != d.process_faults.end())
+        if (const auto a = t->second.find(action); a != t->second.end()) return &a->second;
+    if (target == experiment::fault_target::flink_taskmanager && action == "kill")
+        if (const auto k = d.faults.find("kill_taskmanager"); k != d.faults.end()) return &k->second;
+    return nullptr;
 }
 
 /// Keys whose values are secrets even when written inline.
@@ -280,18 +324,40 @@ inline description resolve(const description_file& f, const std::string& file, c
     plain(d.topic_prefix, "names.topic_prefix");
     plain(d.ns, "names.ns");
     plain(d.job_prefix, "names.job_prefix");
-    for (const auto& [kind, fc] : f.faults.value_or(std::map<std::string, fault_file>{})) {
-        const auto& kinds = known_fault_kinds();
-        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-            throw description_error(at("faults." + kind) + ": no such fault kind (known: kill_taskmanager)");
-        if (fc.command.empty()) throw description_error(at("faults." + kind + ".command") + ": empty");
+    const auto commands = [&](const fault_file& fc, const std::string& path) {
+        if (fc.command.empty()) throw description_error(at(path + ".command") + ": empty");
         fault_commands c;
         c.command = fc.command;
         c.came_back = fc.came_back.value_or(std::vector<std::string>{});
         c.deadline_seconds = fc.deadline_seconds.value_or(c.deadline_seconds);
-        if (c.deadline_seconds == 0)
-            throw description_error(at("faults." + kind + ".deadline_seconds") + ": must be above 0");
-        d.faults[kind] = std::move(c);
+        if (c.deadline_seconds == 0) throw description_error(at(path + ".deadline_seconds") + ": must be above 0");
+        return c;
+    };
+    for (const auto& [kind, fc] : f.faults.value_or(std::map<std::string, fault_file>{})) {
+        const auto& kinds = known_fault_kinds();
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            throw description_error(at("faults." + kind) + ": no such fault kind (known: kill_taskmanager)");
+        d.faults[kind] = commands(fc, "faults." + kind);
+    }
+    for (const auto& [target, tf] : f.process_faults.value_or(std::map<std::string, target_faults_file>{})) {
+        const auto path = "process_faults." + target;
+        if (!experiment::parse_name<experiment::fault_target>(target)) {
+            std::string known;
+            for (const auto& t : process_fault_targets()) known += (known.empty() ? "" : ", ") + t;
+            throw description_error(at(path) + ": no such fault target (known: " + known + ")");
+        }
+        auto& actions = d.process_faults[target];
+        const std::pair<const char*, const std::optional<fault_file>*> given[] = {
+            {"kill", &tf.kill}, {"pause", &tf.pause}, {"resume", &tf.resume}, {"start", &tf.start}};
+        for (const auto& [action, fc] : given)
+            if (*fc) actions[action] = commands(**fc, path + "." + action);
+        // Every fault carries its heal: a pause the rig could not resume would hang the cluster.
+        if (actions.count("pause") && !actions.count("resume"))
+            throw description_error(at(path + ".pause") + ": a pause needs its resume command (the heal)");
+        if (actions.empty()) throw description_error(at(path) + ": no command (give kill, pause, resume or start)");
+        if (target == "flink_taskmanager" && actions.count("kill") && d.faults.count("kill_taskmanager"))
+            throw description_error(at(path + ".kill") +
+                                    ": the TaskManager's kill is given twice (faults.kill_taskmanager too): keep one");
     }
     return d;
 }

@@ -9,6 +9,17 @@
 //   {taskmanager.data_port}  its data (shuffle) port
 //   {job.id}                 the job under test
 //
+// A process fault on another component target (process_faults) names it by
+// what the description says about it:
+//
+//   {component.name}  the target's name (iceberg_catalog, flink_jobmanager, ...)
+//   {component.host}  the host of its address in the description
+//   {component.port}  the port of that address
+//
+// (the Kafka broker: the first of kafka.bootstrap; the Connect worker has no
+// address in a description, so only {component.name}; the TaskManager's are
+// its {taskmanager.*} ones, as for kill_taskmanager).
+//
 // An unknown or unclosed placeholder is an error, not an argument passed on.
 #ifndef ROSTERRIG_STACK_FAULT_COMMAND_HPP
 #define ROSTERRIG_STACK_FAULT_COMMAND_HPP
@@ -28,6 +39,53 @@ inline const std::vector<std::string>& fault_placeholders() {
     static const std::vector<std::string> names{"taskmanager.id", "taskmanager.host", "taskmanager.rpc_port",
                                                 "taskmanager.data_port", "job.id"};
     return names;
+}
+
+/// The {component.*} values of a process fault on `target`, from the
+/// description's addresses.
+inline placeholder_values component_placeholders(const description& d, experiment::fault_target target) {
+    using experiment::fault_target;
+    placeholder_values v{{"component.name", experiment::name_of(target)}};
+    const auto with = [&](const std::string& host, const std::string& port) {
+        v["component.host"] = host, v["component.port"] = port;
+    };
+    const auto at = [&](const endpoint& e) { with(e.host, std::to_string(e.port)); };
+    switch (target) {
+        case fault_target::flink_jobmanager:
+            at(d.flink);
+            break;
+        case fault_target::sql_gateway:
+            at(d.sql_gateway);
+            break;
+        case fault_target::iceberg_catalog:
+            at(d.catalog);
+            break;
+        case fault_target::object_store:
+            at(d.object_store);
+            break;
+        case fault_target::trino:
+            at(d.trino);
+            break;
+        case fault_target::kafka_broker: {
+            const auto first = d.kafka_bootstrap.substr(0, d.kafka_bootstrap.find(','));
+            const auto colon = first.rfind(':');
+            if (colon != std::string::npos) with(first.substr(0, colon), first.substr(colon + 1));
+            break;
+        }
+        case fault_target::flink_taskmanager:  // its own {taskmanager.*}, from what Flink reports
+        case fault_target::connect_worker:     // a description names no Connect worker address
+            break;
+    }
+    return v;
+}
+
+/// Every placeholder a process fault's commands on `target` may use, each
+/// with a stand-in value: for checking a file when it is read.
+inline placeholder_values placeholders_allowed(const description& d, experiment::fault_target target) {
+    auto v = component_placeholders(d, target);
+    if (target == experiment::fault_target::flink_taskmanager)
+        for (const auto& n : fault_placeholders()) v[n] = "x";
+    return v;
 }
 
 /// `argument` with each {name} replaced by values.at(name).
@@ -69,6 +127,19 @@ inline void check_placeholders(const description& d) {
             fill_placeholders(c.came_back, dummy);
         } catch (const description_error& e) {
             throw description_error(d.name + ": faults." + kind + ": " + e.what());
+        }
+    }
+    for (const auto& [target_name, actions] : d.process_faults) {
+        const auto target = experiment::parse_name<experiment::fault_target>(target_name);
+        if (!target) throw description_error(d.name + ": process_faults." + target_name + ": no such fault target");
+        const auto allowed = placeholders_allowed(d, *target);
+        for (const auto& [action, c] : actions) {
+            try {
+                fill_placeholders(c.command, allowed);
+                fill_placeholders(c.came_back, allowed);
+            } catch (const description_error& e) {
+                throw description_error(d.name + ": process_faults." + target_name + "." + action + ": " + e.what());
+            }
         }
     }
 }
