@@ -191,6 +191,21 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
     healed_fault f;
     if (kind == experiment::fault_kind::pause) {
         auto p = pause_target(stack, t);
+        // Whatever ends this scope before the resume resumes the target: a
+        // described pause is in no table the exit handler heals.
+        struct resume_on_unwind {
+            const stack_config& stack;
+            process_pause& p;
+            bool done = false;
+            ~resume_on_unwind() {
+                if (done) return;
+                try {
+                    resume_target(stack, p);
+                } catch (const std::exception& e) {
+                    progress(std::string("could not resume after an error: ") + e.what());
+                }
+            }
+        } guard{stack, p};
         auto& r = p.record;
         f.pid = r.pid, f.fault_at_ms = r.paused_at_ms;
         if (r.pid > 0) {
@@ -199,6 +214,7 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         }
         progress(name + " paused for " + std::to_string(duration_ms / 1000) + " s");
         std::this_thread::sleep_for(std::chrono::milliseconds(duration_ms));
+        guard.done = true;
         resume_target(stack, p);
         f.healed_at_ms = now_ms();
     } else if (kind == experiment::fault_kind::stop) {
