@@ -45,18 +45,6 @@ inline rule_verdict inconclusive(experiment::facts f, std::string_view pattern) 
 inline rule_verdict held_if(bool ok, experiment::facts f, std::string_view pattern) {
     return decided(ok ? verdict_kind::held : verdict_kind::refuted, std::move(f), pattern);
 }
-// Transitional: a reason with no facts, while the experiments' rules are
-// converted one by one; removed once none calls them.
-[[deprecated("state the facts: held(facts, pattern)")]] inline rule_verdict held(std::string why) {
-    return {verdict_kind::held, {}, std::move(why)};
-}
-[[deprecated("state the facts: refuted(facts, pattern)")]] inline rule_verdict refuted(std::string why) {
-    return {verdict_kind::refuted, {}, std::move(why)};
-}
-[[deprecated("state the facts: inconclusive(facts, pattern)")]] inline rule_verdict inconclusive(std::string why) {
-    return {verdict_kind::inconclusive, {}, std::move(why)};
-}
-
 /// A verdict on facts held part by part (one entry per run, say) whose
 /// sentence was rendered part by part from those entries, as for_each_of does.
 inline rule_verdict from_parts(verdict_kind v, experiment::facts parts, std::string rendered) {
