@@ -116,8 +116,9 @@ TEST_CASE("every registered experiment's shipped result re-judges to the verdict
         const auto judged = e.rejudge(file), recorded = e.recorded(file);
         // Mutation: have the judge skip predictions it has no rule for, and
         // the counts differ; flip one rule's verdict and the verdicts do.
-        // Rewording a rule's reason changes nothing here: the reason is the
-        // sentence as recorded (experiment::same_judgement).
+        // Rewording a rule's reason changes nothing here: the verdicts and,
+        // where the result recorded them, the facts are compared, never the
+        // sentence (experiment::same_judgement).
         REQUIRE(!judged.empty());
         REQUIRE(judged.size() == recorded.size());
         for (std::size_t i = 0; i < judged.size(); ++i) {

@@ -56,11 +56,14 @@ void holds_and_is_mutation_checked(const claim<D>& c, const std::function<void(t
 }
 
 // The verdicts recorded in the shipped file are the ones the code computes
-// from its samples: each prediction's id, text, measure and verdict, and the
-// overall verdict. The reason sentence is not compared (same_judgement): a
-// result keeps the reason it recorded, and rewording a rule's sentence must
-// not fail a test or call for a re-run. Requires at least `at_least` predictions: a recompute over
-// none would agree with anything. Returns the history for a data mutation.
+// from its samples: each prediction's id, text, measure and verdict, its
+// facts where the file recorded them (a result written before rules returned
+// facts has none), and the overall verdict. The reason sentence is not
+// compared (same_judgement): it is rendered from the facts, a result keeps
+// the reason it recorded, and rewording a rule's sentence must not fail a
+// test or call for a re-run. Requires at least `at_least` predictions: a
+// recompute over none would agree with anything. Returns the history for a
+// data mutation.
 template <class D>
 experiment::history<D> recorded_verdicts_are_recomputed(std::size_t at_least) {
     auto h = experiment::read_history<D>(shipped_file<D>());
@@ -68,10 +71,13 @@ experiment::history<D> recorded_verdicts_are_recomputed(std::size_t at_least) {
     REQUIRE(judged.size() >= at_least);
     REQUIRE(judged.size() == h.samples.predictions.size());
     for (std::size_t i = 0; i < judged.size(); ++i) {
-        INFO(judged[i].id << ": recomputed " << to_string(judged[i].verdict) << " (" << judged[i].reason
-                          << "), recorded " << to_string(h.samples.predictions[i].verdict) << " ("
-                          << h.samples.predictions[i].reason << ")");
-        CHECK(experiment::same_judgement(judged[i], h.samples.predictions[i]));
+        const auto& recorded = h.samples.predictions[i];
+        INFO(judged[i].id << ": recomputed " << to_string(judged[i].verdict) << " (" << judged[i].reason << "; facts "
+                          << boost::json::serialize(judged[i].facts.value_or(experiment::facts{})) << "), recorded "
+                          << to_string(recorded.verdict) << " (" << recorded.reason << "; facts "
+                          << (recorded.facts ? boost::json::serialize(*recorded.facts) : std::string("not recorded"))
+                          << ")");
+        CHECK(experiment::same_judgement(judged[i], recorded));
     }
     CHECK(experiment::overall(judged) == h.envelope.verdict);
     return h;

@@ -43,7 +43,7 @@ using toy_rule = experiment::rule<int, no_params>;
 }  // namespace
 
 TEST_CASE("a prediction no rule knows is inconclusive, not held and not dropped", "[judge]") {
-    std::vector<toy_rule> rules{{"known", [](const int&, const no_params&) { return experiment::held("ok"); }}};
+    std::vector<toy_rule> rules{{"known", [](const int&, const no_params&) { return experiment::held({}, "ok"); }}};
     auto out = experiment::judge(1, no_params{}, {{"known", "t", "m"}, {"unknown", "t", "m"}}, rules);
     REQUIRE(out.size() == 2);
     CHECK(out[0].verdict == verdict_kind::held);
@@ -59,12 +59,12 @@ TEST_CASE("a rule that throws judges its prediction inconclusive with the messag
     auto out = experiment::judge(1, no_params{}, {{"p", "t", "m"}}, rules);
     // Mutation: let the exception escape the judge and this test errors.
     CHECK(out.at(0).verdict == verdict_kind::inconclusive);
-    CHECK(out.at(0).reason.find("no such configuration") != std::string::npos);
+    CHECK(out.at(0).facts->at("error") == "no such configuration");
 }
 
 TEST_CASE("a prediction over a group holds only if it holds for each, and an empty group is inconclusive", "[judge]") {
     auto label = [](int x) { return std::to_string(x); };
-    auto even = [](int x) { return x % 2 == 0 ? experiment::held("even") : experiment::refuted("odd"); };
+    auto even = [](int x) { return experiment::held_if(x % 2 == 0, {{"x", x}}, "{x}"); };
     CHECK(experiment::for_each_of(std::vector<int>{2, 4}, label, even, "none").verdict == verdict_kind::held);
     CHECK(experiment::for_each_of(std::vector<int>{2, 3}, label, even, "none").verdict == verdict_kind::refuted);
     CHECK(experiment::for_each_of(std::vector<int>{}, label, even, "none").verdict == verdict_kind::inconclusive);
@@ -147,7 +147,7 @@ TEST_CASE("a checkpoint committed twice refutes no-replay and names the kill it 
     CHECK(r->kills_replayed_at_least() == 1);
     const auto v = e1::no_replay(&run);
     CHECK(v.verdict == verdict_kind::refuted);
-    CHECK(v.reason.find("after kills 20") != std::string::npos);
+    CHECK(v.facts.at("after_kills") == boost::json::array{20});
 }
 
 TEST_CASE(
@@ -162,7 +162,7 @@ TEST_CASE(
     (*run.snapshot_log)[4].added_records -= 5;
     const auto lost = e1::no_replay(&run);
     CHECK(lost.verdict == verdict_kind::refuted);
-    CHECK(lost.reason.find("never landed") != std::string::npos);
+    CHECK(lost.facts.at("records_never_landed") == 2);
     run.snapshot_log.reset();
     CHECK(e1::no_replay(&run).verdict == verdict_kind::inconclusive);
     // Mutation: judge held on a clean log without the bound, and this fails: 3 kills bound it at 0.63 only.

@@ -49,7 +49,8 @@ inline std::vector<result::prediction> recorded_predictions(const std::vector<pr
 inline std::vector<prediction_outcome> unjudged(const std::vector<result::prediction>& predictions) {
     std::vector<prediction_outcome> out;
     for (const auto& p : predictions)
-        out.push_back({p.id, p.text, p.measure, verdict_kind::inconclusive, "not judged: the run has not completed"});
+        out.push_back({p.id, p.text, p.measure, verdict_kind::inconclusive, "not judged: the run has not completed",
+                       std::nullopt});
     return out;
 }
 

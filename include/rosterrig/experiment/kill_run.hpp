@@ -331,47 +331,60 @@ inline std::optional<kill_replays> replays_of(const configuration_run& run) {
 /// would cancel), no checkpoint committed twice, and enough kills to bound
 /// the chance that a kill replays.
 inline rule_verdict no_replay(const configuration_run* run, double target = kill_bound_target) {
-    if (!run) return inconclusive("the configuration did not run");
+    if (!run) return inconclusive({}, "the configuration did not run");
     const auto r = replays_of(*run);
     if (!r)
         return inconclusive(
-            "the run did not record its snapshots, so a replay that the table's rows collapse cannot be seen");
+            {}, "the run did not record its snapshots, so a replay that the table's rows collapse cannot be seen");
     const auto& rep = r->report;
-    const std::string counts = "the job's " + std::to_string(rep.snapshots_with_data) + " snapshots added " +
-                               std::to_string(rep.records_added) + " records for " + std::to_string(rep.events_sent) +
-                               " events sent; " + std::to_string(rep.replayed_watermarks.size()) +
-                               " checkpoints committed twice";
-    if (rep.excess_records() < 0 && rep.replayed_watermarks.empty())
-        return refuted(counts + "; " + std::to_string(-rep.excess_records()) +
-                       " records never landed, and a replay of up to that many would hide behind them");
-    if (!rep.clean()) {
-        std::string named;
-        for (const auto k : r->kills_naming_a_replay) named += (named.empty() ? "" : ", ") + std::to_string(k);
-        return refuted(counts + (named.empty() ? "" : "; after kills " + named) + "; at least " +
-                       std::to_string(r->kills_replayed_at_least()) + " of " + std::to_string(r->kills) +
-                       " kills replayed");
+    facts f{{"snapshots", rep.snapshots_with_data},
+            {"records_added", rep.records_added},
+            {"events_sent", rep.events_sent},
+            {"checkpoints_committed_twice", rep.replayed_watermarks.size()},
+            {"files_added_twice", rep.files_added_twice.size()},
+            {"kills", r->kills}};
+    const std::string counts =
+        "the job's {snapshots} snapshots added {records_added} records for {events_sent} events sent; "
+        "{checkpoints_committed_twice} checkpoints committed twice";
+    if (rep.excess_records() < 0 && rep.replayed_watermarks.empty()) {
+        f["records_never_landed"] = -rep.excess_records();
+        return refuted(std::move(f), counts +
+                                         "; {records_never_landed} records never landed, and a replay of up to "
+                                         "that many would hide behind them");
     }
+    if (!rep.clean()) {
+        f["after_kills"] = boost::json::value_from(r->kills_naming_a_replay);
+        f["kills_replayed_at_least"] = r->kills_replayed_at_least();
+        return refuted(std::move(f), counts + (r->kills_naming_a_replay.empty() ? "" : "; after kills {after_kills}") +
+                                         "; at least {kills_replayed_at_least} of {kills} kills replayed");
+    }
+    if (r->kills == 0) return inconclusive(std::move(f), counts + "; no kill to judge");
     const double bound = stats::clopper_pearson_upper(0, r->kills);
-    const std::string why =
-        counts + "; 0 of " + std::to_string(r->kills) + " kills replayed; 95% upper bound " + std::to_string(bound);
-    if (r->kills == 0) return inconclusive(counts + "; no kill to judge");
-    return bound <= target ? held(why) : inconclusive(why + ": too few kills to say");
+    f["bound"] = bound;
+    f["target"] = target;
+    const std::string why = counts + "; 0 of {kills} kills replayed; 95% upper bound {bound}";
+    return bound <= target ? held(std::move(f), why) : inconclusive(std::move(f), why + ": too few kills to say");
 }
 
 /// "No kill duplicates; the 95% bound is at most `target`", for one run.
 inline rule_verdict no_duplicates(const configuration_run* run, double target = kill_bound_target) {
-    if (!run) return inconclusive("the configuration did not run");
+    if (!run) return inconclusive({}, "the configuration did not run");
     auto s = summarize(*run);
     const auto total_extra = s.total_duplicates + run->unattributed_duplicates;
+    facts f{{"kills", s.kills},
+            {"kills_with_duplicates", s.kills_with_duplicates},
+            {"duplicates", total_extra},
+            {"duplicate_rows", run->duplicate_rows}};
     if (total_extra > 0 || run->duplicate_rows > 0)
-        return refuted(std::to_string(s.kills_with_duplicates) + " of " + std::to_string(s.kills) +
-                       " kills produced duplicates (" + std::to_string(run->duplicate_rows) + " duplicate rows)");
-    if (s.upper_bound_95 <= target)
-        return held("0 of " + std::to_string(s.kills) + " kills duplicated; 95% upper bound " +
-                    std::to_string(s.upper_bound_95));
-    return inconclusive("0 of " + std::to_string(s.kills) + " kills duplicated, but the 95% upper bound " +
-                        std::to_string(s.upper_bound_95) + " is above " + std::to_string(target) +
-                        ": too few kills to say");
+        return refuted(std::move(f),
+                       "{kills_with_duplicates} of {kills} kills produced duplicates ({duplicate_rows} "
+                       "duplicate rows)");
+    f["bound"] = s.upper_bound_95;
+    f["target"] = target;
+    if (s.upper_bound_95 <= target) return held(std::move(f), "0 of {kills} kills duplicated; 95% upper bound {bound}");
+    return inconclusive(std::move(f),
+                        "0 of {kills} kills duplicated, but the 95% upper bound {bound} is above {target}: too few "
+                        "kills to say");
 }
 
 /// Issue 13's target: with about 100 kills per configuration, every

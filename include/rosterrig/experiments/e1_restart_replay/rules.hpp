@@ -31,11 +31,12 @@ inline constexpr double tight_bound_target = 0.030;
 /// (no bound), and the snapshots judge the replays (no_replay).
 inline experiment::rule_verdict no_duplicates_seen(const configuration_run* run) {
     if (!run || run->table_kind != experiment::table_kind::upsert) return no_duplicates(run);
+    experiment::facts f{{"duplicate_rows", run->duplicate_rows}};
     if (run->duplicate_rows > 0)
-        return experiment::refuted(std::to_string(run->duplicate_rows) + " duplicate seq rows in an upsert table");
-    return experiment::inconclusive(
-        "no duplicate seq, but an upsert table collapses a replayed row into the row it "
-        "repeats, so none could show; the snapshots judge it (e1.no-replay)");
+        return experiment::refuted(std::move(f), "{duplicate_rows} duplicate seq rows in an upsert table");
+    return experiment::inconclusive(std::move(f),
+                                    "no duplicate seq, but an upsert table collapses a replayed row into the row it "
+                                    "repeats, so none could show; the snapshots judge it (e1.no-replay)");
 }
 
 /// The 0.030 bound for every configuration: on duplicate seqs for an append
@@ -60,62 +61,72 @@ inline experiment::rule_verdict snapshots_agree_with_rows(const samples& s) {
     std::vector<const configuration_run*> runs;
     for (const auto& c : s.configurations)
         if (c.table_kind == table_kind::append) runs.push_back(&c);
-    if (runs.empty()) return inconclusive("no append configuration ran");
+    if (runs.empty()) return inconclusive({}, "no append configuration ran");
     return for_each_of(
         runs, [](const configuration_run* c) { return c->name; },
         [](const configuration_run* c) -> rule_verdict {
             const auto r = replays_of(*c);
-            if (!r) return inconclusive("the run did not record its snapshots");
+            if (!r) return inconclusive({}, "the run did not record its snapshots");
             std::int64_t missing = 0;
             for (const auto& m : c->missing_runs) missing += static_cast<std::int64_t>(m.size());
             const std::int64_t seen = static_cast<std::int64_t>(c->duplicate_rows) - missing;
-            const std::string why = "snapshots: " + std::to_string(r->report.excess_records()) +
-                                    " records beyond the events sent; rows: " + std::to_string(c->duplicate_rows) +
-                                    " duplicate seq rows, " + std::to_string(missing) + " seqs missing";
-            return r->report.excess_records() == seen ? held(why) : refuted(why);
+            return held_if(r->report.excess_records() == seen,
+                           {{"excess_records", r->report.excess_records()},
+                            {"duplicate_rows", c->duplicate_rows},
+                            {"missing_seqs", missing}},
+                           "snapshots: {excess_records} records beyond the events sent; rows: {duplicate_rows} "
+                           "duplicate seq rows, {missing_seqs} seqs missing");
         },
         "no append configuration ran");
 }
 
 inline experiment::rule_verdict upsert_holds_latest(const samples& s) {
     using namespace experiment;
-    bool any = false, bad = false;
+    bool any = false;
+    facts wrong;  // per upsert configuration whose table is not the latest
     std::string why;
     for (const auto& c : s.configurations) {
         if (c.table_kind != table_kind::upsert) continue;
         any = true;
         if (c.stale_rows || c.rows_sharing_npi || c.missing_npis || c.unexpected_rows) {
-            bad = true;
-            why += c.name + ": " + std::to_string(c.stale_rows) + " stale, " + std::to_string(c.rows_sharing_npi) +
-                   " sharing, " + std::to_string(c.missing_npis) + " missing; ";
+            facts one{{"stale_rows", c.stale_rows},
+                      {"rows_sharing_npi", c.rows_sharing_npi},
+                      {"missing_npis", c.missing_npis},
+                      {"unexpected_rows", c.unexpected_rows}};
+            why +=
+                c.name + ": " + render(one, "{stale_rows} stale, {rows_sharing_npi} sharing, {missing_npis} missing; ");
+            wrong[c.name] = std::move(one);
         }
     }
-    if (!any) return inconclusive("no upsert configuration ran");
-    return bad ? refuted(why) : held("every NPI row is the expected latest");
+    if (!any) return inconclusive({}, "no upsert configuration ran");
+    if (wrong.empty()) return held({}, "every NPI row is the expected latest");
+    return from_parts(verdict_kind::refuted, std::move(wrong), why);
 }
 
 inline experiment::rule_verdict recovery_ignores_offsets(const samples& s) {
     using namespace experiment;
     auto* rewound = find_step(s.offsets, "rewound");
     auto* restored = find_step(s.offsets, "restored_from_checkpoint");
-    if (!rewound || !restored) return inconclusive("part 2 did not run");
+    if (!rewound || !restored) return inconclusive({}, "part 2 did not run");
     if (rewound->committed_offsets_sum != 0)
-        return inconclusive("the rewind did not take: committed offsets summed to " +
-                            std::to_string(rewound->committed_offsets_sum));
+        return inconclusive({{"rewound_offsets_sum", rewound->committed_offsets_sum}},
+                            "the rewind did not take: committed offsets summed to {rewound_offsets_sum}");
     const bool ok = restored->duplicate_rows == 0 && restored->committed_offsets_sum == restored->end_offsets_sum;
-    std::string why = std::to_string(restored->duplicate_rows) + " duplicates after the restore; offsets " +
-                      std::to_string(restored->committed_offsets_sum) + " of " +
-                      std::to_string(restored->end_offsets_sum);
-    return ok ? held(why) : refuted(why);
+    return held_if(ok,
+                   {{"duplicate_rows", restored->duplicate_rows},
+                    {"committed_offsets_sum", restored->committed_offsets_sum},
+                    {"end_offsets_sum", restored->end_offsets_sum}},
+                   "{duplicate_rows} duplicates after the restore; offsets {committed_offsets_sum} of "
+                   "{end_offsets_sum}");
 }
 
 inline experiment::rule_verdict fresh_job_replays_log(const samples& s) {
     using namespace experiment;
     auto* fresh = find_step(s.offsets, "fresh_from_group_offsets");
-    if (!fresh) return inconclusive("part 2 did not run");
-    std::string why =
-        std::to_string(fresh->duplicate_rows) + " duplicates for " + std::to_string(s.offsets.events) + " events";
-    return fresh->duplicate_rows == s.offsets.events ? held(why) : refuted(why);
+    if (!fresh) return inconclusive({}, "part 2 did not run");
+    return held_if(fresh->duplicate_rows == s.offsets.events,
+                   {{"duplicate_rows", fresh->duplicate_rows}, {"events", s.offsets.events}},
+                   "{duplicate_rows} duplicates for {events} events");
 }
 
 /// A user's job (--job) under the kills: its table ends as the feed says —
@@ -128,26 +139,32 @@ inline experiment::rule_verdict your_job_lands_exactly_once(const samples& s) {
     for (const auto& c : s.configurations)
         if (c.name.rfind("your job", 0) == 0) jobs.push_back(&c);
     if (jobs.empty())
-        return inconclusive("this run ran the rig's own configurations; only a --job run has your job to judge");
+        return inconclusive({}, "this run ran the rig's own configurations; only a --job run has your job to judge");
     return for_each_of(
         jobs, [](const configuration_run* c) { return c->name; },
         [](const configuration_run* c) -> rule_verdict {
             if (c->table_kind == table_kind::append) {
                 if (!c->missing_runs.empty())
-                    return refuted(std::to_string(c->missing_runs.size()) + " runs of seqs missing, " +
-                                   std::to_string(c->duplicate_rows) + " duplicate rows");
+                    return refuted({{"missing_runs", c->missing_runs.size()}, {"duplicate_rows", c->duplicate_rows}},
+                                   "{missing_runs} runs of seqs missing, {duplicate_rows} duplicate rows");
                 return no_duplicates(c);
             }
             const auto wrong = c->stale_rows + c->rows_sharing_npi + c->missing_npis + c->unexpected_rows;
-            const std::string state = std::to_string(c->stale_rows) + " stale, " + std::to_string(c->rows_sharing_npi) +
-                                      " sharing an NPI, " + std::to_string(c->missing_npis) + " NPIs missing, " +
-                                      std::to_string(c->unexpected_rows) + " unexpected rows after " +
-                                      std::to_string(c->kills.size()) + " kills";
-            if (wrong > 0) return refuted(state);
-            if (c->kills.empty()) return inconclusive(state + ": no kill to judge");
+            facts f{{"stale_rows", c->stale_rows},
+                    {"rows_sharing_npi", c->rows_sharing_npi},
+                    {"missing_npis", c->missing_npis},
+                    {"unexpected_rows", c->unexpected_rows},
+                    {"kills", c->kills.size()}};
+            const std::string state =
+                "{stale_rows} stale, {rows_sharing_npi} sharing an NPI, {missing_npis} NPIs missing, "
+                "{unexpected_rows} unexpected rows after {kills} kills";
+            if (wrong > 0) return refuted(std::move(f), state);
+            if (c->kills.empty()) return inconclusive(std::move(f), state + ": no kill to judge");
             const double bound = stats::clopper_pearson_upper(0, c->kills.size());
-            const std::string why = state + "; 95% upper bound on a kill breaking the table " + std::to_string(bound);
-            return bound <= kill_bound_target ? held(why) : inconclusive(why + ": too few kills to say");
+            f["bound"] = bound;
+            const std::string why = state + "; 95% upper bound on a kill breaking the table {bound}";
+            return bound <= kill_bound_target ? held(std::move(f), why)
+                                              : inconclusive(std::move(f), why + ": too few kills to say");
         },
         "no job ran");
 }

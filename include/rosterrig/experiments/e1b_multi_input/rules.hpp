@@ -93,8 +93,9 @@ inline constexpr std::uint64_t kills_to_refute = 30;
 
 /// A configuration's run can answer only if its writer had several inputs.
 inline std::optional<experiment::rule_verdict> cannot_answer(const configuration_run* c) {
-    if (!c) return experiment::inconclusive("the configuration did not run");
-    if (auto why = fan_in_problem(c->fan_in)) return experiment::inconclusive(*why);
+    if (!c) return experiment::inconclusive({}, "the configuration did not run");
+    if (auto why = fan_in_problem(c->fan_in))
+        return experiment::inconclusive({{"fan_in_problem", *why}}, "{fan_in_problem}");
     return std::nullopt;
 }
 
@@ -110,11 +111,14 @@ inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
     const auto sum = experiment::summarize(c->run);
-    const std::string what = std::to_string(sum.kills_with_duplicates) + " of " + std::to_string(sum.kills) +
-                             " kills duplicated (" + std::to_string(c->run.duplicate_rows) + " duplicate rows)";
-    if (sum.kills_with_duplicates > 0) return held(what);
-    if (sum.kills >= enough) return refuted(what);
-    return inconclusive(what + "; at least " + std::to_string(enough) + " clean kills are needed to refute");
+    facts f{{"kills_with_duplicates", sum.kills_with_duplicates},
+            {"kills", sum.kills},
+            {"duplicate_rows", c->run.duplicate_rows},
+            {"kills_to_refute", enough}};
+    const std::string what = "{kills_with_duplicates} of {kills} kills duplicated ({duplicate_rows} duplicate rows)";
+    if (sum.kills_with_duplicates > 0) return held(std::move(f), what);
+    if (sum.kills >= enough) return refuted(std::move(f), what);
+    return inconclusive(std::move(f), what + "; at least {kills_to_refute} clean kills are needed to refute");
 }
 
 /// "Exactly-once never duplicates here; the 95% bound is at most 0.10."
@@ -131,28 +135,35 @@ inline experiment::rule_verdict saturated_exactly_once_clean(const samples& s, c
     const auto* c = find_configuration(s, name);
     if (auto no = cannot_answer(c)) return *no;
     const auto sum = experiment::summarize(c->run);
-    const std::string what =
-        std::to_string(c->run.duplicate_rows) + " duplicate rows after " + std::to_string(sum.kills) + " kills";
-    if (c->run.duplicate_rows > 0) return refuted(what);
+    facts f{{"duplicate_rows", c->run.duplicate_rows},
+            {"kills", sum.kills},
+            {"kills_to_refute", saturated_kills_to_refute}};
+    const std::string what = "{duplicate_rows} duplicate rows after {kills} kills";
+    if (c->run.duplicate_rows > 0) return refuted(std::move(f), what);
     if (sum.kills < saturated_kills_to_refute)
-        return inconclusive(what + "; fewer than " + std::to_string(saturated_kills_to_refute) + " kills");
-    return held(what);
+        return inconclusive(std::move(f), what + "; fewer than {kills_to_refute} kills");
+    return held(std::move(f), what);
 }
 
 /// "No configuration loses a record": every seq 1..N is in every table.
 inline experiment::rule_verdict nothing_missing(const samples& s) {
     using namespace experiment;
-    if (s.configurations.empty()) return inconclusive("no configuration ran");
+    if (s.configurations.empty()) return inconclusive({}, "no configuration ran");
+    facts missing;  // per configuration that lost seqs
     std::string why;
     for (const auto& c : s.configurations) {
-        if (c.run.rows == 0) return inconclusive(c.run.name + ": the table was not read back");
-        if (!c.run.missing_runs.empty() || c.run.distinct_seq != c.run.events)
-            why += c.run.name + ": " + std::to_string(c.run.events - c.run.distinct_seq) + " seqs missing in " +
-                   std::to_string(c.run.missing_runs.size()) + " runs; ";
+        if (c.run.rows == 0)
+            return inconclusive({{"not_read_back", c.run.name}}, "{not_read_back}: the table was not read back");
+        if (!c.run.missing_runs.empty() || c.run.distinct_seq != c.run.events) {
+            facts one{{"missing_seqs", c.run.events - c.run.distinct_seq}, {"missing_runs", c.run.missing_runs.size()}};
+            why += c.run.name + ": " + render(one, "{missing_seqs} seqs missing in {missing_runs} runs; ");
+            missing[c.run.name] = std::move(one);
+        }
     }
-    return why.empty() ? held("every configuration's table holds every seq 1.." +
-                              std::to_string(s.configurations.front().run.events))
-                       : refuted(why);
+    if (missing.empty())
+        return held({{"events", s.configurations.front().run.events}},
+                    "every configuration's table holds every seq 1..{events}");
+    return from_parts(verdict_kind::refuted, std::move(missing), why);
 }
 
 using rule = experiment::rule<samples, parameters>;

@@ -55,44 +55,58 @@ inline std::uint64_t lost_of(const cell_run& r) {
 /// Rows on an NPI already on a row: an upsert table's duplicates (0 for append).
 inline std::uint64_t keys_doubled_of(const cell_run& r) { return r.upsert ? r.upsert->rows_sharing_npi : 0; }
 
+using experiment::phrase;
+
 /// Why a cell's runs cannot answer, if they cannot.
 inline std::optional<experiment::rule_verdict> cannot_answer(const std::vector<const cell_run*>& runs,
                                                              const std::string& name) {
-    if (runs.empty()) return experiment::inconclusive(name + ": the cell did not run");
+    if (runs.empty()) return experiment::inconclusive({{"cell", name}}, "{cell}: the cell did not run");
     for (const auto* r : runs) {
-        if (!r->observed) return experiment::inconclusive(run_label(*r) + ": the table was not read back");
+        if (!r->observed)
+            return experiment::inconclusive({{"run", run_label(*r)}}, "{run}: the table was not read back");
         if (r->upsert && !experiment::reports_upsert_on(r->upsert->table_in_force, "npi"))
-            return experiment::inconclusive(run_label(*r) + ": the catalog does not report the table as upsert on npi");
+            return experiment::inconclusive({{"run", run_label(*r)}},
+                                            "{run}: the catalog does not report the table as upsert on npi");
         if (r->writer_parallelism < 2)
-            return experiment::inconclusive(run_label(*r) + ": the writer ran at parallelism " +
-                                            std::to_string(r->writer_parallelism) +
-                                            "; the question needs several writer subtasks");
+            return experiment::inconclusive(
+                {{"run", run_label(*r)}, {"writer_parallelism", r->writer_parallelism}},
+                "{run}: the writer ran at parallelism {writer_parallelism}; the question needs several writer subtasks");
     }
     return std::nullopt;
 }
 
 /// What `timeouts_of` counted, said as what it is.
-inline std::string timeouts_text(const cell_run& r) {
+inline phrase timeouts_phrase(const cell_run& r) {
     const auto gaps = history_gaps(r);
-    return std::to_string(timeouts_of(r)) + (gaps ? " or more" : "") + " timed-out checkpoints (Flink's history" +
-           (gaps ? ", missing " + std::to_string(gaps) + " ids" : ", every id") + "; " +
-           std::to_string(r.totals.failed) + " failed in Flink's count)";
+    return {{{"timeouts", timeouts_of(r)}, {"history_gaps", gaps}, {"failed", r.totals.failed}},
+            gaps ? "{timeouts} or more timed-out checkpoints (Flink's history, missing {history_gaps} ids; {failed} "
+                   "failed in Flink's count)"
+                 : "{timeouts} timed-out checkpoints (Flink's history, every id; {failed} failed in Flink's count)"};
 }
+inline std::string timeouts_text(const cell_run& r) { return timeouts_phrase(r).text(); }
 
 /// A run's loss said in its table's unit.
-inline std::string lost_text(const cell_run& r) {
+inline phrase lost_phrase(const cell_run& r) {
     if (!r.upsert)
-        return std::to_string(r.missing_seq) + " seqs missing in " + std::to_string(r.missing_runs.size()) + " ranges";
+        return {{{"lost", lost_of(r)}, {"missing_seqs", r.missing_seq}, {"missing_ranges", r.missing_runs.size()}},
+                "{missing_seqs} seqs missing in {missing_ranges} ranges"};
     const auto& u = *r.upsert;
-    return std::to_string(lost_of(r)) + " of " + std::to_string(u.npis_expected) + " NPIs without their last record (" +
-           std::to_string(u.npis_missing) + " on no row, " + std::to_string(u.npis_without_latest) +
-           " only on older rows), " + std::to_string(u.rows_sharing_npi) + " rows on an NPI already on a row";
+    return {{{"lost", lost_of(r)},
+             {"npis_expected", u.npis_expected},
+             {"npis_missing", u.npis_missing},
+             {"npis_without_latest", u.npis_without_latest},
+             {"rows_sharing_npi", u.rows_sharing_npi}},
+            "{lost} of {npis_expected} NPIs without their last record ({npis_missing} on no row, "
+            "{npis_without_latest} only on older rows), {rows_sharing_npi} rows on an NPI already on a row"};
 }
+inline std::string lost_text(const cell_run& r) { return lost_phrase(r).text(); }
 
-inline std::string loss_text(const cell_run& r) {
-    return lost_text(r) + " after " + timeouts_text(r) + ", " + std::to_string(r.totals.completed) + " completed; " +
-           std::to_string(r.store.data_unreferenced) + " data files in the store never committed";
+inline phrase loss_phrase(const cell_run& r) {
+    return lost_phrase(r) + " after " + timeouts_phrase(r) +
+           phrase{{{"completed", r.totals.completed}, {"data_unreferenced", r.store.data_unreferenced}},
+                  ", {completed} completed; {data_unreferenced} data files in the store never committed"};
 }
+inline std::string loss_text(const cell_run& r) { return loss_phrase(r).text(); }
 
 /// A cell's runs taken together: what its rules judge.
 struct cell_total {
@@ -112,20 +126,26 @@ inline cell_total total_of(const std::vector<const cell_run*>& runs) {
     return t;
 }
 
-/// The loss of a cell's runs: one run as `loss_text` says it; several with how
-/// many repeats lost and the spread first, then each repeat.
-inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) {
-    if (runs.size() == 1) return loss_text(*runs.front());
+/// The loss of a cell's runs: one run as `loss_phrase` says it; several with
+/// how many repeats lost and the spread first, then each repeat (its facts
+/// under "#<repeat>").
+inline phrase cell_loss_phrase(const std::vector<const cell_run*>& runs) {
+    if (runs.size() == 1) return loss_phrase(*runs.front());
     const auto t = total_of(runs);
-    std::string missing, each;
+    phrase each{{}, {}};
+    std::string spread;
     for (const auto* r : runs) {
-        missing += (missing.empty() ? "" : " / ") + std::to_string(lost_of(*r));
-        each += "; #" + std::to_string(r->repeat) + ": " + loss_text(*r);
+        const std::string key = "#" + std::to_string(r->repeat);
+        spread += (spread.empty() ? "{" : " / {") + key + ".lost}";
+        each = each + phrase{{}, "; " + key + ": "} + experiment::nested(key, loss_phrase(*r));
     }
     const std::string unit = runs.front()->upsert ? "NPIs without their last record " : "seqs missing ";
-    return "lost in " + std::to_string(t.runs_that_lost) + " of " + std::to_string(t.runs) + " repeats (" + unit +
-           missing + ") after " + std::to_string(t.timeouts) + " timed-out checkpoints in all" + each;
+    return phrase{{{"runs_that_lost", t.runs_that_lost}, {"runs", t.runs}, {"timeouts", t.timeouts}},
+                  "lost in {runs_that_lost} of {runs} repeats (" + unit + spread +
+                      ") after {timeouts} timed-out checkpoints in all"} +
+           each;
 }
+inline std::string cell_loss_text(const std::vector<const cell_run*>& runs) { return cell_loss_phrase(runs).text(); }
 
 /// What a cell's rule counts over its runs: records lost (either table kind),
 /// or rows on an NPI already on a row (an upsert table's doubled keys).
@@ -139,17 +159,18 @@ inline std::uint64_t amount_of(const cell_total& t, measure m) { return m == mea
 inline std::optional<experiment::rule_verdict> not_upsert(const std::vector<const cell_run*>& runs,
                                                           const std::string& why) {
     for (const auto* r : runs)
-        if (!r->upsert) return experiment::inconclusive(run_label(*r) + ": " + why);
+        if (!r->upsert) return experiment::inconclusive(phrase{{{"run", run_label(*r)}}, "{run}: "} + why);
     return std::nullopt;
 }
 
 /// The reason a rule gives: the cell's loss, preceded, when keys are what it
 /// judges, by how many repeats left an NPI on several rows.
-inline std::string evidence_text(const std::vector<const cell_run*>& runs, measure m) {
-    if (m == measure::lost) return cell_loss_text(runs);
+inline phrase evidence_phrase(const std::vector<const cell_run*>& runs, measure m) {
+    if (m == measure::lost) return cell_loss_phrase(runs);
     const auto t = total_of(runs);
-    return "an NPI on several rows in " + std::to_string(t.runs_that_doubled) + " of " + std::to_string(t.runs) +
-           " repeats; " + cell_loss_text(runs);
+    return phrase{{{"runs_that_doubled", t.runs_that_doubled}, {"runs", t.runs}},
+                  "an NPI on several rows in {runs_that_doubled} of {runs} repeats; "} +
+           cell_loss_phrase(runs);
 }
 
 /// One cell's prediction about `m`, over all its runs. Any amount decides it
@@ -166,16 +187,18 @@ inline experiment::rule_verdict judge_cell(const samples& s, const std::string& 
     if (m == measure::keys_doubled)
         if (auto no = not_upsert(runs, "an append table has no key to double")) return *no;
     const auto t = total_of(runs);
-    const auto what = evidence_text(runs, m);
+    const auto what =
+        evidence_phrase(runs, m) +
+        phrase{{{"amount", amount_of(t, m)}, {"timeouts_in_all", t.timeouts}, {"timeouts_needed", enough}}, ""};
     if (amount_of(t, m) > 0) return e == expect::some ? held(what) : refuted(what);
     if (t.timeouts < enough)
-        return inconclusive(what + "; at least " + std::to_string(enough) + " timeouts are needed" +
-                            (e == expect::some ? " to refute" : ""));
+        return inconclusive(what + (e == expect::some ? "; at least {timeouts_needed} timeouts are needed to refute"
+                                                      : "; at least {timeouts_needed} timeouts are needed"));
     if (e == expect::some) return refuted(what);
     if (m == measure::keys_doubled) return held(what);
-    return held(what + "; the per-timeout loss probability is at most " +
-                report::fixed(stats::clopper_pearson_upper(0, t.timeouts), 3) + " (95%, one-sided, over " +
-                std::to_string(t.timeouts) + " timeouts)");
+    return held(what + phrase{{{"bound", stats::clopper_pearson_upper(0, t.timeouts)}},
+                              "; the per-timeout loss probability is at most {bound:.3} (95%, one-sided, over "
+                              "{timeouts_in_all} timeouts)"});
 }
 
 /// "This cell loses records once checkpoints time out" (a missing seq, or an
@@ -208,32 +231,36 @@ inline experiment::rule_verdict control_exact(const samples& s, const std::strin
     if (upsert)
         if (auto no = not_upsert(runs, "not an upsert table")) return *no;
     const auto t = total_of(runs);
-    const auto what = evidence_text(runs, upsert ? measure::keys_doubled : measure::lost);
+    const auto what =
+        evidence_phrase(runs, upsert ? measure::keys_doubled : measure::lost) +
+        phrase{{{"lost_in_all", t.lost}, {"keys_doubled", t.keys_doubled}, {"timeouts_in_all", t.timeouts}}, ""};
     if (t.lost > 0 || (upsert && t.keys_doubled > 0)) return refuted(what);
     if (t.timeouts > 0)
         return inconclusive(what + "; the control's checkpoints timed out, so it did not hold its condition");
     for (const auto* r : runs)
         if (r->totals.completed < 3)
-            return inconclusive(what + "; fewer than 3 checkpoints completed in " + run_label(*r));
+            return inconclusive(what + phrase{{{"few_completed", run_label(*r)}},
+                                              "; fewer than 3 checkpoints completed in {few_completed}"});
     return held(what);
 }
 
 /// "No cell duplicates": no job restarted, so no checkpoint is replayed.
 inline experiment::rule_verdict no_duplicates(const samples& s) {
     using namespace experiment;
-    if (s.runs.empty()) return inconclusive("no cell ran");
-    std::string dup;
+    if (s.runs.empty()) return inconclusive({}, "no cell ran");
+    phrase dup{{}, {}};
     std::uint64_t rows = 0;
     for (const auto& r : s.runs) {
         if (r.kills) continue;  // a kill cell restarts its job: e1c.kill-after-timeout-no-duplicates judges it
-        if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
+        if (!r.observed) return inconclusive({{"run", run_label(r)}}, "{run}: the table was not read back");
         rows += r.rows;
         if (r.duplicate_rows > 0)
-            dup += run_label(r) + ": " + std::to_string(r.duplicate_rows) + " duplicate seq rows; ";
+            dup = dup + nested(run_label(r), phrase{{{"run", run_label(r)}, {"duplicate_rows", r.duplicate_rows}},
+                                                    "{run}: {duplicate_rows} duplicate seq rows; "});
     }
-    return dup.empty() ? held("no duplicate seq row in " + std::to_string(s.runs.size()) + " cell runs (" +
-                              std::to_string(rows) + " rows)")
-                       : refuted(dup);
+    if (!dup.values.empty()) return refuted(dup);
+    return held({{"cell_runs", s.runs.size()}, {"rows", rows}},
+                "no duplicate seq row in {cell_runs} cell runs ({rows} rows)");
 }
 
 /// "The short timeout makes at least `enough` checkpoints time out in each
@@ -241,18 +268,22 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
 /// every run of every short-timeout cell.
 inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t enough) {
     using namespace experiment;
-    std::string short_of, what;
+    phrase what{{{"timeouts_needed", enough}}, {}};
+    boost::json::array short_of;
     std::size_t judged = 0;
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;        // the control
         if (r.feed_rate.value_or(0) > 0 || r.kills) continue;  // paced: the prediction is about backpressured cells
         ++judged;
-        what += run_label(r) + ": " + timeouts_text(r) + " of " + std::to_string(r.totals.completed + r.totals.failed) +
-                " checkpoints, " + std::to_string(r.restarts_reported) + " restarts; ";
-        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of += run_label(r) + "; ";
+        what = what + nested(run_label(r), phrase{{{"run", run_label(r)}}, "{run}: "} + timeouts_phrase(r) +
+                                               phrase{{{"checkpoints", r.totals.completed + r.totals.failed},
+                                                       {"restarts", r.restarts_reported}},
+                                                      " of {checkpoints} checkpoints, {restarts} restarts; "});
+        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of.push_back(boost::json::string(run_label(r)));
     }
-    if (judged == 0) return inconclusive("no short-timeout cell ran");
-    return short_of.empty() ? held(what) : refuted(what + "short of it: " + short_of);
+    if (judged == 0) return inconclusive({}, "no short-timeout cell ran");
+    if (short_of.empty()) return held(what);
+    return refuted(what + phrase{{{"short_of", std::move(short_of)}}, "short of it: {short_of}"});
 }
 
 /// The source's backpressure over a run's drain (feed start to drained), or
@@ -261,12 +292,17 @@ inline std::optional<experiment::backpressure_summary> backpressure_of(const cel
     if (!r.source_backpressure) return std::nullopt;
     return experiment::summarize_backpressure(*r.source_backpressure, 0, r.drained_ms);
 }
-inline std::string backpressure_text(const cell_run& r) {
+/// A run's backpressure as a phrase (its facts: median, max, samples).
+inline experiment::phrase backpressure_phrase(const cell_run& r) {
     const auto b = backpressure_of(r);
-    if (!b) return "no backpressure sample";
-    return "source backpressured " + report::fixed(b->median_ms_per_s, 0) + " ms/s median, " +
-           report::fixed(b->max_ms_per_s, 0) + " max (" + std::to_string(b->samples) + " samples)";
+    if (!b) return {{{"backpressure_samples", 0}}, "no backpressure sample"};
+    return {{{"backpressure_median_ms_per_s", b->median_ms_per_s},
+             {"backpressure_max_ms_per_s", b->max_ms_per_s},
+             {"backpressure_samples", b->samples}},
+            "source backpressured {backpressure_median_ms_per_s:.0} ms/s median, {backpressure_max_ms_per_s:.0} max "
+            "({backpressure_samples} samples)"};
 }
+inline std::string backpressure_text(const cell_run& r) { return backpressure_phrase(r).text(); }
 
 /// "The paced cells ran without backpressure and the cells produced at once
 /// with it", by Flink's measure of the source: every paced run's median at or
@@ -276,28 +312,30 @@ inline std::string backpressure_text(const cell_run& r) {
 inline experiment::rule_verdict paced_without_backpressure(const samples& s, double paced_at_most,
                                                            double at_once_at_least) {
     using namespace experiment;
-    std::string what, wrong;
+    phrase what{{{"paced_at_most", paced_at_most}, {"at_once_at_least", at_once_at_least}}, {}};
+    boost::json::array wrong;
     std::size_t paced = 0, at_once = 0;
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;  // the controls: not asked
         const auto b = backpressure_of(r);
-        if (!b) return inconclusive(run_label(r) + ": no backpressure sample during its drain");
+        if (!b) return inconclusive({{"run", run_label(r)}}, "{run}: no backpressure sample during its drain");
         const bool is_paced = r.feed_rate.value_or(0) > 0;
         (is_paced ? paced : at_once) += 1;
-        what += run_label(r) + ": " + backpressure_text(r) + "; ";
+        what = what + nested(run_label(r), phrase{{{"run", run_label(r)}}, "{run}: "} + backpressure_phrase(r) + "; ");
         if (is_paced ? b->median_ms_per_s > paced_at_most : b->median_ms_per_s < at_once_at_least)
-            wrong += run_label(r) + "; ";
+            wrong.push_back(boost::json::string(run_label(r)));
     }
     if (paced == 0 || at_once == 0)
-        return inconclusive("needs paced runs and runs produced at once: " + std::to_string(paced) + " and " +
-                            std::to_string(at_once));
-    return wrong.empty() ? held(what) : refuted(what + "not as predicted: " + wrong);
+        return inconclusive({{"paced_runs", paced}, {"at_once_runs", at_once}},
+                            "needs paced runs and runs produced at once: {paced_runs} and {at_once_runs}");
+    if (wrong.empty()) return held(what);
+    return refuted(what + phrase{{{"not_as_predicted", std::move(wrong)}}, "not as predicted: {not_as_predicted}"});
 }
 
 /// The cell produced at once that a paced cell is the paced twin of.
 inline std::optional<cell> at_once_twin(const cell& c) {
     for (const auto& x : cells())
-        if (!x.paced && x.sink == c.sink && x.unaligned == c.unaligned && x.kind == c.kind &&
+        if (!x.paced && !x.kill_after_timeout && x.sink == c.sink && x.unaligned == c.unaligned && x.kind == c.kind &&
             x.short_timeout == c.short_timeout)
             return x;
     return std::nullopt;
@@ -315,7 +353,8 @@ inline std::pair<std::uint64_t, std::int64_t> timeout_share(const std::vector<co
 /// pooled over its runs) below its twin's produced at once.
 inline experiment::rule_verdict paced_times_out_less(const samples& s) {
     using namespace experiment;
-    std::string what, wrong;
+    phrase what{{}, {}};
+    boost::json::array wrong;
     std::size_t pairs = 0;
     for (const auto& c : cells()) {
         if (!c.paced) continue;
@@ -325,16 +364,21 @@ inline experiment::rule_verdict paced_times_out_less(const samples& s) {
         if (a.empty() || b.empty()) continue;
         const auto [ta, na] = timeout_share(a);
         const auto [tb, nb] = timeout_share(b);
-        if (na == 0 || nb == 0) return inconclusive(c.name + ": no checkpoint counted");
+        if (na == 0 || nb == 0) return inconclusive({{"cell", c.name}}, "{cell}: no checkpoint counted");
         ++pairs;
-        const double sa = static_cast<double>(ta) / static_cast<double>(na),
-                     sb = static_cast<double>(tb) / static_cast<double>(nb);
-        what += c.name + ": " + std::to_string(ta) + " of " + std::to_string(na) + " timed out, against " +
-                std::to_string(tb) + " of " + std::to_string(nb) + " produced at once; ";
-        if (!(sa < sb)) wrong += c.name + "; ";
+        what = what + nested(c.name, phrase{{{"cell", c.name},
+                                             {"paced_timeouts", ta},
+                                             {"paced_checkpoints", na},
+                                             {"at_once_timeouts", tb},
+                                             {"at_once_checkpoints", nb}},
+                                            "{cell}: {paced_timeouts} of {paced_checkpoints} timed out, against "
+                                            "{at_once_timeouts} of {at_once_checkpoints} produced at once; "});
+        if (!(static_cast<double>(ta) / static_cast<double>(na) < static_cast<double>(tb) / static_cast<double>(nb)))
+            wrong.push_back(boost::json::string(c.name));
     }
-    if (pairs == 0) return inconclusive("no paced cell ran beside its twin produced at once");
-    return wrong.empty() ? held(what) : refuted(what + "not less: " + wrong);
+    if (pairs == 0) return inconclusive({}, "no paced cell ran beside its twin produced at once");
+    if (wrong.empty()) return held(what);
+    return refuted(what + phrase{{{"not_less", std::move(wrong)}}, "not less: {not_less}"});
 }
 
 /// "A kill right after a timed-out checkpoint duplicates nothing": the kill
@@ -342,17 +386,21 @@ inline experiment::rule_verdict paced_times_out_less(const samples& s) {
 inline experiment::rule_verdict kill_after_timeout_no_duplicates(const samples& s) {
     using namespace experiment;
     std::size_t runs = 0, kills = 0;
-    std::string what, dup;
+    phrase what{{}, {}};
+    boost::json::array dup;
     for (const auto& r : s.runs) {
         if (!r.kills) continue;
-        if (!r.observed) return inconclusive(run_label(r) + ": the table was not read back");
+        if (!r.observed) return inconclusive({{"run", run_label(r)}}, "{run}: the table was not read back");
         ++runs, kills += r.kills->size();
-        what += run_label(r) + ": " + std::to_string(r.kills->size()) + " kills, " + std::to_string(r.duplicate_rows) +
-                " duplicate seq rows; ";
-        if (r.duplicate_rows > 0) dup += run_label(r) + "; ";
+        what = what +
+               nested(run_label(r),
+                      phrase{{{"run", run_label(r)}, {"kills", r.kills->size()}, {"duplicate_rows", r.duplicate_rows}},
+                             "{run}: {kills} kills, {duplicate_rows} duplicate seq rows; "});
+        if (r.duplicate_rows > 0) dup.push_back(boost::json::string(run_label(r)));
     }
-    if (kills == 0) return inconclusive("no kill run killed (" + std::to_string(runs) + " kill runs)");
-    return dup.empty() ? held(what) : refuted(what + "duplicated: " + dup);
+    if (kills == 0) return inconclusive({{"kill_runs", runs}}, "no kill run killed ({kill_runs} kill runs)");
+    if (dup.empty()) return held(what);
+    return refuted(what + phrase{{{"duplicated", std::move(dup)}}, "duplicated: {duplicated}"});
 }
 
 /// "The kills were applied as planned": every kill run made `per_run` kills,
@@ -361,24 +409,32 @@ inline experiment::rule_verdict kill_after_timeout_no_duplicates(const samples& 
 inline experiment::rule_verdict kills_applied(const samples& s, std::uint64_t per_run) {
     using namespace experiment;
     std::size_t runs = 0;
-    std::string what, wrong;
+    phrase what{{{"kills_per_run", per_run}}, {}};
+    boost::json::array wrong;
     for (const auto& r : s.runs) {
         if (!r.kills) continue;
         ++runs;
         std::int64_t restored = -1;
         bool ok = r.kills->size() == per_run;
-        std::string each;
+        boost::json::array triggers, restores, running;
         for (const auto& k : *r.kills) {
             ok = ok && k.timed_out_checkpoint > restored && k.kill.same_job_running;
-            each += " ckpt " + std::to_string(k.timed_out_checkpoint) + " timed out, restored " +
-                    std::to_string(k.kill.restored_checkpoint_id) + (k.kill.same_job_running ? "" : " (not running)");
+            triggers.push_back(k.timed_out_checkpoint), restores.push_back(k.kill.restored_checkpoint_id);
+            running.push_back(k.kill.same_job_running);
             restored = std::max(restored, k.kill.restored_checkpoint_id);
         }
-        what += run_label(r) + ": " + std::to_string(r.kills->size()) + " kills:" + each + "; ";
-        if (!ok) wrong += run_label(r) + "; ";
+        what = what + nested(run_label(r), phrase{{{"run", run_label(r)},
+                                                   {"kills", r.kills->size()},
+                                                   {"timed_out", std::move(triggers)},
+                                                   {"restored", std::move(restores)},
+                                                   {"same_job_running", std::move(running)}},
+                                                  "{run}: {kills} kills after timed-out checkpoints {timed_out}, "
+                                                  "restored {restored}, running again {same_job_running}; "});
+        if (!ok) wrong.push_back(boost::json::string(run_label(r)));
     }
-    if (runs == 0) return inconclusive("no kill cell ran");
-    return wrong.empty() ? held(what) : refuted(what + "not as planned: " + wrong);
+    if (runs == 0) return inconclusive({}, "no kill cell ran");
+    if (wrong.empty()) return held(what);
+    return refuted(what + phrase{{{"not_as_planned", std::move(wrong)}}, "not as planned: {not_as_planned}"});
 }
 
 using rule = experiment::rule<samples, parameters>;

@@ -140,48 +140,64 @@ inline std::vector<restore_run> runs_of(const samples& s, const std::string& var
     return out;
 }
 
+/// `decide` returns a repeat's verdict with its facts (held_if).
 template <class Decide>
 rule_verdict every_repeat(const samples& s, const std::string& variant, Decide decide) {
     return experiment::for_each_of(
         runs_of(s, variant), [](const restore_run& r) { return "repeat " + std::to_string(r.repeat); },
-        [&](const restore_run& r) {
-            std::string why;
-            bool ok = decide(r, analyze(r), why);
-            return rule_verdict{ok ? verdict_kind::held : verdict_kind::refuted, why};
-        },
-        "the variant did not run");
+        [&](const restore_run& r) { return decide(r, analyze(r)); }, "the variant did not run");
 }
 
 inline rule_verdict flinksink_append_freezes_then_lumps(const samples& s) {
-    return every_repeat(s, "append-flinksink", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
-        why = "ended by checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
-              std::to_string(r.watermark_before) + ", lag 0 while stale: " + (a.lag_zero_while_stale ? "yes" : "no") +
-              ", " + std::to_string(r.duplicate_rows) + " duplicates, " + std::to_string(r.missing_runs.size()) +
-              " missing runs";
-        return a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && a.lag_zero_while_stale &&
-               a.failed_checkpoints_at_table_move == a.failed_checkpoints_at_first_running && r.duplicate_rows > 0 &&
-               r.missing_runs.empty();
+    return every_repeat(s, "append-flinksink", [](const restore_run& r, const freeze_analysis& a) {
+        const bool ok = a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && a.lag_zero_while_stale &&
+                        a.failed_checkpoints_at_table_move == a.failed_checkpoints_at_first_running &&
+                        r.duplicate_rows > 0 && r.missing_runs.empty();
+        return experiment::held_if(
+            ok,
+            {{"table_moved", a.table_moved},
+             {"ended_by_checkpoint", a.ended_by_checkpoint},
+             {"watermark_before", r.watermark_before},
+             {"lag_zero_while_stale", a.lag_zero_while_stale ? "yes" : "no"},
+             {"failed_checkpoints_at_table_move", a.failed_checkpoints_at_table_move},
+             {"failed_checkpoints_at_first_running", a.failed_checkpoints_at_first_running},
+             {"duplicate_rows", r.duplicate_rows},
+             {"missing_runs", r.missing_runs.size()}},
+            "ended by checkpoint {ended_by_checkpoint} vs watermark {watermark_before}, lag 0 while stale: "
+            "{lag_zero_while_stale}, {duplicate_rows} duplicates, {missing_runs} missing runs");
     });
 }
 
 inline rule_verdict flinksink_upsert_freezes_replay_invisible(const samples& s) {
-    return every_repeat(s, "upsert-flinksink", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
-        why = "ended by checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
-              std::to_string(r.watermark_before) + ", " + std::to_string(r.duplicate_rows) + " duplicates, " +
-              std::to_string(r.stale_rows) + " stale, " + std::to_string(r.rows_sharing_npi) + " sharing, " +
-              std::to_string(r.missing_npis) + " missing NPIs";
-        return a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && r.duplicate_rows == 0 &&
-               r.stale_rows == 0 && r.rows_sharing_npi == 0 && r.missing_npis == 0;
+    return every_repeat(s, "upsert-flinksink", [](const restore_run& r, const freeze_analysis& a) {
+        const bool ok = a.table_moved && a.ended_by_checkpoint == r.watermark_before + 1 && r.duplicate_rows == 0 &&
+                        r.stale_rows == 0 && r.rows_sharing_npi == 0 && r.missing_npis == 0;
+        return experiment::held_if(ok,
+                                   {{"table_moved", a.table_moved},
+                                    {"ended_by_checkpoint", a.ended_by_checkpoint},
+                                    {"watermark_before", r.watermark_before},
+                                    {"duplicate_rows", r.duplicate_rows},
+                                    {"stale_rows", r.stale_rows},
+                                    {"rows_sharing_npi", r.rows_sharing_npi},
+                                    {"missing_npis", r.missing_npis}},
+                                   "ended by checkpoint {ended_by_checkpoint} vs watermark {watermark_before}, "
+                                   "{duplicate_rows} duplicates, {stale_rows} stale, {rows_sharing_npi} sharing, "
+                                   "{missing_npis} missing NPIs");
     });
 }
 
 inline rule_verdict sinkv2_append_no_freeze_duplicates(const samples& s) {
-    return every_repeat(s, "append-sinkv2", [](const restore_run& r, const freeze_analysis& a, std::string& why) {
-        why = "table moved at checkpoint " + std::to_string(a.ended_by_checkpoint) + " vs watermark " +
-              std::to_string(r.watermark_before) + ", " + std::to_string(r.duplicate_rows) + " duplicates, " +
-              std::to_string(r.missing_runs.size()) + " missing runs";
-        return a.table_moved && a.ended_by_checkpoint <= r.watermark_before && r.duplicate_rows > 0 &&
-               r.missing_runs.empty();
+    return every_repeat(s, "append-sinkv2", [](const restore_run& r, const freeze_analysis& a) {
+        const bool ok = a.table_moved && a.ended_by_checkpoint <= r.watermark_before && r.duplicate_rows > 0 &&
+                        r.missing_runs.empty();
+        return experiment::held_if(ok,
+                                   {{"table_moved", a.table_moved},
+                                    {"ended_by_checkpoint", a.ended_by_checkpoint},
+                                    {"watermark_before", r.watermark_before},
+                                    {"duplicate_rows", r.duplicate_rows},
+                                    {"missing_runs", r.missing_runs.size()}},
+                                   "table moved at checkpoint {ended_by_checkpoint} vs watermark {watermark_before}, "
+                                   "{duplicate_rows} duplicates, {missing_runs} missing runs");
     });
 }
 
@@ -196,21 +212,27 @@ inline rule_verdict post_freeze_batch_lands_once(const samples& s) {
         with_batch, [](const restore_run& r) { return r.variant + " #" + std::to_string(r.repeat); },
         [](const restore_run& r) {
             const auto& b = *r.third_batch;
-            std::string why = "seqs " + std::to_string(b.first_seq) + ".." + std::to_string(b.last_seq) + " written " +
-                              std::to_string(b.written_after_ms) +
-                              " ms after the restore: " + std::to_string(b.missing_seqs) + " missing, " +
-                              std::to_string(b.duplicate_rows) + " duplicated";
+            experiment::facts f{{"first_seq", b.first_seq},
+                                {"last_seq", b.last_seq},
+                                {"written_after_ms", b.written_after_ms},
+                                {"missing_seqs", b.missing_seqs},
+                                {"duplicate_rows", b.duplicate_rows}};
+            std::string why =
+                "seqs {first_seq}..{last_seq} written {written_after_ms} ms after the restore: {missing_seqs} "
+                "missing, {duplicate_rows} duplicated";
             // An upsert table keeps only each NPI's latest seq, so a missing seq
             // is no loss there: its NPIs are judged instead.
             bool ok = b.duplicate_rows == 0;
             if (r.table_kind == experiment::table_kind::upsert) {
                 ok = ok && r.missing_npis == 0 && r.stale_rows == 0 && r.rows_sharing_npi == 0;
-                why +=
-                    ", " + std::to_string(r.missing_npis) + " missing NPIs, " + std::to_string(r.stale_rows) + " stale";
+                f["missing_npis"] = r.missing_npis;
+                f["stale_rows"] = r.stale_rows;
+                f["rows_sharing_npi"] = r.rows_sharing_npi;
+                why += ", {missing_npis} missing NPIs, {stale_rows} stale";
             } else {
                 ok = ok && b.missing_seqs == 0;
             }
-            return rule_verdict{ok ? verdict_kind::held : verdict_kind::refuted, why};
+            return experiment::held_if(ok, std::move(f), why);
         },
         "no run wrote a batch after the freeze");
 }

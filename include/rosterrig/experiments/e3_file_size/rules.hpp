@@ -68,10 +68,13 @@ inline rule_verdict every_cell_lands_once(const samples& s) {
     return experiment::for_each_of(
         s.cells, [](const cell_run& c) { return c.cell; },
         [](const cell_run& c) {
-            const std::string why = std::to_string(c.rows) + " rows of " + std::to_string(c.events) + ", " +
-                                    std::to_string(c.duplicate_rows) + " duplicates, " +
-                                    std::to_string(c.missing_runs.size()) + " missing runs";
-            return landed_once(c) ? held(why) : refuted(why);
+            return experiment::held_if(
+                landed_once(c),
+                {{"rows", c.rows},
+                 {"events", c.events},
+                 {"duplicate_rows", c.duplicate_rows},
+                 {"missing_runs", c.missing_runs.size()}},
+                "{rows} rows of {events}, {duplicate_rows} duplicates, {missing_runs} missing runs");
         },
         "no cell ran");
 }
@@ -87,11 +90,13 @@ inline rule_verdict files_per_commit_equal_subtasks(const samples& s) {
             std::int64_t off = 0;
             for (auto n : a.files_per_commit)
                 if (n != c.in_force.writer_parallelism) ++off;
-            const std::string why = std::to_string(off) + " of " + std::to_string(a.commits_with_data) +
-                                    " commits with data added other than " +
-                                    std::to_string(c.in_force.writer_parallelism) + " data files";
-            if (a.commits_with_data == 0) return inconclusive("no commit added data");
-            return off == 0 ? held(why) : refuted(why);
+            if (a.commits_with_data == 0) return inconclusive({}, "no commit added data");
+            return experiment::held_if(off == 0,
+                                       {{"commits_off", off},
+                                        {"commits_with_data", a.commits_with_data},
+                                        {"writer_parallelism", c.in_force.writer_parallelism}},
+                                       "{commits_off} of {commits_with_data} commits with data added other than "
+                                       "{writer_parallelism} data files");
         },
         "no cell other than the control ran");
 }
@@ -106,8 +111,8 @@ inline std::optional<stats::summary> baseline_spread(const samples& s, const par
 
 inline rule_verdict interval_moves_file_size(const samples& s, const parameters& p) {
     const auto spread = baseline_spread(s, p);
-    if (!spread) return inconclusive("fewer than two runs of the baseline cell: no repeat spread to judge against");
-    if (p.intervals_ms.size() < 2) return inconclusive("one interval only");
+    if (!spread) return inconclusive({}, "fewer than two runs of the baseline cell: no repeat spread to judge against");
+    if (p.intervals_ms.size() < 2) return inconclusive({}, "one interval only");
     const auto shortest = *std::min_element(p.intervals_ms.begin(), p.intervals_ms.end());
     const auto longest = *std::max_element(p.intervals_ms.begin(), p.intervals_ms.end());
     const double range = spread->max - spread->min;
@@ -117,18 +122,24 @@ inline rule_verdict interval_moves_file_size(const samples& s, const parameters&
             // Every run at the longest interval is judged against the first at the shortest.
             const auto* a = grid_cell(s, shortest, w);
             const auto longest_runs = grid_runs(s, longest, w);
-            if (!a || longest_runs.empty()) return inconclusive("a cell did not run");
+            if (!a || longest_runs.empty()) return inconclusive({}, "a cell did not run");
             const double lo = analyze(*a).mean_file_bytes;
             return experiment::for_each_of(
                 longest_runs, [](const cell_run* b) { return b->cell; },
                 [&](const cell_run* b) {
                     const double hi = analyze(*b).mean_file_bytes;
                     const double ratio = lo > 0 ? hi / lo : 0;
-                    const std::string why = "mean file " + report::fixed(lo, 0) + " B at " + seconds_text(shortest) +
-                                            ", " + report::fixed(hi, 0) + " B at " + seconds_text(longest) + " (x" +
-                                            report::fixed(ratio, 2) + "), repeat spread " + report::fixed(range, 0) +
-                                            " B";
-                    return ratio >= 3 && hi - lo > 10 * range ? held(why) : refuted(why);
+                    return experiment::held_if(
+                        ratio >= 3 && hi - lo > 10 * range,
+                        {{"mean_file_bytes_shortest", lo},
+                         {"shortest_interval_s", static_cast<double>(shortest) / 1000},
+                         {"mean_file_bytes_longest", hi},
+                         {"longest_interval_s", static_cast<double>(longest) / 1000},
+                         {"ratio", ratio},
+                         {"repeat_spread_bytes", range}},
+                        "mean file {mean_file_bytes_shortest:.0} B at {shortest_interval_s} s, "
+                        "{mean_file_bytes_longest:.0} B at {longest_interval_s} s (x{ratio:.2}), repeat spread "
+                        "{repeat_spread_bytes:.0} B");
                 },
                 "no run at the longest interval");
         },
@@ -137,18 +148,23 @@ inline rule_verdict interval_moves_file_size(const samples& s, const parameters&
 
 inline rule_verdict target_does_not_move_file_size(const samples& s, const parameters& p) {
     const auto spread = baseline_spread(s, p);
-    if (!spread) return inconclusive("fewer than two runs of the baseline cell: no repeat spread to judge against");
+    if (!spread) return inconclusive({}, "fewer than two runs of the baseline cell: no repeat spread to judge against");
     const cell_run* large = nullptr;
     for (const auto& c : s.cells)
         if (c.role == cell_role::large_target) large = &c;
-    if (!large) return inconclusive("the large-target cell did not run");
+    if (!large) return inconclusive({}, "the large-target cell did not run");
     const double m = analyze(*large).mean_file_bytes;
     const double slack = 0.03 * spread->median;
-    const std::string why = "mean file " + report::fixed(m, 0) + " B with the large target; the baseline's runs " +
-                            report::fixed(spread->min, 0) + " .. " + report::fixed(spread->max, 0) + " B, allowed " +
-                            report::fixed(spread->min - slack, 0) + " .. " + report::fixed(spread->max + slack, 0) +
-                            " B";
-    return m >= spread->min - slack && m <= spread->max + slack ? held(why) : refuted(why);
+    return experiment::held_if(
+        m >= spread->min - slack && m <= spread->max + slack,
+        {{"mean_file_bytes", m},
+         {"baseline_min_bytes", spread->min},
+         {"baseline_max_bytes", spread->max},
+         {"allowed_min_bytes", spread->min - slack},
+         {"allowed_max_bytes", spread->max + slack}},
+        "mean file {mean_file_bytes:.0} B with the large target; the baseline's runs "
+        "{baseline_min_bytes:.0} .. {baseline_max_bytes:.0} B, allowed {allowed_min_bytes:.0} .. "
+        "{allowed_max_bytes:.0} B");
 }
 
 inline rule_verdict control_rolls_files(const samples& s) {
@@ -159,16 +175,20 @@ inline rule_verdict control_rolls_files(const samples& s) {
         controls, [](const cell_run& c) { return c.cell; },
         [](const cell_run& c) {
             const auto a = analyze(c);
-            if (a.files_per_commit.empty()) return inconclusive("no commit added data");
+            if (a.files_per_commit.empty()) return inconclusive({}, "no commit added data");
             std::vector<double> xs(a.files_per_commit.begin(), a.files_per_commit.end());
             const auto m = stats::summarize(xs).median;
-            const std::string why =
-                "median " + report::fixed(m, 1) + " data files per commit with " +
-                std::to_string(c.in_force.writer_parallelism) + " writers, target " +
-                (c.in_force.target_file_size_bytes ? std::to_string(*c.in_force.target_file_size_bytes)
-                                                   : std::string("not set")) +
-                " B in the catalog";
-            return m > static_cast<double>(c.in_force.writer_parallelism) ? held(why) : refuted(why);
+            experiment::facts f{{"median_files_per_commit", m},
+                                {"writer_parallelism", c.in_force.writer_parallelism},
+                                {"target_file_size_bytes", nullptr}};
+            if (c.in_force.target_file_size_bytes) f["target_file_size_bytes"] = *c.in_force.target_file_size_bytes;
+            return experiment::held_if(m > static_cast<double>(c.in_force.writer_parallelism), std::move(f),
+                                       c.in_force.target_file_size_bytes
+                                           ? "median {median_files_per_commit:.1} data files per commit with "
+                                             "{writer_parallelism} writers, target {target_file_size_bytes} B in the "
+                                             "catalog"
+                                           : "median {median_files_per_commit:.1} data files per commit with "
+                                             "{writer_parallelism} writers, target not set B in the catalog");
         },
         "the control did not run");
 }
@@ -212,29 +232,36 @@ inline rule_verdict freshness_tracks_half_interval(const samples& s) {
         judged, [](const cell_run& c) { return c.cell; },
         [](const cell_run& c) {
             const auto a = analyze(c);
-            if (a.p50_ms < 0) return inconclusive("no freshness recorded");
-            if (c.in_force.interval_ms <= 0) return inconclusive("no checkpoint interval in force recorded");
+            if (a.p50_ms < 0) return inconclusive({}, "no freshness recorded");
+            if (c.in_force.interval_ms <= 0) return inconclusive({}, "no checkpoint interval in force recorded");
             const double half = static_cast<double>(c.in_force.interval_ms) / 2;
             const auto bound = freshness_p50_bound(c.in_force.interval_ms, c.feed_duration_ms, c.freshness.bucket_ms);
             const double p50 = static_cast<double>(a.p50_ms);
-            const std::string why =
-                "p50 <= " + report::fixed(p50 / 1000, 1) + " s against half the interval " +
-                report::fixed(half / 1000, 1) + " s (a wait of at most one interval plus " +
-                report::fixed(commit_latency_allowance_ms / 1000, 0) + " s to commit allows " +
-                report::fixed(bound.low_ms / 1000, 2) + " to " + report::fixed(bound.high_ms / 1000, 2) + " s with " +
-                report::fixed(100 * bound.outside_fraction, 0) + "% of the feed outside complete intervals)";
-            return p50 >= bound.low_ms && p50 <= bound.high_ms ? held(why) : refuted(why);
+            return experiment::held_if(
+                p50 >= bound.low_ms && p50 <= bound.high_ms,
+                {{"p50_s", p50 / 1000},
+                 {"half_interval_s", half / 1000},
+                 {"commit_allowance_s", commit_latency_allowance_ms / 1000},
+                 {"low_s", bound.low_ms / 1000},
+                 {"high_s", bound.high_ms / 1000},
+                 {"outside_percent", 100 * bound.outside_fraction}},
+                "p50 <= {p50_s:.1} s against half the interval {half_interval_s:.1} s (a wait of at most one interval "
+                "plus {commit_allowance_s:.0} s to commit allows {low_s:.2} to {high_s:.2} s with "
+                "{outside_percent:.0}% of the feed outside complete intervals)");
         },
         "no grid cell ran");
 }
 
 /// The reader part's timings count only on tables whose content is exact
 /// and whose answers were right: a fast wrong answer is not a result.
-inline std::optional<std::string> reader_unusable(const reader_cost& rc) {
+inline std::optional<experiment::phrase> reader_unusable(const reader_cost& rc) {
     for (const auto& t : rc.tables)
-        if (!t.exact) return "table " + t.name + " (" + t.phase + ") does not hold the expected latest rows";
+        if (!t.exact)
+            return experiment::phrase{{{"table", t.name}, {"phase", t.phase}},
+                                      "table {table} ({phase}) does not hold the expected latest rows"};
     for (const auto& t : rc.timings)
-        if (!t.answer_right) return "a " + t.query + " on " + t.table + " answered wrong";
+        if (!t.answer_right)
+            return experiment::phrase{{{"query", t.query}, {"table", t.table}}, "a {query} on {table} answered wrong"};
     return std::nullopt;
 }
 
@@ -261,10 +288,10 @@ inline rule_verdict upsert_short_reads_slower(const samples& s, const parameters
             std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
             [&](const std::string& q) {
                 const double u = median_ms(rc, "before", upsert, q), a = median_ms(rc, "before", append_name, q);
-                if (u < 0 || a <= 0) return inconclusive("no timed rounds");
-                const std::string why = upsert + " " + report::fixed(u, 1) + " ms against append " +
-                                        report::fixed(a, 1) + " ms (x" + report::fixed(u / a, 2) + ")";
-                return u >= 1.5 * a ? held(why) : refuted(why);
+                if (u < 0 || a <= 0) return inconclusive({}, "no timed rounds");
+                return experiment::held_if(
+                    u >= 1.5 * a, {{"upsert_table", upsert}, {"upsert_ms", u}, {"append_ms", a}, {"ratio", u / a}},
+                    "{upsert_table} {upsert_ms:.1} ms against append {append_ms:.1} ms (x{ratio:.2})");
             },
             "no query");
     });
@@ -273,16 +300,18 @@ inline rule_verdict upsert_short_reads_slower(const samples& s, const parameters
 inline rule_verdict optimize_removes_most_of_the_gap(const samples& s, const parameters& p) {
     const auto upsert = upsert_name(p.reader_short_interval_ms);
     return each_reader_run(s, [&](const reader_cost& rc) {
-        if (!rc.optimize_errors.empty()) return inconclusive("optimize failed: " + rc.optimize_errors.front());
+        if (!rc.optimize_errors.empty())
+            return inconclusive({{"optimize_error", rc.optimize_errors.front()}}, "optimize failed: {optimize_error}");
         return experiment::for_each_of(
             std::vector<std::string>(std::begin(queries), std::end(queries)), [](const std::string& q) { return q; },
             [&](const std::string& q) {
                 const double before = median_ms(rc, "before", upsert, q) - median_ms(rc, "before", append_name, q);
                 const double after = median_ms(rc, "after", upsert, q) - median_ms(rc, "after", append_name, q);
-                const std::string why = "gap to append " + report::fixed(before, 1) + " ms before optimize, " +
-                                        report::fixed(after, 1) + " ms after";
-                if (before <= 0) return inconclusive(why + ": no gap to remove");
-                return after <= 0.5 * before ? held(why) : refuted(why);
+                experiment::facts f{{"gap_before_ms", before}, {"gap_after_ms", after}};
+                const std::string why =
+                    "gap to append {gap_before_ms:.1} ms before optimize, {gap_after_ms:.1} ms after";
+                if (before <= 0) return inconclusive(std::move(f), why + ": no gap to remove");
+                return experiment::held_if(after <= 0.5 * before, std::move(f), why);
             },
             "no query");
     });

@@ -26,28 +26,41 @@ inline std::vector<expire_run> expires_of(const samples& s, const std::string& v
     return where(s.expires, [&](const expire_run& r) { return r.variant == variant; });
 }
 
-inline std::string table_text(const table_check& t) {
-    if (!t.scan_ok)
-        return "full scan failed (" + t.scan_error.substr(0, 160) + ")" +
-               (t.referenced_missing > 0
-                    ? ", " + std::to_string(t.referenced_missing) + " referenced files missing holding " +
-                          std::to_string(t.records_in_missing_files) + " records"
-                    : std::string());
-    std::string s = std::to_string(t.rows) + " rows of " + std::to_string(t.events) + " events";
-    if (t.kind == "upsert")
-        s += ", " + std::to_string(t.stale_rows) + " stale, " + std::to_string(t.rows_sharing_npi) +
-             " sharing an NPI, " + std::to_string(t.missing_npis) + " NPIs missing";
-    else
-        s += ", " + std::to_string(t.duplicate_rows) + " duplicates, " + std::to_string(t.missing_runs.size()) +
-             " missing runs";
-    if (t.referenced_missing > 0) s += ", " + std::to_string(t.referenced_missing) + " referenced files missing";
-    return s;
-}
+using experiment::phrase;
 
-inline std::string health_text(const job_health& h) {
-    return "job " + h.state + ", " + std::to_string(h.restarts) + " restarts, " + std::to_string(h.exceptions) +
-           " exceptions, " + std::to_string(h.failed_checkpoints) + " failed checkpoints";
+/// A table's read-back as facts and their sentence (table_text: the report's words).
+inline phrase table_phrase(const table_check& t) {
+    if (!t.scan_ok)
+        return phrase{{{"scan_ok", false},
+                       {"scan_error", t.scan_error.substr(0, 160)},
+                       {"referenced_missing", t.referenced_missing},
+                       {"records_in_missing_files", t.records_in_missing_files}},
+                      t.referenced_missing > 0 ? "full scan failed ({scan_error}), {referenced_missing} referenced "
+                                                 "files missing holding {records_in_missing_files} records"
+                                               : "full scan failed ({scan_error})"};
+    phrase p{{{"rows", t.rows}, {"events", t.events}, {"referenced_missing", t.referenced_missing}},
+             "{rows} rows of {events} events"};
+    if (t.kind == "upsert")
+        p = p + phrase{{{"stale_rows", t.stale_rows},
+                        {"rows_sharing_npi", t.rows_sharing_npi},
+                        {"missing_npis", t.missing_npis}},
+                       ", {stale_rows} stale, {rows_sharing_npi} sharing an NPI, {missing_npis} NPIs missing"};
+    else
+        p = p + phrase{{{"duplicate_rows", t.duplicate_rows}, {"missing_runs", t.missing_runs.size()}},
+                       ", {duplicate_rows} duplicates, {missing_runs} missing runs"};
+    if (t.referenced_missing > 0) p = p + ", {referenced_missing} referenced files missing";
+    return p;
 }
+inline std::string table_text(const table_check& t) { return table_phrase(t).text(); }
+
+inline phrase health_phrase(const job_health& h) {
+    return {{{"job_state", h.state},
+             {"restarts", h.restarts},
+             {"exceptions", h.exceptions},
+             {"failed_checkpoints", h.failed_checkpoints}},
+            "job {job_state}, {restarts} restarts, {exceptions} exceptions, {failed_checkpoints} failed checkpoints"};
+}
+inline std::string health_text(const job_health& h) { return health_phrase(h).text(); }
 
 inline auto run_name = [](const auto& r) { return r.name; };
 
@@ -55,11 +68,15 @@ inline rule_verdict expire_really_expires(const samples& s) {
     return experiment::for_each_of(
         s.expires, run_name,
         [](const expire_run& r) {
-            const std::string why = std::to_string(r.expire.snapshots_before) + " snapshots before, " +
-                                    std::to_string(r.expire.snapshots_after) + " after" +
-                                    (r.expire.ok ? std::string() : ", the call failed: " + r.expire.error);
+            const phrase why{{{"snapshots_before", r.expire.snapshots_before},
+                              {"snapshots_after", r.expire.snapshots_after},
+                              {"call_ok", r.expire.ok},
+                              {"call_error", r.expire.error}},
+                             r.expire.ok ? "{snapshots_before} snapshots before, {snapshots_after} after"
+                                         : "{snapshots_before} snapshots before, {snapshots_after} after, the call "
+                                           "failed: {call_error}"};
             if (r.expire.snapshots_before < 4) return inconclusive(why + " (fewer than four before: nothing to show)");
-            return r.expire.ok && r.expire.snapshots_after <= 2 ? held(why) : refuted(why);
+            return experiment::held_if(r.expire.ok && r.expire.snapshots_after <= 2, why);
         },
         "no expire run");
 }
@@ -68,15 +85,20 @@ inline rule_verdict expire_keeps_the_watermark(const samples& s) {
     return experiment::for_each_of(
         expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
-            const std::string why =
-                "watermark " + std::to_string(r.expire.watermark_before) + " -> " +
-                std::to_string(r.expire.watermark_after) + ", newest snapshot's writer " +
-                (r.expire.current_writer_after.empty() ? std::string("not the job") : r.expire.current_writer_after);
+            const phrase why{
+                {{"watermark_before", r.expire.watermark_before},
+                 {"watermark_after", r.expire.watermark_after},
+                 {"writer_before", r.expire.current_writer_before},
+                 {"writer_after", r.expire.current_writer_after},
+                 {"job_id", r.job_id}},
+                r.expire.current_writer_after.empty()
+                    ? "watermark {watermark_before} -> {watermark_after}, newest snapshot's writer not the job"
+                    : "watermark {watermark_before} -> {watermark_after}, newest snapshot's writer {writer_after}"};
             if (r.expire.current_writer_before != r.job_id)
                 return inconclusive(why + " (the job's commit was not the newest before the call)");
-            return r.expire.current_writer_after == r.job_id && r.expire.watermark_after >= r.expire.watermark_before
-                       ? held(why)
-                       : refuted(why);
+            return experiment::held_if(
+                r.expire.current_writer_after == r.job_id && r.expire.watermark_after >= r.expire.watermark_before,
+                why);
         },
         "no plain expire run");
 }
@@ -85,10 +107,14 @@ inline rule_verdict expire_then_kill_lands_once(const samples& s) {
     return experiment::for_each_of(
         expires_of(s, "plain"), run_name,
         [](const expire_run& r) {
-            const std::string why =
-                std::string(r.kill.same_job_running ? "the same job restored" : "the job did not restore") +
-                " from checkpoint " + std::to_string(r.kill.restored_checkpoint_id) + "; " + table_text(r.table);
-            return r.kill.same_job_running && exactly_once(r.table) ? held(why) : refuted(why);
+            const auto why = phrase{{{"same_job_running", r.kill.same_job_running},
+                                     {"restored_checkpoint", r.kill.restored_checkpoint_id}},
+                                    r.kill.same_job_running ? "the same job restored from checkpoint "
+                                                              "{restored_checkpoint}; "
+                                                            : "the job did not restore from checkpoint "
+                                                              "{restored_checkpoint}; "} +
+                             table_phrase(r.table);
+            return experiment::held_if(r.kill.same_job_running && exactly_once(r.table), why);
         },
         "no plain expire run");
 }
@@ -100,17 +126,21 @@ inline rule_verdict expire_after_compaction_loses_the_watermark(const samples& s
         expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
             if (!compaction_committed(r))
-                return inconclusive("the optimize did not commit" +
-                                    (r.compaction ? ": " + r.compaction->error : std::string()));
-            const std::string why =
-                std::string("newest snapshot after the expire: ") + r.expire.current_operation_after + " by " +
-                (r.expire.current_writer_after.empty() ? std::string("another writer")
-                                                       : r.expire.current_writer_after) +
-                ", " + std::to_string(r.expire.snapshots_after) + " snapshots left, job's watermark " +
-                (r.expire.after_has_job_watermark ? "still there" : "gone");
+                return r.compaction ? inconclusive({{"compaction_error", r.compaction->error}},
+                                                   "the optimize did not commit: {compaction_error}")
+                                    : inconclusive({}, "the optimize did not commit");
+            const phrase why{{{"operation_after", r.expire.current_operation_after},
+                              {"writer_after", r.expire.current_writer_after},
+                              {"job_id", r.job_id},
+                              {"snapshots_after", r.expire.snapshots_after},
+                              {"watermark_kept", r.expire.after_has_job_watermark}},
+                             std::string("newest snapshot after the expire: {operation_after} by ") +
+                                 (r.expire.current_writer_after.empty() ? "another writer" : "{writer_after}") +
+                                 ", {snapshots_after} snapshots left, job's watermark " +
+                                 (r.expire.after_has_job_watermark ? "still there" : "gone")};
             if (r.expire.current_writer_after == r.job_id)
                 return inconclusive(why + " (the job committed again before the expire)");
-            return !r.expire.after_has_job_watermark ? held(why) : refuted(why);
+            return experiment::held_if(!r.expire.after_has_job_watermark, why);
         },
         "no after-compaction expire run");
 }
@@ -131,14 +161,20 @@ inline rule_verdict expire_after_compaction_breaks_the_restart(const samples& s)
     return experiment::for_each_of(
         expires_of(s, "after-compaction"), run_name,
         [](const expire_run& r) {
-            const std::string why = std::string(r.kill.same_job_running ? "the same job came back after the kill"
-                                                                        : "the job never came back after the kill") +
-                                    ", " + health_text(r.health) + " (" +
-                                    std::to_string(r.health.exceptions - r.exceptions_before_kill) +
-                                    " exceptions after the kill); " + table_text(r.table);
+            const auto why = phrase{{{"same_job_running", r.kill.same_job_running}},
+                                    r.kill.same_job_running ? "the same job came back after the kill, "
+                                                            : "the job never came back after the kill, "} +
+                             health_phrase(r.health) +
+                             phrase{{{"exceptions_after_kill", r.health.exceptions - r.exceptions_before_kill}},
+                                    " ({exceptions_after_kill} exceptions after the kill); "} +
+                             table_phrase(r.table) +
+                             phrase{{{"compaction_committed", compaction_committed(r)},
+                                     {"watermark_kept", r.expire.after_has_job_watermark},
+                                     {"restart_clean", restart_was_clean(r)}},
+                                    ""};
             if (!compaction_committed(r) || r.expire.after_has_job_watermark)
-                return inconclusive("the watermark was not gone before the kill; " + why);
-            return restart_was_clean(r) ? refuted(why) : held(why);
+                return inconclusive(phrase{{}, "the watermark was not gone before the kill; "} + why);
+            return experiment::held_if(!restart_was_clean(r), why);
         },
         "no after-compaction expire run");
 }
@@ -149,32 +185,41 @@ inline std::string expire_text(const procedure_call& c) {
            (c.after_has_job_watermark ? "kept" : "gone");
 }
 
-inline std::string listing_text(const store_listing& l) {
-    return std::to_string(l.data_files) + " data files listed (" + std::to_string(l.data_unreferenced) +
-           " unreferenced), " +
-           (l.multipart_uploads >= 0 ? std::to_string(l.multipart_uploads) + " open multipart uploads, "
-                                     : std::string()) +
-           (l.writer_staging_files >= 0
-                ? std::to_string(l.writer_staging_files) + " writer staging files on the TaskManager's disk, "
-                : std::string()) +
-           std::to_string(l.other_files) + " other files";
+inline phrase listing_phrase(const store_listing& l) {
+    std::string pattern = "{data_files} data files listed ({data_unreferenced} unreferenced), ";
+    if (l.multipart_uploads >= 0) pattern += "{multipart_uploads} open multipart uploads, ";
+    if (l.writer_staging_files >= 0)
+        pattern += "{writer_staging_files} writer staging files on the TaskManager's disk, ";
+    pattern += "{other_files} other files";
+    return {{{"location_listed", l.location_listed},
+             {"data_files", l.data_files},
+             {"data_unreferenced", l.data_unreferenced},
+             {"multipart_uploads", l.multipart_uploads},
+             {"writer_staging_files", l.writer_staging_files},
+             {"other_files", l.other_files}},
+            pattern};
 }
+inline std::string listing_text(const store_listing& l) { return listing_phrase(l).text(); }
 
-inline std::string orphan_text(const orphan_run& r) {
-    return std::to_string(r.in_flight_records) + " records in flight at the call (" +
-           std::to_string(r.call_after_checkpoint_ms) + " ms after a checkpoint); before: " + listing_text(r.before) +
-           "; deleted " + std::to_string(r.deleted_data_files.size()) + " data files";
+inline phrase orphan_phrase(const orphan_run& r) {
+    return phrase{
+               {{"in_flight_records", r.in_flight_records}, {"call_after_checkpoint_ms", r.call_after_checkpoint_ms}},
+               "{in_flight_records} records in flight at the call ({call_after_checkpoint_ms} ms after a "
+               "checkpoint); before: "} +
+           listing_phrase(r.before) +
+           phrase{{{"deleted_data_files", r.deleted_data_files.size()}}, "; deleted {deleted_data_files} data files"};
 }
+inline std::string orphan_text(const orphan_run& r) { return orphan_phrase(r).text(); }
 
 inline rule_verdict orphans_s3_nothing_to_take(const samples& s) {
     return experiment::for_each_of(
         where(s.orphans, [](const orphan_run& r) { return r.store == "s3" && r.in_flight_records > 0; }), run_name,
         [](const orphan_run& r) {
-            const auto why = orphan_text(r);
+            const auto why = orphan_phrase(r);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
-            return r.before.data_unreferenced == 0 && r.before.multipart_uploads == 0 && r.deleted_data_files.empty()
-                       ? held(why)
-                       : refuted(why);
+            return experiment::held_if(
+                r.before.data_unreferenced == 0 && r.before.multipart_uploads == 0 && r.deleted_data_files.empty(),
+                why);
         },
         "no s3 orphan run had records in flight");
 }
@@ -183,8 +228,7 @@ inline rule_verdict orphans_s3_in_flight_rows_land(const samples& s) {
     return experiment::for_each_of(
         where(s.orphans, [](const orphan_run& r) { return r.store == "s3"; }), run_name,
         [](const orphan_run& r) {
-            const auto why = table_text(r.table);
-            return exactly_once(r.table) && r.table.referenced_missing == 0 ? held(why) : refuted(why);
+            return experiment::held_if(exactly_once(r.table) && r.table.referenced_missing == 0, table_phrase(r.table));
         },
         "no s3 orphan run");
 }
@@ -193,9 +237,9 @@ inline rule_verdict orphans_local_deletes_in_flight_files(const samples& s) {
     return experiment::for_each_of(
         where(s.orphans, [](const orphan_run& r) { return r.store == "local" && r.in_flight_records > 0; }), run_name,
         [](const orphan_run& r) {
-            const auto why = orphan_text(r);
+            const auto why = orphan_phrase(r);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
-            return r.before.data_unreferenced >= 1 && !r.deleted_data_files.empty() ? held(why) : refuted(why);
+            return experiment::held_if(r.before.data_unreferenced >= 1 && !r.deleted_data_files.empty(), why);
         },
         "no local orphan run had records in flight");
 }
@@ -205,10 +249,10 @@ inline rule_verdict orphans_local_commit_references_missing_files(const samples&
         where(s.orphans, [](const orphan_run& r) { return r.store == "local" && !r.deleted_data_files.empty(); }),
         run_name,
         [](const orphan_run& r) {
-            const auto why = table_text(r.table) + "; " + health_text(r.health);
+            const auto why = table_phrase(r.table) + "; " + health_phrase(r.health);
             const bool damaged = r.table.referenced_missing >= 1 && (!r.table.scan_ok || r.table.rows < r.table.events);
             const bool silent = r.health.state == "RUNNING" && r.health.exceptions == 0;
-            return damaged && silent ? held(why) : refuted(why);
+            return experiment::held_if(damaged && silent, why);
         },
         "no local orphan run's call deleted an in-flight data file");
 }
@@ -223,11 +267,11 @@ inline rule_verdict orphans_default_row_group_nothing_in_any_file(const samples&
     return experiment::for_each_of(
         orphans_where(s, "", "default-row-group"), run_name,
         [](const orphan_run& r) {
-            const auto why = orphan_text(r) + "; " + table_text(r.table);
+            const auto why = orphan_phrase(r) + "; " + table_phrase(r.table);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
             const bool nothing =
                 r.before.data_unreferenced == 0 && r.before.writer_staging_files <= 0 && r.deleted_data_files.empty();
-            return nothing && exactly_once(r.table) ? held(why) : refuted(why);
+            return experiment::held_if(nothing && exactly_once(r.table), why);
         },
         "no default-row-group orphan run had records in flight");
 }
@@ -236,11 +280,11 @@ inline rule_verdict orphans_small_row_group_s3_stages_on_the_taskmanager(const s
     return experiment::for_each_of(
         orphans_where(s, "s3", "small-row-group"), run_name,
         [](const orphan_run& r) {
-            const auto why = orphan_text(r) + "; " + table_text(r.table);
+            const auto why = orphan_phrase(r) + "; " + table_phrase(r.table);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
             const bool staged = r.before.writer_staging_files >= 1 && r.before.data_unreferenced == 0 &&
                                 r.before.multipart_uploads == 0 && r.deleted_data_files.empty();
-            return staged && exactly_once(r.table) ? held(why) : refuted(why);
+            return experiment::held_if(staged && exactly_once(r.table), why);
         },
         "no s3 small-row-group orphan run had records in flight");
 }
@@ -249,21 +293,23 @@ inline rule_verdict orphans_small_row_group_local_loses_the_in_flight_file(const
     return experiment::for_each_of(
         orphans_where(s, "local", "small-row-group"), run_name,
         [](const orphan_run& r) {
-            const auto why = orphan_text(r) + "; " + table_text(r.table) + "; " + health_text(r.health);
+            const auto why = orphan_phrase(r) + "; " + table_phrase(r.table) + "; " + health_phrase(r.health);
             if (!r.before.location_listed) return inconclusive(why + " (the store listed nothing)");
             const bool lost = r.before.data_unreferenced >= 1 && !r.deleted_data_files.empty() &&
                               r.table.referenced_missing >= 1 && (!r.table.scan_ok || r.table.rows < r.table.events);
             const bool silent = r.health.state == "RUNNING" && r.health.exceptions == 0;
-            return lost && silent ? held(why) : refuted(why);
+            return experiment::held_if(lost && silent, why);
         },
         "no local small-row-group orphan run had records in flight");
 }
 
-inline std::string calls_text(const compaction_run& r) {
+inline phrase calls_phrase(const compaction_run& r) {
     std::int64_t ok = 0;
     for (const auto& c : r.calls) ok += c.ok ? 1 : 0;
-    return std::to_string(ok) + " of " + std::to_string(r.calls.size()) + " optimize calls committed";
+    return {{{"calls_committed", ok}, {"calls", r.calls.size()}},
+            "{calls_committed} of {calls} optimize calls committed"};
 }
+inline std::string calls_text(const compaction_run& r) { return calls_phrase(r).text(); }
 
 inline rule_verdict compaction_append_safe(const samples& s) {
     return experiment::for_each_of(
@@ -271,11 +317,10 @@ inline rule_verdict compaction_append_safe(const samples& s) {
         [](const compaction_run& r) {
             bool all_ok = !r.calls.empty();
             for (const auto& c : r.calls) all_ok = all_ok && c.ok;
-            const auto why = calls_text(r) + "; " + health_text(r.health) + "; " + table_text(r.table);
-            return all_ok && r.health.state == "RUNNING" && r.health.exceptions == 0 &&
-                           r.health.failed_checkpoints == 0 && exactly_once(r.table)
-                       ? held(why)
-                       : refuted(why);
+            const auto why = calls_phrase(r) + "; " + health_phrase(r.health) + "; " + table_phrase(r.table);
+            return experiment::held_if(all_ok && r.health.state == "RUNNING" && r.health.exceptions == 0 &&
+                                           r.health.failed_checkpoints == 0 && exactly_once(r.table),
+                                       why);
         },
         "no append compaction run");
 }
@@ -291,8 +336,10 @@ inline rule_verdict compaction_upsert_conflicts(const samples& s) {
                     any_failed = true;
                     if (first_error.empty()) first_error = c.error.substr(0, 200);
                 }
-            const auto why = calls_text(r) + (first_error.empty() ? std::string() : "; first error: " + first_error);
-            return any_failed ? held(why) : refuted(why);
+            const auto why = calls_phrase(r) + (first_error.empty() ? phrase{{}, ""}
+                                                                    : phrase{{{"first_error", first_error}},
+                                                                             "; first error: {first_error}"});
+            return experiment::held_if(any_failed, why);
         },
         "no upsert compaction run");
 }
@@ -301,9 +348,9 @@ inline rule_verdict compaction_upsert_no_resurrection(const samples& s) {
     return experiment::for_each_of(
         where(s.compactions, [](const compaction_run& r) { return r.table_kind == "upsert"; }), run_name,
         [](const compaction_run& r) {
-            const auto why = calls_text(r) + "; " + health_text(r.health) + "; " + table_text(r.table);
-            return upsert_exact(r.table) && r.health.state == "RUNNING" && r.health.exceptions == 0 ? held(why)
-                                                                                                    : refuted(why);
+            const auto why = calls_phrase(r) + "; " + health_phrase(r.health) + "; " + table_phrase(r.table);
+            return experiment::held_if(upsert_exact(r.table) && r.health.state == "RUNNING" && r.health.exceptions == 0,
+                                       why);
         },
         "no upsert compaction run");
 }

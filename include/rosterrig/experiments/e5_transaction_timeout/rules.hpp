@@ -74,12 +74,28 @@ inline std::vector<txn_run> runs_where(const samples& s, const std::function<boo
     return out;
 }
 
-inline std::string read_text(const txn_run& r) {
-    return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
-           std::to_string(r.committed.duplicate_rows) + " duplicates), " + std::to_string(r.uncommitted.distinct_seq) +
-           " uncommitted; job " + r.signals.state + ", " + std::to_string(r.signals.failed_checkpoints) +
-           " failed checkpoints, " + std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
+using experiment::phrase;
+
+/// Exception names as a fact: null ("none") when there were none.
+inline boost::json::value names_fact(const std::vector<std::string>& names) {
+    if (names.empty()) return nullptr;
+    return boost::json::value_from(names);
 }
+
+/// What a reader got and what the job reported, as facts and their sentence.
+inline phrase read_phrase(const txn_run& r) {
+    return {{{"read_committed", r.committed.distinct_seq},
+             {"events", r.events},
+             {"duplicate_rows", r.committed.duplicate_rows},
+             {"uncommitted", r.uncommitted.distinct_seq},
+             {"job_state", r.signals.state},
+             {"failed_checkpoints", r.signals.failed_checkpoints},
+             {"log_warnings", r.signals.log_warnings}},
+            "{read_committed} of {events} read committed ({duplicate_rows} duplicates), {uncommitted} uncommitted; "
+            "job {job_state}, {failed_checkpoints} failed checkpoints, {log_warnings} transaction warnings in the "
+            "logs"};
+}
+inline std::string read_text(const txn_run& r) { return read_phrase(r).text(); }
 
 inline bool far_under(const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms * 2 <= r.interval_ms; }
 inline bool seed_condition(const txn_run& r) { return r.part == "seed-condition"; }
@@ -95,10 +111,11 @@ inline rule_verdict far_under_interval_loses_everything(const samples& s) {
     return experiment::for_each_of(
         runs_where(s, far_under), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            const std::string why = read_text(r) + (aborted(r.states) ? ", aborts seen" : ", no abort seen");
-            const bool ok =
-                r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events && aborted(r.states);
-            return ok ? held(why) : refuted(why);
+            const bool aborts = aborted(r.states);
+            const auto why =
+                read_phrase(r) + phrase{{{"aborted", aborts}}, aborts ? ", aborts seen" : ", no abort seen"};
+            const bool ok = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events && aborts;
+            return experiment::held_if(ok, why);
         },
         "no run had a timeout of half its interval or less");
 }
@@ -112,24 +129,29 @@ inline rule_verdict far_under_interval_job_fails_over(const samples& s) {
         runs_where(s, [](const txn_run& r) { return far_under(r) && !seed_condition(r); }),
         [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            std::string names;
-            for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
-            const std::string why = std::to_string(r.signals.exceptions) + " exceptions (" +
-                                    (names.empty() ? std::string("none") : names) + "), job " + r.signals.state;
-            return r.signals.exceptions > 0 ? held(why) : refuted(why);
+            return experiment::held_if(r.signals.exceptions > 0,
+                                       {{"exceptions", r.signals.exceptions},
+                                        {"exception_names", names_fact(r.signals.exception_names)},
+                                        {"job_state", r.signals.state}},
+                                       "{exceptions} exceptions ({exception_names}), job {job_state}");
         },
         "no run had a timeout of half its interval or less");
 }
 
-inline std::string seed_condition_text(const txn_run& r, const std::optional<abort_window>& w) {
-    std::string names;
-    for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
-    return read_text(r) + ", " + std::to_string(r.signals.exceptions) + " exceptions" +
-           (names.empty() ? std::string() : " (" + names + ")") + "; feed acknowledged " +
-           (r.feed_done_ms ? std::to_string(*r.feed_done_ms) + " ms" : std::string("at an unrecorded time")) +
-           " after the submit, first abort " +
-           (w ? "after " + std::to_string(w->after_ms) + " and by " + std::to_string(w->by_ms) + " ms"
-              : std::string("not seen"));
+inline phrase seed_condition_phrase(const txn_run& r, const std::optional<abort_window>& w) {
+    phrase p =
+        read_phrase(r) +
+        phrase{{{"exceptions", r.signals.exceptions}, {"exception_names", names_fact(r.signals.exception_names)}},
+               r.signals.exception_names.empty() ? ", {exceptions} exceptions"
+                                                 : ", {exceptions} exceptions ({exception_names})"};
+    if (r.feed_done_ms)
+        p = p + phrase{{{"feed_done_ms", *r.feed_done_ms}}, "; feed acknowledged {feed_done_ms} ms after the submit"};
+    else
+        p = p + "; feed acknowledged at an unrecorded time after the submit";
+    if (w)
+        return p + phrase{{{"abort_after_ms", w->after_ms}, {"abort_by_ms", w->by_ms}},
+                          ", first abort after {abort_after_ms} and by {abort_by_ms} ms"};
+    return p + ", first abort not seen";
 }
 
 /// The reference study's condition (the feed over before the broker's
@@ -142,13 +164,14 @@ inline rule_verdict seed_condition_is_silent(const samples& s) {
         runs_where(s, seed_condition), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
             const auto w = first_abort(r.states);
-            const auto why = seed_condition_text(r, w);
+            const auto why = seed_condition_phrase(r, w);
             if (!r.feed_done_ms || !w || *r.feed_done_ms > w->after_ms)
-                return inconclusive("not the seed's condition (no abort seen after the feed was over): " + why);
+                return inconclusive(phrase{{}, "not the seed's condition (no abort seen after the feed was over): "} +
+                                    why);
             const bool silent = r.committed.distinct_seq == 0 && r.uncommitted.distinct_seq == r.events &&
                                 r.signals.state == "RUNNING" && r.signals.exceptions == 0 &&
                                 r.signals.failed_checkpoints == 0;
-            return silent ? held(why) : refuted(why);
+            return experiment::held_if(silent, why);
         },
         "no run had the seed's condition");
 }
@@ -157,9 +180,7 @@ inline rule_verdict seed_condition_is_silent(const samples& s) {
 inline rule_verdict just_under_interval_loses_records(const samples& s) {
     return experiment::for_each_of(
         runs_where(s, just_under), [](const txn_run& r) { return r.name; },
-        [](const txn_run& r) {
-            return r.committed.distinct_seq < r.events ? held(read_text(r)) : refuted(read_text(r));
-        },
+        [](const txn_run& r) { return experiment::held_if(r.committed.distinct_seq < r.events, read_phrase(r)); },
         "no run had a timeout between half its interval and the interval");
 }
 
@@ -171,7 +192,9 @@ inline rule_verdict above_interval_delivers_once(const samples& s) {
             [](const txn_run& r) { return r.part != "above-max" && r.requested_timeout_ms >= r.interval_ms * 3 / 2; }),
         [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
+            return experiment::held_if(
+                exactly_once(r.committed, r.events),
+                read_phrase(r) + phrase{{{"missing_runs", r.committed.missing_runs.size()}}, ""});
         },
         "no run had a timeout of 1.5 times its interval or more");
 }
@@ -187,7 +210,9 @@ inline rule_verdict just_above_interval_suffices(const samples& s) {
                    }),
         [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            return exactly_once(r.committed, r.events) ? held(read_text(r)) : refuted(read_text(r));
+            return experiment::held_if(
+                exactly_once(r.committed, r.events),
+                read_phrase(r) + phrase{{{"missing_runs", r.committed.missing_runs.size()}}, ""});
         },
         "no run had a timeout between 1x and 1.5x its interval");
 }
@@ -197,10 +222,11 @@ inline rule_verdict broker_registered_the_request(const samples& s) {
     return experiment::for_each_of(
         runs_where(s, [](const txn_run& r) { return r.part != "above-max"; }), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            if (!r.registered_timeout_ms) return inconclusive("the broker described none of the job's ids");
-            const std::string why = "asked " + std::to_string(r.requested_timeout_ms) + " ms, registered " +
-                                    std::to_string(*r.registered_timeout_ms) + " ms";
-            return *r.registered_timeout_ms == r.requested_timeout_ms ? held(why) : refuted(why);
+            if (!r.registered_timeout_ms) return inconclusive({}, "the broker described none of the job's ids");
+            return experiment::held_if(
+                *r.registered_timeout_ms == r.requested_timeout_ms,
+                {{"requested_timeout_ms", r.requested_timeout_ms}, {"registered_timeout_ms", *r.registered_timeout_ms}},
+                "asked {requested_timeout_ms} ms, registered {registered_timeout_ms} ms");
         },
         "no run");
 }
@@ -210,18 +236,24 @@ inline rule_verdict above_max_fails_loudly(const samples& s) {
     return experiment::for_each_of(
         runs_where(s, [](const txn_run& r) { return r.part == "above-max"; }), [](const txn_run& r) { return r.name; },
         [](const txn_run& r) {
-            std::string names;
-            for (const auto& n : r.signals.exception_names) names += (names.empty() ? "" : ", ") + n;
-            const std::string why =
-                "asked " + std::to_string(r.requested_timeout_ms) + " ms over a maximum of " +
-                std::to_string(r.broker_max_timeout_ms) + " ms: job " + r.signals.state +
-                (r.failed_after_ms >= 0 ? " after " + std::to_string(r.failed_after_ms) + " ms" : std::string()) +
-                ", exceptions: " + (names.empty() ? std::string("none") : names) + "; " +
-                std::to_string(r.committed.distinct_seq) + " records read committed";
             const bool loud =
                 r.signals.exceptions > 0 && r.committed.distinct_seq == 0 &&
                 (r.signals.state == "FAILED" || r.signals.state == "RESTARTING" || r.failed_after_ms >= 0);
-            return loud ? held(why) : refuted(why);
+            return experiment::held_if(
+                loud,
+                {{"requested_timeout_ms", r.requested_timeout_ms},
+                 {"broker_max_timeout_ms", r.broker_max_timeout_ms},
+                 {"job_state", r.signals.state},
+                 {"failed_after_ms", r.failed_after_ms},
+                 {"exceptions", r.signals.exceptions},
+                 {"exception_names", names_fact(r.signals.exception_names)},
+                 {"read_committed", r.committed.distinct_seq}},
+                r.failed_after_ms >= 0
+                    ? "asked {requested_timeout_ms} ms over a maximum of {broker_max_timeout_ms} ms: job {job_state} "
+                      "after {failed_after_ms} ms, exceptions: {exception_names}; {read_committed} records read "
+                      "committed"
+                    : "asked {requested_timeout_ms} ms over a maximum of {broker_max_timeout_ms} ms: job {job_state}, "
+                      "exceptions: {exception_names}; {read_committed} records read committed");
         },
         "the above-maximum run did not run");
 }
@@ -232,21 +264,25 @@ inline const stuck_run* stuck_ending(const samples& s, const std::string& ending
     return nullptr;
 }
 
-inline std::string stuck_text(const stuck_run& st) {
-    return "plain records hidden for " + std::to_string(hidden_for_ms(st)) + " ms, all visible after " +
-           std::to_string(st.all_visible_after_ms) + " ms; timeout " + std::to_string(st.requested_timeout_ms) +
-           " ms, " + std::to_string(st.open_at_cancel.size()) + " transaction(s) open for " +
-           std::to_string(st.open_for_ms_at_cancel) + " ms when the job was cancelled";
+inline phrase stuck_phrase(const stuck_run& st) {
+    return {{{"hidden_for_ms", hidden_for_ms(st)},
+             {"all_visible_after_ms", st.all_visible_after_ms},
+             {"requested_timeout_ms", st.requested_timeout_ms},
+             {"open_transactions", st.open_at_cancel.size()},
+             {"open_for_ms", st.open_for_ms_at_cancel}},
+            "plain records hidden for {hidden_for_ms} ms, all visible after {all_visible_after_ms} ms; timeout "
+            "{requested_timeout_ms} ms, {open_transactions} transaction(s) open for {open_for_ms} ms when the job was "
+            "cancelled"};
 }
 
 /// A graceful cancel closes the sink's writer, which aborts its open
 /// transaction: the plain records written afterwards are visible within 10 s.
 inline rule_verdict cancel_aborts_its_transaction(const samples& s) {
     const auto* st = stuck_ending(s, "cancel");
-    if (!st) return inconclusive("the cancel run did not run");
-    if (st->open_at_cancel.empty()) return inconclusive("no transaction was open when the job was cancelled");
+    if (!st) return inconclusive({}, "the cancel run did not run");
+    if (st->open_at_cancel.empty()) return inconclusive({}, "no transaction was open when the job was cancelled");
     const bool ok = st->all_visible_after_ms >= 0 && st->all_visible_after_ms <= 10000;
-    return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
+    return experiment::held_if(ok, stuck_phrase(*st));
 }
 
 /// A transaction whose writer died (TaskManager SIGKILLed, then the job
@@ -255,12 +291,12 @@ inline rule_verdict cancel_aborts_its_transaction(const samples& s) {
 /// of its timeout, and all become visible within 20 s after it runs out.
 inline rule_verdict stuck_transaction_blocks_readers(const samples& s) {
     const auto* st = stuck_ending(s, "kill-then-cancel");
-    if (!st) return inconclusive("the kill-then-cancel run did not run");
-    if (st->open_at_cancel.empty()) return inconclusive("no transaction was open when the job was cancelled");
+    if (!st) return inconclusive({}, "the kill-then-cancel run did not run");
+    if (st->open_at_cancel.empty()) return inconclusive({}, "no transaction was open when the job was cancelled");
     const auto rest = rest_of_timeout_ms(*st);
     const bool ok = hidden_for_ms(*st) >= rest * 8 / 10 && st->all_visible_after_ms >= 0 &&
                     st->all_visible_after_ms <= std::max<std::int64_t>(rest, 0) + 20000;
-    return ok ? held(stuck_text(*st)) : refuted(stuck_text(*st));
+    return experiment::held_if(ok, stuck_phrase(*st) + phrase{{{"rest_of_timeout_ms", rest}}, ""});
 }
 
 /// A killed writer's open transaction holds back exactly the partitions it
@@ -270,31 +306,47 @@ inline rule_verdict stuck_transaction_holds_only_its_partitions(const samples& s
     std::vector<stuck_run> killed;
     for (const auto& st : s.stuck)
         if (st.ending == "kill-then-cancel" && !st.partitions.empty()) killed.push_back(st);
-    if (killed.empty()) return inconclusive("no kill-then-cancel run measured its partitions");
+    if (killed.empty()) return inconclusive({}, "no kill-then-cancel run measured its partitions");
+    experiment::facts by_partitioner;  // per sink partitioner: its partitions and the rest of the timeout
     std::string why;
     bool ok = true, decided = false;
     for (const auto& st : killed) {
         const auto rest = std::max<std::int64_t>(rest_of_timeout_ms(st), 0);
         std::string one;
+        boost::json::array partitions;
         bool held_any = false, free_any = false, fine = true;
         for (const auto& p : st.partitions) {
             if (p.plain_records == 0) continue;
             (p.held_by_open_transaction ? held_any : free_any) = true;
-            one += (one.empty() ? "" : ", ") + std::string("partition ") + std::to_string(p.partition) +
-                   (p.held_by_open_transaction ? " (written by an open transaction)" : " (not written)") +
-                   " visible after " + std::to_string(p.all_visible_after_ms) + " ms";
+            experiment::facts f{{"partition", p.partition},
+                                {"held_by_open_transaction", p.held_by_open_transaction},
+                                {"all_visible_after_ms", p.all_visible_after_ms}};
+            one += (one.empty() ? "" : ", ") +
+                   experiment::render(f, p.held_by_open_transaction
+                                             ? "partition {partition} (written by an open transaction) visible after "
+                                               "{all_visible_after_ms} ms"
+                                             : "partition {partition} (not written) visible after "
+                                               "{all_visible_after_ms} ms");
+            partitions.push_back(std::move(f));
             if (p.held_by_open_transaction)
                 fine = fine && (p.all_visible_after_ms < 0 || p.all_visible_after_ms >= rest * 8 / 10);
             else
                 fine = fine && p.all_visible_after_ms >= 0 && p.all_visible_after_ms <= 10000;
         }
-        why += (why.empty() ? "" : "; ") + st.sink_partitioner + " partitioner: " + one + ", rest of the timeout " +
-               std::to_string(rest) + " ms" +
-               (held_any && free_any ? "" : " (not decisive: one kind of partition only)");
-        if (held_any && free_any) decided = true, ok = ok && fine;
+        const bool decisive = held_any && free_any;
+        experiment::facts f{{"partitions", std::move(partitions)},
+                            {"rest_of_timeout_ms", rest},
+                            {"decisive", decisive},
+                            {"fine", fine}};
+        why += (why.empty() ? "" : "; ") + st.sink_partitioner + " partitioner: " + one +
+               experiment::render(f, decisive ? ", rest of the timeout {rest_of_timeout_ms} ms"
+                                              : ", rest of the timeout {rest_of_timeout_ms} ms (not decisive: one "
+                                                "kind of partition only)");
+        by_partitioner[st.sink_partitioner] = std::move(f);
+        if (decisive) decided = true, ok = ok && fine;
     }
-    if (!decided) return inconclusive(why);
-    return ok ? held(why) : refuted(why);
+    if (!decided) return experiment::from_parts(verdict_kind::inconclusive, std::move(by_partitioner), why);
+    return experiment::from_parts(ok ? verdict_kind::held : verdict_kind::refuted, std::move(by_partitioner), why);
 }
 
 inline std::vector<restart_run> restarts_ending(const samples& s, const std::string& ending) {
@@ -305,27 +357,35 @@ inline std::vector<restart_run> restarts_ending(const samples& s, const std::str
 }
 inline std::string restart_name(const restart_run& r) { return r.ending + " #" + std::to_string(r.repeat.value_or(1)); }
 
-inline std::string restart_text(const restart_run& r) {
-    return std::to_string(r.committed.distinct_seq) + " of " + std::to_string(r.events) + " read committed (" +
-           std::to_string(r.committed.missing_runs.size()) + " missing runs, " +
-           std::to_string(r.committed.duplicate_rows) + " duplicates), " + std::to_string(r.uncommitted.distinct_seq) +
-           " uncommitted; the pending transaction was " + std::to_string(pending_age_at_restore_ms(r)) +
-           " ms old when the restored job ran, timeout " + std::to_string(r.requested_timeout_ms) +
-           " ms; restored job " + r.signals.state + ", " + std::to_string(r.signals.exceptions) + " exceptions, " +
-           std::to_string(r.signals.failed_checkpoints) + " failed checkpoints, " +
-           std::to_string(r.signals.log_warnings) + " transaction warnings in the logs";
+inline phrase restart_phrase(const restart_run& r) {
+    return {{{"read_committed", r.committed.distinct_seq},
+             {"events", r.events},
+             {"missing_runs", r.committed.missing_runs.size()},
+             {"duplicate_rows", r.committed.duplicate_rows},
+             {"uncommitted", r.uncommitted.distinct_seq},
+             {"pending_age_ms", pending_age_at_restore_ms(r)},
+             {"requested_timeout_ms", r.requested_timeout_ms},
+             {"job_state", r.signals.state},
+             {"exceptions", r.signals.exceptions},
+             {"failed_checkpoints", r.signals.failed_checkpoints},
+             {"log_warnings", r.signals.log_warnings}},
+            "{read_committed} of {events} read committed ({missing_runs} missing runs, {duplicate_rows} duplicates), "
+            "{uncommitted} uncommitted; the pending transaction was {pending_age_ms} ms old when the restored job "
+            "ran, timeout {requested_timeout_ms} ms; restored job {job_state}, {exceptions} exceptions, "
+            "{failed_checkpoints} failed checkpoints, {log_warnings} transaction warnings in the logs"};
 }
+inline std::string restart_text(const restart_run& r) { return restart_phrase(r).text(); }
 
 // Whether the kill was placed as the ending meant: a late restore runs after
 // the pending transaction's timeout, a prompt one well within it.
-inline std::optional<std::string> misplaced(const restart_run& r) {
-    if (r.pending_at_savepoint.empty()) return "no transaction of the savepoint's checkpoint was pending";
+inline std::optional<phrase> misplaced(const restart_run& r) {
+    if (r.pending_at_savepoint.empty()) return phrase{{}, "no transaction of the savepoint's checkpoint was pending"};
     const auto age = pending_age_at_restore_ms(r);
-    if (age < 0) return "the pending transaction's age is unknown";
+    if (age < 0) return phrase{{}, "the pending transaction's age is unknown"};
     if (r.ending == "late" && age <= r.requested_timeout_ms)
-        return "the late restore ran within the timeout: " + restart_text(r);
+        return phrase{{}, "the late restore ran within the timeout: "} + restart_phrase(r);
     if (r.ending == "prompt" && age >= r.requested_timeout_ms * 9 / 10)
-        return "the prompt restore came within 10 % of the timeout: " + restart_text(r);
+        return phrase{{}, "the prompt restore came within 10 % of the timeout: "} + restart_phrase(r);
     return std::nullopt;
 }
 
@@ -338,7 +398,7 @@ inline rule_verdict restart_late_loses_the_pending_transaction(const samples& s)
             if (auto why = misplaced(r)) return inconclusive(*why);
             const bool ok = !r.committed.missing_runs.empty() && r.committed.duplicate_rows == 0 &&
                             r.uncommitted.distinct_seq == r.events;
-            return ok ? held(restart_text(r)) : refuted(restart_text(r));
+            return experiment::held_if(ok, restart_phrase(r));
         },
         "the late restore did not run");
 }
@@ -353,7 +413,7 @@ inline rule_verdict restart_late_is_silent_but_for_the_logs(const samples& s) {
             if (auto why = misplaced(r)) return inconclusive(*why);
             const bool ok = r.signals.state == "RUNNING" && r.signals.exceptions == 0 &&
                             r.signals.failed_checkpoints == 0 && r.signals.log_warnings > 0;
-            return ok ? held(restart_text(r)) : refuted(restart_text(r));
+            return experiment::held_if(ok, restart_phrase(r));
         },
         "the late restore did not run");
 }
@@ -364,7 +424,7 @@ inline rule_verdict restart_prompt_delivers_once(const samples& s) {
         restarts_ending(s, "prompt"), restart_name,
         [](const restart_run& r) {
             if (auto why = misplaced(r)) return inconclusive(*why);
-            return exactly_once(r.committed, r.events) ? held(restart_text(r)) : refuted(restart_text(r));
+            return experiment::held_if(exactly_once(r.committed, r.events), restart_phrase(r));
         },
         "the prompt restore did not run");
 }

@@ -80,16 +80,16 @@ rule_verdict each_run(const samples& s, const std::string& scenario, Decide&& de
 inline rule_verdict progressed_once(const consumer_run& r, bool must_finish) {
     const auto a = accounting(r);
     const auto end = committed_at_end(r);
-    if (a.processed == 0) return inconclusive("nothing was processed");
+    if (a.processed == 0) return inconclusive({}, "nothing was processed");
     if (a.processed_more_than_once > 0 || a.commits_failed > 0)
-        return refuted(std::to_string(a.processed_more_than_once) + " records processed more than once, " +
-                       std::to_string(a.commits_failed) + " failed commits");
-    if (end <= 0) return refuted("the broker never showed a committed offset");
+        return refuted({{"processed_more_than_once", a.processed_more_than_once}, {"commits_failed", a.commits_failed}},
+                       "{processed_more_than_once} records processed more than once, {commits_failed} failed commits");
+    if (end <= 0) return refuted({{"committed_at_end", end}}, "the broker never showed a committed offset");
     if (must_finish && (end != r.events || a.distinct_records != r.events))
-        return refuted("committed " + std::to_string(end) + " of " + std::to_string(r.events) + ", processed " +
-                       std::to_string(a.distinct_records));
-    return held(std::to_string(a.processed) + " processed once each, committed " + std::to_string(end) + " of " +
-                std::to_string(r.events));
+        return refuted({{"committed_at_end", end}, {"events", r.events}, {"distinct_records", a.distinct_records}},
+                       "committed {committed_at_end} of {events}, processed {distinct_records}");
+    return held({{"processed", a.processed}, {"committed_at_end", end}, {"events", r.events}},
+                "{processed} processed once each, committed {committed_at_end} of {events}");
 }
 
 inline rule_verdict healthy_progresses_once(const samples& s) {
@@ -99,14 +99,19 @@ inline rule_verdict healthy_progresses_once(const samples& s) {
 inline rule_verdict degraded_livelocks(const samples& s) {
     return each_run(s, "degraded", [](const consumer_run& r) {
         const auto a = accounting(r);
-        const std::string facts =
-            "committed while the members ran " + std::to_string(committed_during_run(r)) + " (at the end " +
-            std::to_string(committed_at_end(r)) + "), " + std::to_string(a.processed_more_than_once) +
-            " records processed more than once (up to " + std::to_string(a.most_times_processed) + " times), " +
-            std::to_string(a.commits_failed) + " failed commits, " + std::to_string(a.commits_ok) + " ok";
-        if (a.processed == 0) return inconclusive("nothing was processed");
-        return livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0 ? held(facts)
-                                                                                          : refuted(facts);
+        if (a.processed == 0) return inconclusive({}, "nothing was processed");
+        return experiment::held_if(
+            livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_failed > 0,
+            {{"committed_during_run", committed_during_run(r)},
+             {"committed_at_end", committed_at_end(r)},
+             {"livelocked", livelocked(r, a)},
+             {"processed_more_than_once", a.processed_more_than_once},
+             {"most_times_processed", a.most_times_processed},
+             {"commits_failed", a.commits_failed},
+             {"commits_ok", a.commits_ok}},
+            "committed while the members ran {committed_during_run} (at the end {committed_at_end}), "
+            "{processed_more_than_once} records processed more than once (up to {most_times_processed} times), "
+            "{commits_failed} failed commits, {commits_ok} ok");
     });
 }
 
@@ -116,15 +121,20 @@ inline rule_verdict degraded_livelocks(const samples& s) {
 inline rule_verdict seed_silent_livelock(const samples& s) {
     return each_run(s, "degraded", [](const consumer_run& r) {
         const auto a = accounting(r);
-        if (a.processed == 0) return inconclusive("nothing was processed");
+        if (a.processed == 0) return inconclusive({}, "nothing was processed");
         // "Commits fail" as the broker shows it: commits were made and no offset moved.
         const bool trap = livelocked(r, a) && a.processed_more_than_once > 0 && a.commits_ok + a.commits_failed > 0;
         const auto handed = errors_handed_to_application(a);
-        const std::string facts =
-            std::string(trap ? "no progress, work repeated, commits failed" : "not the livelock") +
-            "; the application was handed " + std::to_string(handed) + " errors (" + std::to_string(a.commits_failed) +
-            " failed commits, " + std::to_string(a.poll_errors) + " from poll)";
-        return trap && handed == 0 ? held(facts) : refuted(facts);
+        return experiment::held_if(
+            trap && handed == 0,
+            {{"livelock", trap},
+             {"errors_handed", handed},
+             {"commits_failed", a.commits_failed},
+             {"poll_errors", a.poll_errors}},
+            trap ? "no progress, work repeated, commits failed; the application was handed {errors_handed} errors "
+                   "({commits_failed} failed commits, {poll_errors} from poll)"
+                 : "not the livelock; the application was handed {errors_handed} errors ({commits_failed} failed "
+                   "commits, {poll_errors} from poll)");
     });
 }
 
@@ -138,9 +148,10 @@ inline rule_verdict cpp_poll_reports_the_interval(const samples& s) {
             std::int64_t about_interval = 0;
             for (const auto& e : r.log)
                 if (e.kind == "error" && e.where == "poll" && is_poll_warning(e.error)) ++about_interval;
-            const std::string facts = std::to_string(about_interval) + " poll errors about the interval, " +
-                                      std::to_string(a.revocations) + " revocations";
-            return about_interval > 0 ? held(facts) : refuted(facts);
+            return experiment::held_if(about_interval > 0,
+                                       {{"poll_errors_about_interval", about_interval}, {"revocations", a.revocations}},
+                                       "{poll_errors_about_interval} poll errors about the interval, {revocations} "
+                                       "revocations");
         },
         "cpp");
 }
@@ -150,10 +161,13 @@ inline rule_verdict java_poll_stays_quiet(const samples& s) {
         s, "degraded",
         [](const consumer_run& r) {
             const auto a = accounting(r);
-            const std::string facts =
-                std::to_string(a.poll_errors) + " errors from poll, " + std::to_string(r.client_poll_warnings) +
-                " client log warnings about the poll interval, " + std::to_string(a.commits_failed) + " failed commits";
-            return a.poll_errors == 0 && r.client_poll_warnings > 0 ? held(facts) : refuted(facts);
+            return experiment::held_if(
+                a.poll_errors == 0 && r.client_poll_warnings > 0,
+                {{"poll_errors", a.poll_errors},
+                 {"client_poll_warnings", r.client_poll_warnings},
+                 {"commits_failed", a.commits_failed}},
+                "{poll_errors} errors from poll, {client_poll_warnings} client log warnings about "
+                "the poll interval, {commits_failed} failed commits");
         },
         "java");
 }
@@ -165,31 +179,33 @@ inline rule_verdict fix_progresses(const samples& s, const std::string& scenario
 /// Each fix moves the committed offset at least half as fast as the members
 /// could process at the degraded latency.
 inline rule_verdict fixes_keep_throughput(const samples& s, const parameters& p) {
-    rule_verdict out{rosterrig::verdict_kind::held, {}};
-    bool any = false;
+    std::vector<const consumer_run*> fixes;
     for (const auto* scenario : {"fix-interval", "fix-batch", "fix-pause"})
-        for (const auto* r : runs_of(s, scenario)) {
-            any = true;
+        for (const auto* r : runs_of(s, scenario)) fixes.push_back(r);
+    return experiment::for_each_of(
+        fixes, [](const consumer_run* r) { return run_label(*r); },
+        [&](const consumer_run* r) {
             const double possible = static_cast<double>(p.members) * static_cast<double>(p.run_ms) /
                                     static_cast<double>(r->settings.latency_ms);
             const double got = static_cast<double>(committed_at_end(*r));
             const double reference = std::min(possible, static_cast<double>(r->events));
-            const bool ok = got >= 0.5 * reference;
-            out.verdict =
-                rosterrig::merge(out.verdict, ok ? rosterrig::verdict_kind::held : rosterrig::verdict_kind::refuted);
             // The reference is what the members could process at the degraded
             // latency (or the whole topic), not a ceiling: a fix that shortens
             // each record's work commits more than it.
-            out.reason += run_label(*r) + ": committed " + std::to_string(committed_at_end(*r)) + ", at least " +
-                          report::fixed(0.5 * reference, 0) + " needed (half of " + report::fixed(reference, 0) +
-                          (possible <= static_cast<double>(r->events)
-                               ? ", what " + std::to_string(p.members) + " members at " +
-                                     std::to_string(r->settings.latency_ms) + " ms a record process in the run)"
-                               : ", the whole topic)") +
-                          "; ";
-        }
-    if (!any) return inconclusive("no fix run in the samples");
-    return out;
+            return experiment::held_if(
+                got >= 0.5 * reference,
+                {{"committed_at_end", committed_at_end(*r)},
+                 {"needed", 0.5 * reference},
+                 {"reference", reference},
+                 {"members", p.members},
+                 {"latency_ms", r->settings.latency_ms}},
+                possible <= static_cast<double>(r->events)
+                    ? "committed {committed_at_end}, at least {needed:.0} needed (half of {reference:.0}, what "
+                      "{members} members at {latency_ms} ms a record process in the run)"
+                    : "committed {committed_at_end}, at least {needed:.0} needed (half of {reference:.0}, the whole "
+                      "topic)");
+        },
+        "no fix run in the samples");
 }
 
 /// Clean: no record processed twice and no failed commit.
@@ -215,6 +231,7 @@ inline rule_verdict only_the_predicted_configuration_varies(const samples& s) {
         auto& [yes, no] = clean_and_not[r.run];
         (clean(r) ? yes : no) += 1;
     }
+    experiment::facts shown;  // per configuration that varied or was predicted to
     std::string reason;
     bool as_predicted = true, any_repeated = false;
     for (const auto& [run, counts] : clean_and_not) {
@@ -224,16 +241,21 @@ inline rule_verdict only_the_predicted_configuration_varies(const samples& s) {
         const bool varied = yes > 0 && no > 0;
         const bool expected = varied == (run == predicted_to_vary);
         as_predicted = as_predicted && expected;
-        if (varied || run == predicted_to_vary)
-            reason += run + ": " + std::to_string(yes) + " clean of " + std::to_string(yes + no) + "; ";
+        if (varied || run == predicted_to_vary) {
+            experiment::facts one{{"clean", yes}, {"repeats", yes + no}};
+            reason += run + ": " + experiment::render(one, "{clean} clean of {repeats}; ");
+            shown[run] = std::move(one);
+        }
     }
-    if (!any_repeated) return inconclusive("no configuration ran more than once");
+    if (!any_repeated) return inconclusive({}, "no configuration ran more than once");
     if (!clean_and_not.count(predicted_to_vary) ||
         clean_and_not.at(predicted_to_vary).first + clean_and_not.at(predicted_to_vary).second < 2)
-        return inconclusive(std::string(predicted_to_vary) + " did not run more than once");
+        return inconclusive({{"predicted_to_vary", predicted_to_vary}},
+                            "{predicted_to_vary} did not run more than once");
     reason += "every other repeated configuration gave one kind of outcome";
     if (!as_predicted) reason = "not as predicted: " + reason;
-    return as_predicted ? held(reason) : refuted(reason);
+    shown["as_predicted"] = as_predicted;
+    return experiment::from_parts(as_predicted ? verdict_kind::held : verdict_kind::refuted, std::move(shown), reason);
 }
 
 inline std::vector<rule> rules() {

@@ -34,48 +34,58 @@ using experiment::inconclusive;
 using experiment::refuted;
 using experiment::rule_verdict;
 
+using experiment::phrase;
+
 /// "No worker kill duplicates; the 95% bound is at most 0.10" (experiment 1's rule).
 inline rule_verdict restart_no_duplicates(const samples& s) {
-    if (!s.restart) return inconclusive("part 1 did not run");
+    if (!s.restart) return inconclusive({}, "part 1 did not run");
     return experiment::no_duplicates(&s.restart->run);
 }
 
 inline rule_verdict restart_nothing_missing(const samples& s) {
-    if (!s.restart || s.restart->run.rows == 0) return inconclusive("part 1's table was not read back");
+    if (!s.restart || s.restart->run.rows == 0) return inconclusive({}, "part 1's table was not read back");
     const auto& r = s.restart->run;
-    const std::string why = std::to_string(r.events - std::min(r.events, r.distinct_seq)) + " of " +
-                            std::to_string(r.events) + " seqs missing, in " + std::to_string(r.missing_runs.size()) +
-                            " runs";
-    return r.missing_runs.empty() && r.distinct_seq == r.events ? held(why) : refuted(why);
+    return experiment::held_if(r.missing_runs.empty() && r.distinct_seq == r.events,
+                               {{"missing_seqs", r.events - std::min(r.events, r.distinct_seq)},
+                                {"events", r.events},
+                                {"distinct_seqs", r.distinct_seq},
+                                {"missing_runs", r.missing_runs.size()}},
+                               "{missing_seqs} of {events} seqs missing, in {missing_runs} runs");
 }
 
 /// "Kafka refuses to rewind the group of a running connector": its tasks are members.
 inline rule_verdict rewind_refused_while_running(const samples& s) {
     const auto& o = s.offsets;
-    if (!o.rewind_while_running_tried) return inconclusive("the rewind was not tried");
+    if (!o.rewind_while_running_tried) return inconclusive({}, "the rewind was not tried");
     if (o.rewind_while_running_refused)
-        return held("the broker refused: " + o.rewind_while_running_refused->substr(0, 300));
-    return refuted("the broker applied the rewind behind the running connector");
+        return held({{"refusal", o.rewind_while_running_refused->substr(0, 300)}}, "the broker refused: {refusal}");
+    return refuted({{"refusal", nullptr}}, "the broker applied the rewind behind the running connector");
 }
 
 /// The extra rows a step found beyond the one copy of each seq.
-inline std::string step_text(const offsets_step& x, std::uint64_t events) {
-    return x.step + ": " + std::to_string(x.rows) + " rows for " + std::to_string(events) + " events, " +
-           std::to_string(x.duplicate_rows) + " duplicate rows, committed offsets " +
-           std::to_string(x.committed_offsets_sum) + " of " + std::to_string(x.end_offsets_sum);
+inline phrase step_phrase(const offsets_step& x, std::uint64_t events) {
+    return {{{"step", x.step},
+             {"rows", x.rows},
+             {"events", events},
+             {"duplicate_rows", x.duplicate_rows},
+             {"committed_offsets_sum", x.committed_offsets_sum},
+             {"end_offsets_sum", x.end_offsets_sum}},
+            "{step}: {rows} rows for {events} events, {duplicate_rows} duplicate rows, committed offsets "
+            "{committed_offsets_sum} of {end_offsets_sum}"};
 }
+inline std::string step_text(const offsets_step& x, std::uint64_t events) { return step_phrase(x, events).text(); }
 
 /// "A worker kill, and deleting and recreating the connector under the same
 /// name, replay nothing": the group's offsets are where it resumes.
 inline rule_verdict restarts_replay_nothing(const samples& s) {
     const auto& o = s.offsets;
-    std::string why;
+    phrase why{{}, {}};
     for (const char* name : {step_worker_killed, step_recreated}) {
         const auto* x = find_step(o, name);
-        if (!x) return inconclusive(std::string(name) + " did not run");
-        if (x->rows == 0) return inconclusive(std::string(name) + ": the table was not read back");
-        if (x->duplicate_rows > 0) return refuted(step_text(*x, o.events));
-        why += (why.empty() ? "" : "; ") + step_text(*x, o.events);
+        if (!x) return inconclusive({{"step", name}}, "{step} did not run");
+        if (x->rows == 0) return inconclusive({{"step", name}}, "{step}: the table was not read back");
+        if (x->duplicate_rows > 0) return refuted(step_phrase(*x, o.events));
+        why = why + (why.pattern.empty() ? "" : "; ") + experiment::nested(name, step_phrase(*x, o.events));
     }
     return held(why);
 }
@@ -85,11 +95,9 @@ inline rule_verdict restarts_replay_nothing(const samples& s) {
 inline rule_verdict rewound_group_replays_everything(const samples& s) {
     const auto& o = s.offsets;
     const auto* x = find_step(o, step_rewound_recreated);
-    if (!x) return inconclusive("the rewound recreate did not run");
-    if (x->rows == 0) return inconclusive("the table was not read back");
-    const auto why = step_text(*x, o.events);
-    if (x->duplicate_rows == o.events && x->rows == 2 * o.events) return held(why);
-    return refuted(why);
+    if (!x) return inconclusive({}, "the rewound recreate did not run");
+    if (x->rows == 0) return inconclusive({}, "the table was not read back");
+    return experiment::held_if(x->duplicate_rows == o.events && x->rows == 2 * o.events, step_phrase(*x, o.events));
 }
 
 /// "Every dial cell lands the feed once" (experiment 3's rule on this writer's cells).
@@ -97,10 +105,13 @@ inline rule_verdict dial_lands_once(const samples& s) {
     return experiment::for_each_of(
         s.dial, [](const experiment::cell_run& c) { return c.cell; },
         [](const experiment::cell_run& c) {
-            const std::string why = std::to_string(c.rows) + " rows of " + std::to_string(c.events) + ", " +
-                                    std::to_string(c.duplicate_rows) + " duplicates, " +
-                                    std::to_string(c.missing_runs.size()) + " missing runs";
-            return experiment::landed_once(c) ? held(why) : refuted(why);
+            return experiment::held_if(
+                experiment::landed_once(c),
+                {{"rows", c.rows},
+                 {"events", c.events},
+                 {"duplicate_rows", c.duplicate_rows},
+                 {"missing_runs", c.missing_runs.size()}},
+                "{rows} rows of {events}, {duplicate_rows} duplicates, {missing_runs} missing runs");
         },
         "no dial cell ran");
 }
@@ -117,18 +128,21 @@ inline std::vector<const experiment::cell_run*> dial_by_interval(const samples& 
 /// strictly monotone over the intervals run.
 inline rule_verdict longer_interval_larger_files(const samples& s) {
     const auto cells = dial_by_interval(s);
-    if (cells.size() < 3) return inconclusive("fewer than three commit intervals ran");
-    std::string why;
+    if (cells.size() < 3) return inconclusive({{"cells", cells.size()}}, "fewer than three commit intervals ran");
+    phrase why{{}, {}};
     bool monotone = true;
     for (std::size_t i = 0; i < cells.size(); ++i) {
         const auto a = experiment::analyze(*cells[i]);
-        why += (why.empty() ? "" : "; ") + cells[i]->cell + ": " + std::to_string(a.commits_with_data) +
-               " commits, mean file " + std::to_string(static_cast<long long>(a.mean_file_bytes)) + " B";
+        why = why + (why.pattern.empty() ? "" : "; ") +
+              experiment::nested(cells[i]->cell, phrase{{{"cell", cells[i]->cell},
+                                                         {"commits", a.commits_with_data},
+                                                         {"mean_file_bytes", a.mean_file_bytes}},
+                                                        "{cell}: {commits} commits, mean file {mean_file_bytes:.0} B"});
         if (i == 0) continue;
         const auto b = experiment::analyze(*cells[i - 1]);
         if (!(a.commits_with_data < b.commits_with_data && a.mean_file_bytes > b.mean_file_bytes)) monotone = false;
     }
-    return monotone ? held(why) : refuted(why);
+    return experiment::held_if(monotone, why);
 }
 
 /// "Freshness follows the commit interval": the p50 grows with the interval
@@ -136,18 +150,21 @@ inline rule_verdict longer_interval_larger_files(const samples& s) {
 inline constexpr std::int64_t freshness_slack_ms = 5000;
 inline rule_verdict freshness_follows_interval(const samples& s) {
     const auto cells = dial_by_interval(s);
-    if (cells.size() < 3) return inconclusive("fewer than three commit intervals ran");
-    std::string why;
+    if (cells.size() < 3) return inconclusive({{"cells", cells.size()}}, "fewer than three commit intervals ran");
+    phrase why{{{"slack_ms", freshness_slack_ms}}, {}};
     bool ok = true;
     std::int64_t previous = -1;
     for (const auto* c : cells) {
         const auto a = experiment::analyze(*c);
-        if (a.p50_ms < 0) return inconclusive(c->cell + ": no freshness recorded");
-        why += (why.empty() ? "" : "; ") + c->cell + ": p50 <= " + std::to_string(a.p50_ms) + " ms";
+        if (a.p50_ms < 0) return inconclusive({{"cell", c->cell}}, "{cell}: no freshness recorded");
+        why = why + (why.pattern.empty() ? "" : "; ") +
+              experiment::nested(
+                  c->cell, phrase{{{"cell", c->cell}, {"p50_ms", a.p50_ms}, {"interval_ms", c->in_force.interval_ms}},
+                                  "{cell}: p50 <= {p50_ms} ms"});
         if (a.p50_ms <= previous || a.p50_ms > c->in_force.interval_ms + freshness_slack_ms) ok = false;
         previous = a.p50_ms;
     }
-    return ok ? held(why) : refuted(why);
+    return experiment::held_if(ok, why);
 }
 
 using rule = experiment::rule<samples, parameters>;

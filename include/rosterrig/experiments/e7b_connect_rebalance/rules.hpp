@@ -30,24 +30,40 @@ inline std::string first_snapshot_text(const trial& t) {
                                                 : "seen after " + std::to_string(t.first_snapshot_after_ms) + " ms");
 }
 
-inline std::string trial_text(const trial& t) {
-    return "coordinator on worker " + std::to_string(t.coordinator_worker) + ", fault on worker " +
-           std::to_string(t.target_worker) + "; " + std::to_string(t.records_at_window_end) + " of " +
-           std::to_string(t.acknowledged) + " committed " +
-           (landed_in_window(t) ? std::to_string(t.landed_after_ms / 1000) + " s after the heal"
-                                : "at the window's end") +
-           "; coordinators started/stopped (logged) " + std::to_string(t.coordinators_started) + "/" +
-           std::to_string(t.coordinators_stopped) + "; commit rounds " + std::to_string(t.commit_rounds_started) +
-           " (" + std::to_string(t.commit_rounds_timed_out) + " timed out, " + std::to_string(t.stray_answers) +
-           " stray answers); coordinator group up to " + std::to_string(t.coord_group_max_members) + " members" +
-           (t.restarted ? std::string("; restarted: ") +
-                              (t.landed_after_restart_ms >= 0
-                                   ? "all landed " + std::to_string(t.landed_after_restart_ms / 1000) + " s later"
-                                   : std::to_string(t.records_after_restart) + " committed")
-                        : "") +
-           "; read back " + std::to_string(t.rows) + " rows, " + std::to_string(t.duplicate_rows) + " duplicate, " +
-           std::to_string(t.missing_seq) + " missing";
+/// A trial as facts and their sentence: what refutes an every-trial rule.
+inline experiment::phrase trial_phrase(const trial& t) {
+    std::string pattern =
+        "coordinator on worker {coordinator_worker}, fault on worker {target_worker}; {records_at_window_end} of "
+        "{acknowledged} committed ";
+    pattern += landed_in_window(t) ? "{landed_after_s} s after the heal" : "at the window's end";
+    pattern +=
+        "; coordinators started/stopped (logged) {coordinators_started}/{coordinators_stopped}; commit rounds "
+        "{commit_rounds_started} ({commit_rounds_timed_out} timed out, {stray_answers} stray answers); coordinator "
+        "group up to {coord_group_max_members} members";
+    if (t.restarted)
+        pattern += t.landed_after_restart_ms >= 0 ? "; restarted: all landed {landed_after_restart_s} s later"
+                                                  : "; restarted: {records_after_restart} committed";
+    pattern += "; read back {rows} rows, {duplicate_rows} duplicate, {missing_seq} missing";
+    return {{{"coordinator_worker", t.coordinator_worker},
+             {"target_worker", t.target_worker},
+             {"records_at_window_end", t.records_at_window_end},
+             {"acknowledged", t.acknowledged},
+             {"landed_after_s", t.landed_after_ms / 1000},
+             {"coordinators_started", t.coordinators_started},
+             {"coordinators_stopped", t.coordinators_stopped},
+             {"commit_rounds_started", t.commit_rounds_started},
+             {"commit_rounds_timed_out", t.commit_rounds_timed_out},
+             {"stray_answers", t.stray_answers},
+             {"coord_group_max_members", t.coord_group_max_members},
+             {"restarted", t.restarted},
+             {"landed_after_restart_s", t.landed_after_restart_ms / 1000},
+             {"records_after_restart", t.records_after_restart},
+             {"rows", t.rows},
+             {"duplicate_rows", t.duplicate_rows},
+             {"missing_seq", t.missing_seq}},
+            pattern};
 }
+inline std::string trial_text(const trial& t) { return trial_phrase(t).text(); }
 
 // ---- rules ---------------------------------------------------------------------
 
@@ -57,19 +73,21 @@ using experiment::inconclusive;
 using experiment::refuted;
 using experiment::rule_verdict;
 
+using experiment::phrase;
+
 /// Held when at least one trial of `cell` shows `happened`, refuted when none
 /// does; inconclusive with no trial (or none whose fault hit its target).
 template <class Happened>
-rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&& happened, const std::string& what) {
+rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&& happened, const phrase& what) {
     std::uint64_t n = 0, k = 0;
     for (const auto* t : trials_of(s, cell)) {
         if (t->target_pid <= 0) continue;  // the fault never applied: nothing to judge
         ++n;
         if (happened(*t)) ++k;
     }
-    if (n == 0) return inconclusive("no " + cell + " trial applied its fault");
-    const auto facts = what + " in " + std::to_string(k) + " of " + std::to_string(n) + " " + cell + " trials";
-    return k > 0 ? held(facts) : refuted(facts);
+    if (n == 0) return inconclusive({{"cell", cell}}, "no {cell} trial applied its fault");
+    return experiment::held_if(k > 0, what + phrase{{{"trials_showing", k}, {"trials", n}, {"cell", cell}},
+                                                    " in {trials_showing} of {trials} {cell} trials"});
 }
 
 /// Held when every trial of `cell` shows `ok`; refuted when one does not. A
@@ -77,20 +95,19 @@ rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&&
 /// (a condition the cell needs and the trial lacked), is inconclusive.
 template <class CannotSay, class Ok>
 rule_verdict in_every_trial(const samples& s, const std::string& cell, CannotSay&& cannot_say, Ok&& ok,
-                            const std::string& what) {
+                            const phrase& what) {
     return experiment::for_each_of(
         trials_of(s, cell), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
         [&](const trial* t) {
-            if (t->target_pid <= 0) return inconclusive("the fault was not applied");
-            if (const std::optional<std::string> why = cannot_say(*t)) return inconclusive(*why);
-            return ok(*t) ? held(what) : refuted(trial_text(*t));
+            if (t->target_pid <= 0) return inconclusive({}, "the fault was not applied");
+            if (const std::optional<phrase> why = cannot_say(*t)) return inconclusive(*why);
+            return ok(*t) ? held(what) : refuted(trial_phrase(*t));
         },
         "no " + cell + " trial in the samples");
 }
 template <class Ok>
-rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, const std::string& what) {
-    return in_every_trial(
-        s, cell, [](const trial&) { return std::optional<std::string>(); }, std::forward<Ok>(ok), what);
+rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, const phrase& what) {
+    return in_every_trial(s, cell, [](const trial&) { return std::optional<phrase>(); }, std::forward<Ok>(ok), what);
 }
 inline bool landed_exactly(const trial& t) { return landed_in_window(t) && exact(t); }
 
@@ -106,11 +123,14 @@ inline bool stalled(const trial& t) {
 inline rule_verdict kill_after_first_commit_exact(const samples& s) {
     return in_every_trial(
         s, coordinator_kill_after_commit,
-        [](const trial& t) -> std::optional<std::string> {
-            if (t.snapshots_before_fault < 1) return "no snapshot before the kill: the trial is the other cell's";
+        [](const trial& t) -> std::optional<phrase> {
+            if (t.snapshots_before_fault < 1)
+                return phrase{{{"snapshots_before_fault", t.snapshots_before_fault}},
+                              "no snapshot before the kill: the trial is the other cell's"};
             return std::nullopt;
         },
-        landed_exactly, "committed within the window, every acknowledged seq once, the kill after the first snapshot");
+        landed_exactly,
+        phrase{{}, "committed within the window, every acknowledged seq once, the kill after the first snapshot"});
 }
 
 /// Every stalled trial (of any cell) had the sink's source offsets at the log
@@ -119,20 +139,23 @@ inline rule_verdict kill_after_first_commit_exact(const samples& s) {
 /// stalled trial whose offsets were read.
 inline rule_verdict stalled_sink_committed_its_offsets(const samples& s) {
     std::uint64_t n = 0, at_end = 0;
-    std::string lagging;
+    phrase lagging{{}, {}};  // each lagging trial, under its name
     for (const auto& t : s.trials) {
         if (!stalled(t) || t.source_lag_at_window_end < 0) continue;
         ++n;
         if (t.source_lag_at_window_end == 0)
             ++at_end;
-        else
-            lagging +=
-                t.cell + " #" + std::to_string(t.index) + " lag " + std::to_string(t.source_lag_at_window_end) + "; ";
+        else {
+            const std::string name = t.cell + " #" + std::to_string(t.index);
+            lagging = lagging + experiment::nested(name, phrase{{{"trial", name}, {"lag", t.source_lag_at_window_end}},
+                                                                "{trial} lag {lag}; "});
+        }
     }
-    if (n == 0) return inconclusive("no stalled trial whose source offsets were read");
-    const auto facts = "source offsets at the log end (lag 0) with records missing from the table in " +
-                       std::to_string(at_end) + " of " + std::to_string(n) + " stalled trials";
-    return at_end == n ? held(facts) : refuted(facts + "; " + lagging);
+    if (n == 0) return inconclusive({}, "no stalled trial whose source offsets were read");
+    const phrase counts{{{"at_log_end", at_end}, {"stalled", n}},
+                        "source offsets at the log end (lag 0) with records missing from the table in {at_log_end} of "
+                        "{stalled} stalled trials"};
+    return at_end == n ? held(counts) : refuted(counts + "; " + lagging);
 }
 
 /// "No data file is added by two snapshots" (the signature of apache/iceberg#16282),
@@ -140,18 +163,22 @@ inline rule_verdict stalled_sink_committed_its_offsets(const samples& s) {
 /// file; inconclusive when no trial recorded them (trials before the field).
 inline rule_verdict no_file_committed_twice(const samples& s) {
     std::uint64_t trials = 0, with = 0, files = 0;
-    std::string which;
+    phrase which{{}, {}};
     for (const auto& t : s.trials) {
         if (!t.files_added_twice) continue;
         ++trials;
         if (t.files_added_twice->empty()) continue;
         ++with, files += t.files_added_twice->size();
-        which += t.cell + " #" + std::to_string(t.index) + ": " + std::to_string(t.files_added_twice->size()) +
-                 " files, first " + t.files_added_twice->front().file_path + "; ";
+        const auto label = t.cell + " #" + std::to_string(t.index);
+        which = which + experiment::nested(label, phrase{{{"trial", label},
+                                                          {"files", t.files_added_twice->size()},
+                                                          {"first", t.files_added_twice->front().file_path}},
+                                                         "{trial}: {files} files, first {first}; "});
     }
-    if (trials == 0) return inconclusive("no trial recorded which snapshots added each data file");
-    const auto facts = std::to_string(files) + " data files added by two or more snapshots, in " +
-                       std::to_string(with) + " of " + std::to_string(trials) + " trials";
+    if (trials == 0) return inconclusive({}, "no trial recorded which snapshots added each data file");
+    const phrase facts{{{"files_added_twice", files}, {"trials_with", with}, {"trials", trials}},
+                       "{files_added_twice} data files added by two or more snapshots, in {trials_with} of {trials} "
+                       "trials"};
     return files == 0 ? held(facts) : refuted(facts + ": " + which);
 }
 
@@ -160,14 +187,15 @@ inline std::vector<rule> rules() {
         {"e7b.coordinator-kill-stalls-commits",
          [](const samples& s, const parameters& p) {
              return in_some_trial(s, coordinator_kill, stalled,
-                                  "acknowledged records still uncommitted " + std::to_string(p.settle_ms / 1000) +
-                                      " s after the killed worker was back");
+                                  phrase{{{"settle_s", p.settle_ms / 1000}},
+                                         "acknowledged records still uncommitted {settle_s} s after the killed worker "
+                                         "was back"});
          }},
         {"e7b.coordinator-kill-leaves-two-coordinators",
          [](const samples& s, const parameters&) {
              return in_some_trial(
                  s, coordinator_kill, [](const trial& t) { return coordinators_left(t) >= 2; },
-                 "two or more coordinators started and not stopped, as the workers logged");
+                 phrase{{}, "two or more coordinators started and not stopped, as the workers logged"});
          }},
         {"e7b.restart-recovers-exactly",
          [](const samples& s, const parameters&) {
@@ -176,20 +204,20 @@ inline std::vector<rule> rules() {
                  s, coordinator_kill,
                  [](const trial& t) {
                      return !landed_in_window(t) && !t.restarted
-                                ? std::optional<std::string>("short at the window's end and not restarted")
+                                ? std::optional<phrase>(phrase{{}, "short at the window's end and not restarted"})
                                 : std::nullopt;
                  },
-                 exact, "every acknowledged seq once, nothing else");
+                 exact, phrase{{}, "every acknowledged seq once, nothing else"});
          }},
         {"e7b.zombie-pause-exact",
          [](const samples& s, const parameters&) {
              return in_every_trial(s, zombie_pause, landed_exactly,
-                                   "committed within the window, every acknowledged seq once");
+                                   phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
         {"e7b.one-worker-kill-exact",
          [](const samples& s, const parameters&) {
              return in_every_trial(s, one_worker_kill, landed_exactly,
-                                   "committed within the window, every acknowledged seq once");
+                                   phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
         {"e7b.kill-after-first-commit-exact",
          [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
@@ -199,11 +227,12 @@ inline std::vector<rule> rules() {
                  s, coordinator_kill_earliest,
                  [](const trial& t) {
                      return t.control_offset_reset.value_or("") != "earliest"
-                                ? std::optional<std::string>(
-                                      "the worker did not store iceberg.kafka.auto.offset.reset=earliest")
+                                ? std::optional<phrase>(
+                                      phrase{{{"offset_reset", t.control_offset_reset.value_or("")}},
+                                             "the worker did not store iceberg.kafka.auto.offset.reset=earliest"})
                                 : std::nullopt;
                  },
-                 landed_exactly, "committed within the window, every acknowledged seq once");
+                 landed_exactly, phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
         {"e7b.stalled-sink-committed-its-offsets",
          [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
@@ -211,7 +240,9 @@ inline std::vector<rule> rules() {
          [](const samples& s, const parameters&) {
              return in_some_trial(
                  s, coordinator_kill, [](const trial& t) { return t.coord_members_after_delete > 0; },
-                 "a coordinator still a member of the deleted connector's coordinator group 10 s after the deletion");
+                 phrase{{},
+                        "a coordinator still a member of the deleted connector's coordinator group 10 s after the "
+                        "deletion"});
          }},
         {"e7b.no-duplicate",
          [](const samples& s, const parameters&) {
@@ -220,10 +251,9 @@ inline std::vector<rule> rules() {
                  if (t.rows == 0) continue;
                  ++n, dup += t.duplicate_rows, with += t.duplicate_rows > 0 ? 1 : 0;
              }
-             if (n == 0) return inconclusive("no trial read rows back");
-             const auto facts = std::to_string(dup) + " duplicate seq rows in " + std::to_string(with) + " of " +
-                                std::to_string(n) + " trials";
-             return dup == 0 ? held(facts) : refuted(facts);
+             if (n == 0) return inconclusive({}, "no trial read rows back");
+             return experiment::held_if(dup == 0, {{"duplicate_rows", dup}, {"trials_with", with}, {"trials", n}},
+                                        "{duplicate_rows} duplicate seq rows in {trials_with} of {trials} trials");
          }},
         {"e7b.no-file-committed-twice", [](const samples& s, const parameters&) { return no_file_committed_twice(s); }},
     };

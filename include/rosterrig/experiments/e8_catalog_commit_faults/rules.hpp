@@ -26,40 +26,57 @@ inline std::int64_t hit_checkpoint(const trial& t) {
 
 struct validity {
     bool valid = false;
-    std::string why;  ///< what the trial did, or which precondition it missed
+    experiment::facts facts;  ///< what the trial did, or which precondition it missed, as values
+    std::string why;          ///< rendered from the facts
 };
+
+inline validity valid_if(bool ok, experiment::facts f, std::string_view pattern) {
+    std::string why = experiment::render(f, pattern);
+    return {ok, std::move(f), std::move(why)};
+}
 
 /// Whether the trial did what its cell needs, from the proxy's log (docs/E8_DESIGN.md §5).
 inline validity validity_of(const trial& t) {
-    if (!t.failure.empty()) return {false, "the trial stopped: " + t.failure};
+    if (!t.failure.empty()) return valid_if(false, {{"failure", t.failure}}, "the trial stopped: {failure}");
     const auto* hit = applied_by(t, t.hit_rule);
-    if (!hit) return {false, "no commit POST met the hit rule"};
-    if (hit->watermark < 0) return {false, "the hit commit's body carried no flink.max-committed-checkpoint-id"};
-    const auto c = std::to_string(hit->watermark);
+    if (!hit) return valid_if(false, {}, "no commit POST met the hit rule");
+    if (hit->watermark < 0)
+        return valid_if(false, {}, "the hit commit's body carried no flink.max-committed-checkpoint-id");
+    const experiment::facts at{{"checkpoint", hit->watermark}};
+    auto with = [&](experiment::facts more) {
+        more.insert(at.begin(), at.end());
+        return more;
+    };
     switch (t.kind) {
         case cell::lose_reply:
             if (hit->upstream_status == 200 && hit->dropped_at_ms > 0 && hit->answered_at_ms == 0)
-                return {true, "checkpoint " + c + ": the catalog answered 200, the client's connection was dropped"};
-            return {false,
-                    "the hit was not applied and dropped (upstream " + std::to_string(hit->upstream_status) + ")"};
+                return valid_if(true, at,
+                                "checkpoint {checkpoint}: the catalog answered 200, the client's connection was "
+                                "dropped");
+            return valid_if(false, with({{"upstream_status", hit->upstream_status}}),
+                            "the hit was not applied and dropped (upstream {upstream_status})");
         case cell::status_unforwarded:
             if (hit->forwarded_at_ms == 0 && hit->answered_status == t.status)
-                return {true, "checkpoint " + c + ": answered " + std::to_string(t.status) + ", never forwarded"};
-            return {false,
-                    "the hit was forwarded or answered otherwise (" + std::to_string(hit->answered_status) + ")"};
+                return valid_if(true, with({{"answered_status", t.status}}),
+                                "checkpoint {checkpoint}: answered {answered_status}, never forwarded");
+            return valid_if(false, with({{"answered_status", hit->answered_status}}),
+                            "the hit was forwarded or answered otherwise ({answered_status})");
         case cell::forward_then_504:
             if (hit->upstream_status == 200 && hit->answered_status == 504)
-                return {true, "checkpoint " + c + ": applied (200), answered 504"};
-            return {false, "the hit was not applied and answered 504"};
+                return valid_if(true, at, "checkpoint {checkpoint}: applied (200), answered 504");
+            return valid_if(
+                false, with({{"upstream_status", hit->upstream_status}, {"answered_status", hit->answered_status}}),
+                "the hit was not applied and answered 504");
         case cell::zombie_409:
         case cell::zombie_refresh:
             break;
     }
-    if (!t.kill) return {false, "no kill was recorded"};
+    if (!t.kill) return valid_if(false, at, "no kill was recorded");
     const auto killed = t.kill->killed_at_ms;
     if (hit->upstream_status != 200)
-        return {false, "A was not applied (upstream " + std::to_string(hit->upstream_status) + ")"};
-    if (hit->forwarded_at_ms <= killed) return {false, "A was forwarded before the kill"};
+        return valid_if(false, with({{"upstream_status", hit->upstream_status}}),
+                        "A was not applied (upstream {upstream_status})");
+    if (hit->forwarded_at_ms <= killed) return valid_if(false, at, "A was forwarded before the kill");
     // The first unruled commit POST the catalog applied after the kill.
     const table_request* applied_after = nullptr;
     for (const auto& r : t.requests)
@@ -70,23 +87,26 @@ inline validity validity_of(const trial& t) {
         }
     if (t.kind == cell::zombie_409) {
         const auto* b = applied_by(t, t.b_rule);
-        if (!b) return {false, "no commit POST met rule B (no replay came)"};
+        if (!b) return valid_if(false, at, "no commit POST met rule B (no replay came)");
         if (b->upstream_status != 409)
-            return {false, "the replay B got " + std::to_string(b->upstream_status) + ", not 409 (A landed " +
-                               (b->forwarded_at_ms < hit->upstream_replied_at_ms ? "after" : "before") + " it)"};
+            return valid_if(false,
+                            with({{"b_status", b->upstream_status},
+                                  {"a_landed", b->forwarded_at_ms < hit->upstream_replied_at_ms ? "after" : "before"}}),
+                            "the replay B got {b_status}, not 409 (A landed {a_landed} it)");
         if (!applied_after || applied_after->forwarded_at_ms < b->upstream_replied_at_ms)
-            return {false, "no commit POST was applied after B's 409"};
-        return {true, "checkpoint " + c +
-                          ": A applied after the kill, the replay B got 409, a later commit POST was applied"};
+            return valid_if(false, at, "no commit POST was applied after B's 409");
+        return valid_if(true, at,
+                        "checkpoint {checkpoint}: A applied after the kill, the replay B got 409, a later commit POST "
+                        "was applied");
     }
     // zombie_refresh: A's 200 between a GET forwarded after the kill (the restored
     // load did not see A) and a GET forwarded before the replay's POST (its refresh did).
-    if (!applied_after) return {false, "no commit POST was applied after the kill (no replay)"};
+    if (!applied_after) return valid_if(false, at, "no commit POST was applied after the kill (no replay)");
     for (const auto& r : t.requests)
         if (r.method == "POST" && r.upstream_status == 409 && r.forwarded_at_ms > killed)
-            return {false, "a commit POST got 409 after the kill: the 409 path, not the refresh path"};
+            return valid_if(false, at, "a commit POST got 409 after the kill: the 409 path, not the refresh path");
     if (applied_after->forwarded_at_ms < hit->upstream_replied_at_ms)
-        return {false, "the replay was forwarded before A landed"};
+        return valid_if(false, at, "the replay was forwarded before A landed");
     bool load_before = false, refresh_after = false;
     for (const auto& r : t.requests) {
         if (r.method != "GET" || r.forwarded_at_ms <= killed) continue;
@@ -95,9 +115,11 @@ inline validity validity_of(const trial& t) {
             refresh_after = true;
     }
     if (!load_before)
-        return {false, "no table GET was forwarded between the kill and A's landing (the restore may have seen A)"};
-    if (!refresh_after) return {false, "no table GET was forwarded between A's landing and the replay"};
-    return {true, "checkpoint " + c + ": A landed between the restored load and the replay's refresh; no 409"};
+        return valid_if(false, at,
+                        "no table GET was forwarded between the kill and A's landing (the restore may have seen A)");
+    if (!refresh_after) return valid_if(false, at, "no table GET was forwarded between A's landing and the replay");
+    return valid_if(true, at,
+                    "checkpoint {checkpoint}: A landed between the restored load and the replay's refresh; no 409");
 }
 
 /// The snapshots of a run that carry the writer's watermark c (any job id of that run).
@@ -161,8 +183,23 @@ inline std::uint64_t asked_trials(cell c) {
     return 0;
 }
 
-/// What in one valid trial contradicts a prediction, or nothing.
-using contradiction = std::function<std::optional<std::string>(const trial&, const trial_outcome&)>;
+/// What in one valid trial contradicts a prediction (its facts and sentence,
+/// as refuted() makes them), or nothing.
+using contradiction = std::function<std::optional<rule_verdict>(const trial&, const trial_outcome&)>;
+
+/// A run's table at the end, as the refutation states it.
+inline experiment::facts table_facts(const writer_run& r) {
+    if (kind_of(variant_of(r)) == experiment::table_kind::upsert)
+        return {{"rows_sharing_npi", r.rows_sharing_npi.value_or(0)},
+                {"missing_npis", r.missing_npis.value_or(0)},
+                {"stale_rows", r.stale_rows.value_or(0)}};
+    return {{"duplicate_rows", r.duplicate_rows}, {"missing_seqs", r.missing_seq}};
+}
+inline std::string_view table_pattern(const writer_run& r) {
+    if (kind_of(variant_of(r)) == experiment::table_kind::upsert)
+        return "{rows_sharing_npi} NPIs with more than one row, {missing_npis} missing, {stale_rows} stale rows";
+    return "{duplicate_rows} duplicate seq rows, {missing_seqs} missing seqs";
+}
 
 /// Judges (writer, cell) over the writer's runs on the append and upsert
 /// tables, with the commit's retry on or off (`retries_off`). A valid trial
@@ -170,17 +207,21 @@ using contradiction = std::function<std::optional<std::string>(const trial&, con
 /// does not match at the end (append: a missing seq, and with the retry off a
 /// duplicate too, since nothing there is predicted to double; upsert: any NPI
 /// not holding its latest row once). Holding needs `asked` valid trials on
-/// each table kind.
+/// each table kind. The facts: the counts, the refutation and each trial.
 inline rule_verdict judge_over_tables(const samples& s, const std::string& writer, cell c, bool retries_off_runs,
                                       std::uint64_t asked, const contradiction& contradicts) {
+    using experiment::facts;
     std::map<experiment::table_kind, std::uint64_t> valid_per_kind;
     std::uint64_t tried = 0, valid = 0, doubled = 0;
+    boost::json::array trials;  // each trial's facts
     std::string detail, refutation;
+    facts refuted_by;
     bool all_observed = true;
     for (const auto& r : s.runs) {
         if (r.writer != writer || retries_off(variant_of(r)) != retries_off_runs) continue;
         if (retries_off_runs && !retry_off_in_force(r))
-            return inconclusive(run_name(r) + ": the catalog does not hold commit.retry.num-retries = 0 for its table");
+            return inconclusive({{"run", run_name(r)}},
+                                "{run}: the catalog does not hold commit.retry.num-retries = 0 for its table");
         std::uint64_t valid_here = 0;
         for (const auto& t : r.trials) {
             if (t.kind != c) continue;
@@ -188,17 +229,26 @@ inline rule_verdict judge_over_tables(const samples& s, const std::string& write
             const auto o = outcome_of(r, t);
             const std::string label = run_name(r) + " trial " + std::to_string(t.index);
             if (!o.valid.valid) {
+                trials.push_back(facts{{"trial", label}, {"valid", false}, {"validity", o.valid.facts}});
                 detail += label + " void (" + o.valid.why + "); ";
                 continue;
             }
             ++valid, ++valid_here, ++valid_per_kind[kind_of(variant_of(r))];
             if (o.doubled()) ++doubled;
-            detail += label + ": checkpoint " + std::to_string(o.checkpoint) + " committed by " +
-                      std::to_string(o.commits_of_checkpoint) + " snapshot(s), " +
-                      std::to_string(t.exceptions_after - t.exceptions_before) +
-                      " failure(s) in Flink's exception history; ";
+            facts one{{"trial", label},
+                      {"valid", true},
+                      {"checkpoint", o.checkpoint},
+                      {"commits", o.commits_of_checkpoint},
+                      {"failures", t.exceptions_after - t.exceptions_before}};
+            detail += experiment::render(one,
+                                         "{trial}: checkpoint {checkpoint} committed by {commits} snapshot(s), "
+                                         "{failures} failure(s) in Flink's exception history; ");
+            trials.push_back(std::move(one));
             if (refutation.empty())
-                if (const auto why = contradicts(t, o)) refutation = label + ": " + *why;
+                if (const auto no = contradicts(t, o)) {
+                    refutation = label + ": " + no->reason;
+                    refuted_by = {{"trial", label}, {"contradiction", no->facts}};
+                }
         }
         if (valid_here == 0) continue;
         if (!r.observed)
@@ -206,45 +256,65 @@ inline rule_verdict judge_over_tables(const samples& s, const std::string& write
         else if (refutation.empty()) {
             const bool upsert = kind_of(variant_of(r)) == experiment::table_kind::upsert;
             if ((upsert && !table_undamaged(r)) ||
-                (!upsert && (r.missing_seq > 0 || (retries_off_runs && r.duplicate_rows > 0))))
-                refutation = run_name(r) + "'s table at the end: " + table_text(r);
+                (!upsert && (r.missing_seq > 0 || (retries_off_runs && r.duplicate_rows > 0)))) {
+                const auto table = table_facts(r);
+                refutation = run_name(r) + "'s table at the end: " + experiment::render(table, table_pattern(r));
+                refuted_by = {{"run", run_name(r)}, {"table", table}};
+            }
         }
     }
     const auto on = [&](experiment::table_kind k) { return valid_per_kind.count(k) ? valid_per_kind.at(k) : 0; };
     if (tried == 0)
-        return inconclusive("no " + stem_of(c) + " trial ran for " + writer +
-                            (retries_off_runs ? " with the retry off" : ""));
-    if (!all_observed) return inconclusive("a table was not read at the end; " + detail);
-    const std::string counts = std::to_string(valid) + " valid of " + std::to_string(tried) + " trials (" +
-                               std::to_string(on(experiment::table_kind::append)) + " append, " +
-                               std::to_string(on(experiment::table_kind::upsert)) + " upsert), " +
-                               std::to_string(doubled) + " doubled their checkpoint";
-    if (!refutation.empty()) return refuted(counts + "; " + refutation + "; " + detail);
-    if (valid == 0) return inconclusive(counts + "; " + detail);
-    std::string bound;
-    if (doubled == 0)
-        bound = "; one-sided 95% upper bound on doubling per fault " +
-                report::fixed(stats::clopper_pearson_upper(0, valid), 3);
+        return inconclusive({{"cell", stem_of(c)}, {"writer", writer}},
+                            retries_off_runs ? "no {cell} trial ran for {writer} with the retry off"
+                                             : "no {cell} trial ran for {writer}");
+    facts f{{"tried", tried},
+            {"valid", valid},
+            {"valid_append", on(experiment::table_kind::append)},
+            {"valid_upsert", on(experiment::table_kind::upsert)},
+            {"doubled", doubled},
+            {"asked", asked},
+            {"trials", std::move(trials)}};
+    if (!refutation.empty()) f["refuted_by"] = std::move(refuted_by);
+    if (doubled == 0 && valid > 0) f["bound"] = stats::clopper_pearson_upper(0, valid);
+    // The head is rendered from the counts; the refutation and the trials'
+    // sentences were rendered above from the facts under refuted_by and trials.
+    auto verdict = [&](verdict_kind k, const std::string& head, const std::string& middle = "") {
+        auto v = experiment::decided(k, f, head);
+        v.reason += "; " + middle + detail;
+        return v;
+    };
+    if (!all_observed) return verdict(verdict_kind::inconclusive, "a table was not read at the end");
+    const std::string counts =
+        "{valid} valid of {tried} trials ({valid_append} append, {valid_upsert} upsert), {doubled} doubled their "
+        "checkpoint";
+    if (!refutation.empty()) return verdict(verdict_kind::refuted, counts, refutation + "; ");
+    if (valid == 0) return verdict(verdict_kind::inconclusive, counts);
+    const std::string bound = doubled == 0 ? "; one-sided 95% upper bound on doubling per fault {bound:.3}" : "";
     if (on(experiment::table_kind::append) >= asked && on(experiment::table_kind::upsert) >= asked)
-        return held(counts + bound + "; " + detail);
-    return inconclusive(counts + bound + "; as predicted so far, but the prediction asks " + std::to_string(asked) +
-                        " per table kind on append and upsert tables; " + detail);
+        return verdict(verdict_kind::held, counts + bound);
+    return verdict(verdict_kind::inconclusive,
+                   counts + bound +
+                       "; as predicted so far, but the prediction asks {asked} per table kind on append "
+                       "and upsert tables");
 }
 
 /// One of the five cells with the commit's retry on.
 inline rule_verdict judge_cell(const samples& s, const std::string& writer, cell c) {
     return judge_over_tables(s, writer, c, false, asked_trials(c),
-                             [c](const trial& t, const trial_outcome& o) -> std::optional<std::string> {
+                             [c](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
                                  if (predicted_to_double(c)) {
-                                     if (!o.doubled()) return "committed its checkpoint once";
+                                     if (!o.doubled())
+                                         return refuted({{"commits", o.commits_of_checkpoint}},
+                                                        "committed its checkpoint once");
                                      return std::nullopt;
                                  }
                                  if (o.doubled())
-                                     return "committed its checkpoint " + std::to_string(o.commits_of_checkpoint) +
-                                            " times; predicted once";
+                                     return refuted({{"commits", o.commits_of_checkpoint}},
+                                                    "committed its checkpoint {commits} times; predicted once");
                                  if (t.exceptions_after - t.exceptions_before != 1)
-                                     return std::to_string(t.exceptions_after - t.exceptions_before) +
-                                            " failures; predicted exactly one per fault";
+                                     return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
+                                                    "{failures} failures; predicted exactly one per fault");
                                  return std::nullopt;
                              });
 }
@@ -254,13 +324,13 @@ inline rule_verdict judge_cell(const samples& s, const std::string& writer, cell
 /// fails twice (the kill, then the 409).
 inline rule_verdict judge_no_retries(const samples& s, const std::string& writer) {
     return judge_over_tables(s, writer, cell::zombie_409, true, 5,
-                             [](const trial& t, const trial_outcome& o) -> std::optional<std::string> {
+                             [](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
                                  if (o.commits_of_checkpoint != 1)
-                                     return "committed its checkpoint " + std::to_string(o.commits_of_checkpoint) +
-                                            " times; predicted once (A's)";
+                                     return refuted({{"commits", o.commits_of_checkpoint}},
+                                                    "committed its checkpoint {commits} times; predicted once (A's)");
                                  if (t.exceptions_after - t.exceptions_before != 2)
-                                     return std::to_string(t.exceptions_after - t.exceptions_before) +
-                                            " failures; predicted two (the kill, then the 409)";
+                                     return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
+                                                    "{failures} failures; predicted two (the kill, then the 409)");
                                  return std::nullopt;
                              });
 }
@@ -296,7 +366,9 @@ inline std::vector<std::pair<std::string, std::string>> not_run() {
 inline std::vector<rule> rules() {
     std::vector<rule> out;
     for (const auto& [id, why] : not_run())
-        out.push_back({id, [why = why](const samples&, const parameters&) { return inconclusive("not run: " + why); }});
+        out.push_back({id, [why = why](const samples&, const parameters&) {
+                           return inconclusive({{"not_run", why}}, "not run: {not_run}");
+                       }});
     for (const auto c :
          {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409, cell::zombie_refresh})
         for (const auto& w : known_writers())
