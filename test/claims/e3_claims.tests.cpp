@@ -305,6 +305,45 @@ TEST_CASE(
         [](e3::samples& x) { x.reader->tables.at(2).equality_delete_files = 1; });
 }
 
+// Mutation: the last reader repeat missing.
+TEST_CASE("the longest interval ran three times at every parallelism and the reader part three times", "[claims][e3]") {
+    C::holds_and_is_mutation_checked(
+        [](const e3::samples& x, const e3::parameters& p) {
+            const auto longest = *std::max_element(p.intervals_ms.begin(), p.intervals_ms.end());
+            for (auto w : p.parallelisms)
+                if (!claims_test::ge("runs of grid cell " + e3::cell_name(longest, w),
+                                     e3::grid_runs(x, longest, w).size(), 3))
+                    return false;
+            return claims_test::ge("reader part runs", e3::reader_runs(x).size(), 3);
+        },
+        [](e3::samples& x) { x.reader_repeats->pop_back(); });
+}
+
+// Mutation: one stale row in the last reader run's optimized short-interval table.
+TEST_CASE("in every reader run each table held exactly the latest row per NPI and every answer was right",
+          "[claims][e3]") {
+    C::holds_and_is_mutation_checked(
+        [](const e3::samples& x, const e3::parameters&) {
+            const auto runs = e3::reader_runs(x);
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const auto run = "reader run " + std::to_string(i + 1);
+                for (const auto& t : runs[i]->tables)
+                    if (!claims_test::that(run + " table " + t.name + " (" + t.phase + ") exact", t.exact) ||
+                        !claims_test::eq(run + " table " + t.name + " rows == expected",
+                                         static_cast<std::int64_t>(t.rows), runs[i]->expected_rows))
+                        return false;
+                for (const auto& t : runs[i]->timings)
+                    if (!claims_test::that(run + " " + t.query + " on " + t.table + " answered right", t.answer_right))
+                        return false;
+            }
+            return claims_test::ge("reader runs", runs.size(), 3);
+        },
+        [](e3::samples& x) {
+            auto& t = x.reader_repeats->back().tables.at(3);
+            t.stale_rows = 1, t.exact = false;
+        });
+}
+
 TEST_CASE("the e3 verdicts on record are the ones the code computes from the samples", "[claims][e3]") {
     auto h = C::recorded_verdicts_are_recomputed(8);
     // Mutation (data): one duplicate in the shipped samples changes the recomputed verdict.
