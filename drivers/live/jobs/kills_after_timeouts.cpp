@@ -1,7 +1,6 @@
 #include "jobs/kills_after_timeouts.hpp"
 
-#include <thread>
-
+#include "adapters/poll.hpp"
 #include "roles/faults.hpp"
 #include "runner/progress.hpp"
 
@@ -15,17 +14,16 @@ void kill_after_timeouts(session& s, const std::string& job, checkpoint_sampler&
         await_running_then_delay(s, job, step);  // running again, a spare TaskManager registered
         e1c::timeout_kill k;
         k.step = step;
-        const auto deadline = std::chrono::steady_clock::now() + wait_for_timeout;
-        while (k.timed_out_checkpoint < 0 && std::chrono::steady_clock::now() < deadline) {
-            throw_if_interrupted();
+        const auto seen = [&] {
             for (const auto& c : sampler.checkpoints_so_far())
                 if (experiment::timed_out(c) && c.id > above) {
                     k.timed_out_checkpoint = c.id, k.timed_out_seen_at_ms = now_ms();
-                    break;
+                    return true;
                 }
-            if (k.timed_out_checkpoint < 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        }
-        if (k.timed_out_checkpoint < 0) {
+            return false;
+        };
+        const auto waited_ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait_for_timeout).count();
+        if (elapsed_until(now_ms(), waited_ms, seen, std::chrono::milliseconds(200)) < 0) {
             progress(label + ": no checkpoint above " + std::to_string(above) + " timed out within " +
                      std::to_string(wait_for_timeout.count()) + " s; " + std::to_string(step.index - 1) + " of " +
                      std::to_string(steps.size()) + " kills made");
