@@ -371,3 +371,15 @@ TEST_CASE("e1c: a run's missing seqs are attributed to the checkpoint whose comm
     e1c::record_attribution(u, {{1000, {0}}}, std::vector<std::uint32_t>(1000, 0));
     CHECK_FALSE(u.loss_by_checkpoint);  // an upsert table's missing seqs are its design, not a loss
 }
+
+TEST_CASE("e1c: a kill's delay after its checkpoint expired is read from Flink's history, or said to be unknown",
+          "[e1c]") {
+    auto r = run(all_cells.at(0), 0, 0);
+    r.checkpoints.push_back({7, "FAILED", "Checkpoint expired before completing.", 10'000, 100});
+    e1c::timeout_kill k;
+    k.timed_out_checkpoint = 7, k.kill.killed_at_ms = 12'600;
+    // Mutation: measuring from the trigger (not trigger + end to end) gives 2,600; tried, fails.
+    CHECK(e1c::kill_after_expiry_ms(r, k) == 2'500);
+    k.timed_out_checkpoint = 8;
+    CHECK_FALSE(e1c::kill_after_expiry_ms(r, k));
+}

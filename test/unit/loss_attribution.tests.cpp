@@ -31,8 +31,8 @@ TEST_CASE("a missing seq goes to the checkpoint that completed as its offset was
     // 2 times out before the first, 4 and 5 between them.
     const std::vector<committed_offsets_sample> readings{
         {1000, {0, 0}}, {2000, {0, 0}}, {3000, {5, 5}}, {4000, {5, 5}}, {5000, {10, 10}}};
-    const std::vector<checkpoint_outcome> cps{expired(2, 1900), completed(3, 2500), expired(4, 3200),
-                                              expired(5, 3900), completed(6, 4500)};
+    const std::vector<checkpoint_outcome> cps{expired(2, 1900), completed(3, 2500), expired(4, 3200), expired(5, 3900),
+                                              completed(6, 4500)};
     // Seq 4 (partition 1, offset 1) and seqs 13-14 (offsets 6 on both).
     const auto a = attribute_losses({{4, 4}, {13, 14}}, alternating(20), readings, cps);
     REQUIRE(a.windows.size() == 2);

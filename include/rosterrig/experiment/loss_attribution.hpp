@@ -44,15 +44,12 @@ BOOST_DESCRIBE_STRUCT(loss_window, (),
                        last_seq))
 
 struct loss_attribution {
-    std::int64_t readings = 0;               ///< offset readings the attribution had
-    std::int64_t longest_gap_ms = 0;         ///< the longest time between two readings: the bound's width
-    std::vector<loss_window> windows;        ///< by first_checkpoint
-    std::uint64_t never_covered = 0;         ///< missing seqs whose offset no reading showed committed
+    std::int64_t readings = 0;         ///< offset readings the attribution had
+    std::int64_t longest_gap_ms = 0;   ///< the longest time between two readings: the bound's width
+    std::vector<loss_window> windows;  ///< by first_checkpoint
+    std::uint64_t never_covered = 0;   ///< missing seqs whose offset no reading showed committed
 };
 BOOST_DESCRIBE_STRUCT(loss_attribution, (), (readings, longest_gap_ms, windows, never_covered))
-
-/// When Flink marked a completed checkpoint complete (trigger + end to end).
-inline std::int64_t completed_at_ms(const checkpoint_outcome& c) { return c.trigger_ms + c.end_to_end_ms; }
 
 /// Attributes `missing` (ascending, closed) to checkpoints. `partition_of_seq[s - 1]`
 /// is seq s's partition; a record's offset is its rank among the earlier seqs
@@ -107,7 +104,7 @@ inline loss_attribution attribute_losses(const std::vector<seq_range>& missing,
         const std::int64_t from = k >= 2 ? readings[k - 2].at_ms : INT64_MIN, to = readings[k].at_ms;
         std::int64_t first = -1, last = -1;
         for (const auto& c : completed)
-            if (completed_at_ms(c) > from && completed_at_ms(c) <= to) {
+            if (ended_at_ms(c) > from && ended_at_ms(c) <= to) {
                 if (first < 0) first = c.id;
                 last = c.id;
             }

@@ -98,18 +98,22 @@ inline std::string report_section(const result::result_envelope& env, const samp
          (s.runs.empty() ? std::string("-") : s.runs.front().sink) + " in the first cell.\n";
     for (const auto& r : s.runs) {
         if (!r.kills) continue;
-        std::string ids, restored, running;
+        std::string ids, after, restored, running;
         for (const auto& k : *r.kills) {
             ids += (ids.empty() ? "" : ", ") + std::to_string(k.timed_out_checkpoint);
+            const auto gap = kill_after_expiry_ms(r, k);
+            after += (after.empty() ? "" : ", ") + (gap ? fixed(static_cast<double>(*gap) / 1000.0, 1) : "?");
             restored += (restored.empty() ? "" : ", ") + std::to_string(k.kill.restored_checkpoint_id);
             running += (running.empty() ? "" : ", ") + fixed(static_cast<double>(k.kill.running_after_ms) / 1000.0, 1);
         }
-        o += "\n" + run_label(r) + ": " + std::to_string(r.kills->size()) + " kills" +
-             (r.kills->empty()
-                  ? std::string(".")
-                  : ", each right after a checkpoint timed out (" + ids + "); the job restored checkpoints " +
-                        restored + " and ran again after " + running + " s.") +
-             "\n";
+        o +=
+            "\n" + run_label(r) + ": " + std::to_string(r.kills->size()) + " kills" +
+            (r.kills->empty()
+                 ? std::string(".")
+                 : ", each after the history showed a checkpoint timed out (" + ids + "), " + after +
+                       " s after its expiry (trigger plus end to end, Flink's history); the job restored checkpoints " +
+                       restored + " and ran again after " + running + " s.") +
+            "\n";
     }
     for (const auto& r : s.runs)
         if (r.loss_by_checkpoint && r.missing_seq) o += "\n" + run_label(r) + ": " + attribution_text(r) + ".\n";

@@ -108,6 +108,14 @@ inline phrase loss_phrase(const cell_run& r) {
 }
 inline std::string loss_text(const cell_run& r) { return loss_phrase(r).text(); }
 
+/// How long after its trigger checkpoint expired (trigger + end to end, from
+/// Flink's history) a kill came; nullopt when the history lacks that checkpoint.
+inline std::optional<std::int64_t> kill_after_expiry_ms(const cell_run& r, const timeout_kill& k) {
+    for (const auto& c : r.checkpoints)
+        if (c.id == k.timed_out_checkpoint) return k.kill.killed_at_ms - experiment::ended_at_ms(c);
+    return std::nullopt;
+}
+
 /// Where a run's missing seqs belong: each window's completed checkpoints (one
 /// id, or a range when several completed within one reading of the offsets),
 /// its missing seqs and the timeouts just before it; the width of the bound
