@@ -14,6 +14,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
@@ -57,11 +58,8 @@ inline std::map<std::string, std::string> connector_properties_of(const std::str
 }
 inline int workers_of(const std::string& cell) { return cell == one_worker_kill ? 1 : 2; }
 
-struct parameters {
-    std::uint64_t seed = 77;
-    std::uint64_t events = 20000;
-    std::uint64_t providers = 2000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 77, .events = 20000, .providers = 2000, .partitions = 4} {}
     std::int64_t tasks = 2;                  // tasks.max: one task per worker when there are two
     std::int64_t commit_interval_ms = 2000;  // iceberg.control.commit.interval-ms, experiment 7's
     std::int64_t feed_ms = 10000;            // the feed is paced over this long
@@ -85,7 +83,6 @@ struct parameters {
     std::int64_t first_commit_wait_ms = 60000;
     std::uint64_t trials = 5;  // per cell
     std::vector<std::string> cells = known_cells();
-    bool quick = false;
 
     static parameters full() { return {}; }
     /// For CI (under 3 minutes): one coordinator kill, no restart.
@@ -119,10 +116,9 @@ struct parameters {
     }
     roster_spec feed(std::uint64_t trial) const { return roster_feed(seed + trial, events, providers, partitions); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, tasks, commit_interval_ms, feed_ms, fault_delay_min_ms,
-                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells,
-                       quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (tasks, commit_interval_ms, feed_ms, fault_delay_min_ms, fault_delay_max_ms, pause_ms, settle_ms,
+                       restart_settle_ms, first_commit_wait_ms, trials, cells))
 
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
     for (const auto& c : p.cells)
