@@ -13,6 +13,7 @@
 
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/result/check_json.hpp"  // snapshot_entry, described
 #include "rosterrig/experiment/backpressure.hpp"
 #include "rosterrig/experiment/checkpoint_outcome.hpp"
 #include "rosterrig/experiment/fault.hpp"
