@@ -122,8 +122,11 @@ TEST_CASE("with the job's commit newest the watermark survived the expiry in bot
                     return false;
             return claims_test::ge("plain expire runs", runs.size(), 6);
         },
-        // Mutation: move the watermark back across the expiry.
-        [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).expire.watermark_after -= 1; });
+        // Mutation: move the watermark back across the expiry (below where it was before).
+        [](e4::samples& x) {
+            auto& e = first<e4::expire_run>(x.expires, plain).expire;
+            e.watermark_after = e.watermark_before - 1;
+        });
 }
 
 TEST_CASE("with the job's commit newest the kill after the expiry lost nothing and duplicated nothing",
@@ -141,47 +144,91 @@ TEST_CASE("with the job's commit newest the kill after the expiry lost nothing a
         [](e4::samples& x) { first<e4::expire_run>(x.expires, plain).table.missing_runs.push_back({1, 1}); });
 }
 
-TEST_CASE("after another writer's commit the expiry left no snapshot carrying the job's watermark", "[claims][e4]") {
+// The after-compaction runs split on whether the optimize's commit was still
+// the newest snapshot at the expiry: when the job committed again in between
+// (the rule says inconclusive for that run), the expiry kept the job's own
+// snapshot, as in the plain runs.
+const auto optimize_newest = [](const e4::expire_run& r) {
+    return r.variant == "after-compaction" && r.expire.current_writer_after != r.job_id;
+};
+const auto job_committed_again = [](const e4::expire_run& r) {
+    return r.variant == "after-compaction" && r.expire.current_writer_after == r.job_id;
+};
+
+// Enough runs to say "wherever": three, in both stores.
+bool enough_in_both_stores(const std::vector<const e4::expire_run*>& runs) {
+    const auto in = [&](const std::string& store) {
+        return std::any_of(runs.begin(), runs.end(), [&](const e4::expire_run* r) { return r->store == store; });
+    };
+    return claims_test::ge("runs", runs.size(), 3) && claims_test::that("a run on the object store", in("s3")) &&
+           claims_test::that("a run on the local filesystem", in("local"));
+}
+
+TEST_CASE(
+    "after another writer's commit the expiry left no snapshot carrying the job's watermark wherever that commit was still the newest",
+    "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::expire_run>(x.expires, after_compaction);
+            const auto runs = of<e4::expire_run>(x.expires, optimize_newest);
             for (const auto* r : runs)
                 if (!claims_test::that(r->name + " compaction recorded", r->compaction.has_value()) ||
                     !claims_test::that(r->name + " compaction succeeded", r->compaction->ok) ||
                     !claims_test::that(r->name + " no snapshot left with the job's watermark",
-                                       !r->expire.after_has_job_watermark) ||
-                    !claims_test::ne(r->name + " newest snapshot's writer after the expiry != the job",
-                                     r->expire.current_writer_after, r->job_id))
+                                       !r->expire.after_has_job_watermark))
                     return false;
-            return claims_test::ge("after-compaction expire runs", runs.size(), 6);
+            return enough_in_both_stores(runs);
         },
-        // Mutation: the job's snapshot kept by the expiry.
+        // Mutation: the job's snapshot kept by the expiry in a run where the optimize's commit was the newest.
         [](e4::samples& x) {
-            first<e4::expire_run>(x.expires, after_compaction).expire.after_has_job_watermark = true;
+            first<e4::expire_run>(x.expires, optimize_newest).expire.after_has_job_watermark = true;
         });
 }
 
+// The job's state at the end is not part of the claim: a job whose every
+// restore fails flaps between RESTARTING and RUNNING, so one read of it is a sample.
 TEST_CASE(
-    "after another writer's commit and the expiry the killed job never came back: each restore failed on a file the committer had deleted",
+    "where the expiry left the job's watermark in no snapshot the killed job never came back: each restore failed on a file the committer had deleted",
     "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            for (const auto* r : of<e4::expire_run>(x.expires, after_compaction)) {
+            const auto runs = of<e4::expire_run>(x.expires, [](const e4::expire_run& r) {
+                return r.variant == "after-compaction" && !r.expire.after_has_job_watermark;
+            });
+            for (const auto* r : runs) {
                 const bool not_found =
                     std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
                                 [](const std::string& e) { return e.find("NotFoundException") != std::string::npos; });
                 if (!claims_test::that(r->name + " same job not running after the kill", !r->kill.same_job_running) ||
-                    !claims_test::ne(r->name + " job state at the end", r->health.state, "RUNNING") ||
                     !claims_test::that(r->name + " a NotFoundException among the job's exceptions", not_found) ||
                     !claims_test::that(r->name + " table lost or duplicated events", !e4::exactly_once(r->table)))
                     return false;
             }
-            return true;
+            return enough_in_both_stores(runs);
         },
-        // Mutation: one job running again after the kill.
+        // Mutation: one such job running again after the kill.
         [](e4::samples& x) {
-            auto& r = first<e4::expire_run>(x.expires, after_compaction);
-            r.kill.same_job_running = true, r.health.state = "RUNNING";
+            first<e4::expire_run>(x.expires, [](const e4::expire_run& r) {
+                return r.variant == "after-compaction" && !r.expire.after_has_job_watermark;
+            }).kill.same_job_running = true;
+        });
+}
+
+TEST_CASE(
+    "where the job committed again between the optimize and the expiry its watermark survived and the killed job lost nothing",
+    "[claims][e4]") {
+    C::holds_and_is_mutation_checked(
+        [](const e4::samples& x) {
+            const auto runs = of<e4::expire_run>(x.expires, job_committed_again);
+            for (const auto* r : runs)
+                if (!claims_test::that(r->name + " the job's watermark kept", r->expire.after_has_job_watermark) ||
+                    !claims_test::that(r->name + " same job running after the kill", r->kill.same_job_running) ||
+                    !claims_test::that(r->name + " table holds every event once", e4::exactly_once(r->table)))
+                    return false;
+            return claims_test::ge("after-compaction runs where the job committed again first", runs.size(), 1);
+        },
+        // Mutation: one missing run in that run's table.
+        [](e4::samples& x) {
+            first<e4::expire_run>(x.expires, job_committed_again).table.missing_runs.push_back({1, 1});
         });
 }
 

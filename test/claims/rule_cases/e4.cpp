@@ -28,9 +28,9 @@ std::vector<rule_case<e4::definition>> rule_cases<e4::definition>() {
          },
          verdict_kind::refuted},
         {"e4.expire-after-compaction-loses-the-watermark",
-         "expire/s3/after-compaction #1's expire kept one of the job's snapshots beside the optimize's: 2 left, the job's watermark still there",
+         "expire/s3/after-compaction #2's expire kept one of the job's snapshots beside the optimize's: 2 left, the job's watermark still there",
          [](S& s, P&) {
-             auto& c = named(s.expires, "expire/s3/after-compaction #1", &e4::expire_run::name).expire;
+             auto& c = named(s.expires, "expire/s3/after-compaction #2", &e4::expire_run::name).expire;
              c.snapshots_after = 2;
              c.after_has_job_watermark = true;
          },
