@@ -21,8 +21,8 @@ std::vector<std::uint32_t> feed_partitions() {
 // (checkpoint 7) holds partition 0's 7, 9 and 13 and nothing of partition 1;
 // C (checkpoint 8) holds 10, 14-18 and 20. Missing: 6, 8 (partition 1), 11
 // (0), 12 (1), 19 (0); the table's runs are 6, 8, 11-12 and 19.
-const std::vector<experiment::seq_island> islands{
-    {100, 1, 5}, {200, 7, 7}, {200, 9, 9}, {200, 13, 13}, {300, 10, 10}, {300, 14, 18}, {300, 20, 20}};
+const std::vector<experiment::seq_island> islands{{100, 1, 5},   {200, 7, 7},   {200, 9, 9},  {200, 13, 13},
+                                                  {300, 10, 10}, {300, 14, 18}, {300, 20, 20}};
 const std::vector<seq_range> runs{{6, 6}, {8, 8}, {11, 12}, {19, 19}};
 
 std::vector<check::snapshot_entry> commits() {
@@ -37,7 +37,10 @@ std::vector<experiment::checkpoint_outcome> history() {
     for (std::int64_t id = 1; id <= 10; ++id) {
         const bool expired = id == 4 || id == 5 || id == 9;
         h.push_back({id, expired || id == 6 ? "FAILED" : "COMPLETED",
-                     expired ? "Checkpoint expired before completing." : id == 6 ? "Task failure" : "", 0, 100});
+                     expired   ? "Checkpoint expired before completing."
+                     : id == 6 ? "Task failure"
+                               : "",
+                     0, 100});
     }
     return h;
 }
@@ -80,7 +83,8 @@ TEST_CASE("seq placement: a missing run over two partitions is split into one pi
 
 // Mutation: choosing S_prev as the first candidate in commit order (`at <`
 // for `<` in the prev comparison) makes A S_prev of seq 11, no hole.
-TEST_CASE("missing run attribution: seqs missing inside one commit's span of their partition are a hole that commit should have carried, exactly") {
+TEST_CASE(
+    "missing run attribution: seqs missing inside one commit's span of their partition are a hole that commit should have carried, exactly") {
     const auto a = attributed();
     REQUIRE(a.size() == 4);
     REQUIRE(a[2].pieces.size() == 2);
@@ -107,7 +111,8 @@ TEST_CASE("missing run attribution: each partition of a run is attributed by tha
 }
 
 // Mutation: in_order as `>` makes the piece out_of_order with the bound reversed.
-TEST_CASE("missing run attribution: seqs missing between two commits' spans are bounded by those commits' checkpoints, not exact") {
+TEST_CASE(
+    "missing run attribution: seqs missing between two commits' spans are bounded by those commits' checkpoints, not exact") {
     const auto a = attributed();
     for (std::size_t k : {0, 1}) {
         REQUIRE(a[k].pieces.size() == 1);

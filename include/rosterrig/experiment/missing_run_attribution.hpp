@@ -50,18 +50,6 @@ namespace rosterrig::experiment {
 
 enum class attribution_kind { hole, between, lost_at_end, lost_at_start, out_of_order, no_snapshot };
 
-inline std::string name_of(attribution_kind k) {
-    switch (k) {
-        case attribution_kind::hole: return "hole";
-        case attribution_kind::between: return "between";
-        case attribution_kind::lost_at_end: return "lost_at_end";
-        case attribution_kind::lost_at_start: return "lost_at_start";
-        case attribution_kind::out_of_order: return "out_of_order";
-        case attribution_kind::no_snapshot: return "no_snapshot";
-    }
-    return "?";
-}
-
 struct piece_attribution {
     missing_piece piece;
     attribution_kind kind = attribution_kind::no_snapshot;
@@ -81,11 +69,13 @@ struct missing_run_attribution {
 };
 
 /// One attribution per missing run (in run order), its pieces from `pieces` (missing_piece::run indexes `runs`).
-inline std::vector<missing_run_attribution> attribute_missing_runs(
-    const std::vector<seq_range>& runs, const std::vector<missing_piece>& pieces, const std::vector<seq_span>& spans,
-    const std::vector<check::snapshot_entry>& snapshots, const std::vector<checkpoint_outcome>& checkpoints) {
+inline std::vector<missing_run_attribution> attribute_missing_runs(const std::vector<seq_range>& runs,
+                                                                   const std::vector<missing_piece>& pieces,
+                                                                   const std::vector<seq_span>& spans,
+                                                                   const std::vector<check::snapshot_entry>& snapshots,
+                                                                   const std::vector<checkpoint_outcome>& checkpoints) {
     struct commit {
-        std::size_t at = 0;          // position in commit order
+        std::size_t at = 0;           // position in commit order
         std::int64_t watermark = -1;  // W
         std::int64_t before = 0;      // the previous listed W (0: none)
     };
