@@ -118,6 +118,36 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
     return out;
 }
 
+std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
+                                                const std::string& table) {
+    // Within one snapshot's rows in seq order, seq - row_number() is constant
+    // exactly along consecutive seqs (a seq twice starts a new run, so the
+    // two runs share it): each group is one island, and its count says so.
+    const std::string q =
+        "SELECT snapshot_id, min(seq), max(seq), count(*) FROM (SELECT t.seq, coalesce(e.snapshot_id, -1) AS "
+        "snapshot_id, t.seq - row_number() OVER (PARTITION BY coalesce(e.snapshot_id, -1) ORDER BY t.seq) AS island "
+        "FROM " +
+        trino_table(ns, table) + " t LEFT JOIN (SELECT snapshot_id, data_file.file_path AS path FROM " +
+        trino_table(ns, table, "$entries") +
+        " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path WHERE t.seq IS NOT NULL) "
+        "GROUP BY snapshot_id, island";
+    std::vector<experiment::seq_island> out;
+    trino.for_each_row(
+        q,
+        [&](const json::array& row) {
+            experiment::seq_island i{static_cast<std::int64_t>(trino_integer(row[0])),
+                                     static_cast<std::uint64_t>(trino_integer(row[1])),
+                                     static_cast<std::uint64_t>(trino_integer(row[2]))};
+            if (static_cast<std::uint64_t>(trino_integer(row[3])) != i.last - i.first + 1)
+                throw std::runtime_error("Trino's seq islands of " + table + ": seqs " + std::to_string(i.first) + "-" +
+                                         std::to_string(i.last) + " of snapshot " + std::to_string(i.snapshot_id) +
+                                         " are not one run");
+            out.push_back(i);
+        },
+        std::chrono::seconds(300));
+    return out;
+}
+
 experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks, const std::string& ns,
                                             const std::string& table, const roster_spec& spec) {
     const auto way = checks.way.next_read();
