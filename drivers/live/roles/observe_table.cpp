@@ -120,16 +120,16 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
 
 std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
                                                 const std::string& table) {
-    // Within one snapshot's rows in seq order, seq - row_number() is constant
-    // exactly along consecutive seqs (a seq twice starts a new run, so the
-    // two runs share it): each group is one island, and its count says so.
+    // Within one snapshot's rows in seq order, seq - dense_rank() is constant
+    // exactly along consecutive seqs (a seq twice keeps its rank): each group
+    // is one island, and its count of distinct seqs says so.
     const std::string q =
-        "SELECT snapshot_id, min(seq), max(seq), count(*) FROM (SELECT t.seq, coalesce(e.snapshot_id, -1) AS "
-        "snapshot_id, t.seq - row_number() OVER (PARTITION BY coalesce(e.snapshot_id, -1) ORDER BY t.seq) AS island "
+        "SELECT snapshot_id, min(seq), max(seq), count(DISTINCT seq) FROM (SELECT t.seq, coalesce(e.snapshot_id, -1) AS "
+        "snapshot_id, t.seq - dense_rank() OVER (PARTITION BY coalesce(e.snapshot_id, -1) ORDER BY t.seq) AS island "
         "FROM " +
         trino_table(ns, table) + " t LEFT JOIN (SELECT snapshot_id, data_file.file_path AS path FROM " +
         trino_table(ns, table, "$entries") +
-        " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path WHERE t.seq IS NOT NULL) "
+        " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path WHERE t.seq IS NOT NULL) x "
         "GROUP BY snapshot_id, island";
     std::vector<experiment::seq_island> out;
     trino.for_each_row(

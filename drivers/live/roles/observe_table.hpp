@@ -55,7 +55,7 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
 
 // Where the rows' seqs are, by the snapshot that added each data file ("$path"
 // joined to "$entries", as seq_first_snapshots): Trino groups them into runs
-// of consecutive seqs from one snapshot's files, so only the runs come back
+// of consecutive distinct seqs from one snapshot's files, so only the runs come back
 // (experiment/seq_placement.hpp); snapshot -1 for a file the metadata does not list.
 std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
                                                 const std::string& table);

@@ -24,8 +24,9 @@
 
 namespace rosterrig::experiment {
 
-/// Trino's answer: every seq first..last is on a row read from a data file
-/// that snapshot `snapshot_id` added (-1: a file "$entries" does not list).
+/// Trino's answer: every seq first..last is on a row (or more: duplicates are
+/// not counted here) read from a data file that snapshot `snapshot_id` added
+/// (-1: a file "$entries" does not list).
 struct seq_island {
     std::int64_t snapshot_id = -1;
     std::uint64_t first = 0, last = 0;
@@ -36,7 +37,7 @@ struct seq_span {
     std::int64_t snapshot_id = -1;  ///< -1: rows in files no listed snapshot added
     std::uint64_t partition = 0;
     std::uint64_t first_seq = 0, last_seq = 0;  ///< the smallest and largest
-    std::uint64_t seqs = 0;                     ///< rows (a seq twice counts twice)
+    std::uint64_t seqs = 0;                     ///< distinct seqs (a duplicate row is not counted)
 };
 BOOST_DESCRIBE_STRUCT(seq_span, (), (snapshot_id, partition, first_seq, last_seq, seqs))
 
