@@ -70,6 +70,18 @@ TEST_CASE("seq placement: each snapshot's seqs are spanned per partition of the 
     CHECK((span(300, 1).first_seq == 10 && span(300, 1).last_seq == 20 && span(300, 1).seqs == 5));
 }
 
+// Mutation: iterating an island to its own last seq (not the feed's last)
+// reads past the feed's partitions and throws.
+TEST_CASE("seq placement: seqs the feed never had are left out of the spans, not a failure of the run") {
+    auto with_stray = islands;
+    with_stray.push_back({300, 19, 25});
+    with_stray.push_back({300, 0, 0});
+    const auto spans = experiment::spans_of(with_stray, feed_partitions());
+    REQUIRE(spans.size() == 5);
+    for (const auto& s : spans)
+        if (s.snapshot_id == 300 && s.partition == 0) CHECK((s.last_seq == 19 && s.seqs == 3));
+}
+
 // Mutation: pieces_of keeping the run's own first seq as every piece's first
 // (missing_piece{k, p, runs[k].first, ...}) gives partition 1's piece of 11-12 the first seq 11.
 TEST_CASE("seq placement: a missing run over two partitions is split into one piece per partition") {

@@ -74,12 +74,15 @@ inline std::uint32_t partition_at(const std::vector<std::uint32_t>& partition_of
 }
 }  // namespace detail
 
-/// Each snapshot's span per partition, from Trino's islands.
+/// Each snapshot's span per partition, from Trino's islands. Seqs the feed
+/// never had (0, or above its events) have no partition and are left out: the
+/// table's check counts them.
 inline std::vector<seq_span> spans_of(const std::vector<seq_island>& islands,
                                       const std::vector<std::uint32_t>& partition_of_seq) {
     std::map<std::pair<std::int64_t, std::uint32_t>, seq_span> by;
+    const std::uint64_t events = partition_of_seq.size();
     for (const auto& i : islands)
-        for (std::uint64_t seq = i.first; seq <= i.last; ++seq) {
+        for (std::uint64_t seq = std::max<std::uint64_t>(i.first, 1); seq <= std::min(i.last, events); ++seq) {
             const auto p = detail::partition_at(partition_of_seq, seq);
             auto [it, fresh] = by.try_emplace({i.snapshot_id, p}, seq_span{i.snapshot_id, p, seq, seq, 0});
             auto& s = it->second;
