@@ -423,3 +423,32 @@ TEST_CASE(
     old.as_object().erase("placement");
     CHECK_FALSE(result::strict_value_to<e1c::cell_run>(old).placement);
 }
+
+// Mutation: dropping the cut to attribution_lines_shown prints all 14 groups
+// (the line count fails); dropping the sort by seqs leaves the groups by
+// checkpoint, so the 3-seq hole of checkpoint 14 is among those cut.
+TEST_CASE(
+    "e1c: a run's attribution totals its missing seqs by kind and shows its largest groups, the rest as one count",
+    "[e1c]") {
+    auto r = run(all_cells.at(0), 0, 0);
+    r.checkpoints.clear();
+    r.missing_seq = 0;
+    r.placement.emplace();
+    for (std::uint64_t k = 1; k <= 14; ++k) {
+        check::snapshot_entry s;
+        s.snapshot_id = static_cast<std::int64_t>(1000 + k), s.watermark = static_cast<std::int64_t>(k);
+        r.snapshots.push_back(s);
+        const std::uint64_t width = k == 14 ? 3 : 1;  // checkpoint 14's commit lost three seqs, the others one
+        r.missing_runs.push_back({10 * k + 4, 10 * k + 3 + width});
+        r.missing_seq += width;
+        r.placement->spans.push_back({s.snapshot_id, 0, 10 * k + 1, 10 * k + 9, 9 - width});
+        r.placement->missing.push_back({k - 1, 0, 10 * k + 4, 10 * k + 3 + width, width});
+    }
+    const auto text = e1c::attribution_text(r);
+    CHECK_THAT(text, Catch::Contains("its 16 missing seqs (14 runs)"));
+    CHECK_THAT(text, Catch::Contains("16 in holes inside what one commit added of their partition (exact)"));
+    CHECK_THAT(text, Catch::Contains("The 12 largest of 14 groups:"));
+    CHECK_THAT(text, Catch::Contains("- 3 seqs of partition 0 (1 runs): holes in what snapshot 1014 added"));
+    CHECK_THAT(text, Catch::EndsWith("- and 2 seqs in the other groups.\n"));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 2 + 12 + 1);
+}

@@ -4,6 +4,7 @@
 
 #include "rosterrig/experiments/e1c_checkpoint_timeouts/rules.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -27,10 +28,15 @@ inline std::string checkpoint_ids_text(const std::vector<std::int64_t>& ids) {
     return out.empty() ? "none" : out;
 }
 
-/// A run's missing seqs by the commit that should have carried them, one line
-/// per S_prev/S_next pair (missing_run_attribution.hpp says which is exact);
-/// empty for a run with nothing missing or no placement recorded.
+/// At most this many lines of a run's attribution in the report (the largest groups).
+inline constexpr std::size_t attribution_lines_shown = 12;
+
+/// A run's missing seqs by the commit that should have carried them: totals by
+/// kind (missing_run_attribution.hpp says which is exact), then one line per
+/// S_prev/S_next pair, the largest `attribution_lines_shown` of them (by
+/// seqs, then checkpoint); empty for a run with nothing missing or no placement recorded.
 inline std::string attribution_text(const cell_run& r) {
+    using experiment::attribution_kind;
     const auto attributed = attribution_of(r);
     if (!attributed || r.missing_seq == 0) return {};
     struct group {
@@ -38,23 +44,43 @@ inline std::string attribution_text(const cell_run& r) {
         std::uint64_t seqs = 0, pieces = 0;
         std::set<std::uint64_t> runs, partitions;
     };
-    // Ordered by the bound's checkpoints, then kind and snapshots.
-    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t, std::int64_t>, group> groups;
+    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t, std::int64_t>, group> by_pair;
+    std::map<attribution_kind, std::uint64_t> seqs_by_kind;
     for (const auto& a : *attributed)
         for (const auto& p : a.pieces) {
-            auto& g = groups[{p.first_checkpoint, p.last_checkpoint, static_cast<int>(p.kind), p.prev_snapshot,
-                              p.next_snapshot}];
+            auto& g = by_pair[{p.first_checkpoint, p.last_checkpoint, static_cast<int>(p.kind), p.prev_snapshot,
+                               p.next_snapshot}];
             if (!g.first) g.first = &p;
             g.seqs += p.piece.seqs, ++g.pieces, g.runs.insert(p.piece.run), g.partitions.insert(p.piece.partition);
+            seqs_by_kind[p.kind] += p.piece.seqs;
         }
+    std::vector<const group*> groups;
+    for (const auto& [key, g] : by_pair) groups.push_back(&g);
+    std::stable_sort(groups.begin(), groups.end(), [](const group* a, const group* b) { return a->seqs > b->seqs; });
     auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
+    const std::pair<attribution_kind, const char*> kinds[] = {
+        {attribution_kind::hole, "in holes inside what one commit added of their partition (exact)"},
+        {attribution_kind::between, "between two commits' seqs of their partition (a bound)"},
+        {attribution_kind::lost_at_end, "after the last commit carrying their partition (a bound)"},
+        {attribution_kind::lost_at_start, "before the first commit carrying their partition (a bound)"},
+        {attribution_kind::out_of_order, "between commits committed out of order (a bound)"},
+        {attribution_kind::no_snapshot, "in a partition no commit carries"}};
+    std::string totals;
+    for (const auto& [kind, what] : kinds)
+        if (seqs_by_kind[kind])
+            totals += fmt::format("{}{} {}", totals.empty() ? "" : "; ", n(seqs_by_kind[kind]), what);
     std::string o = fmt::format(
         "{}: its {} missing seqs ({} runs) by the commit that should have carried them, from the seqs each snapshot "
-        "added per Kafka partition (a hole inside one commit's seqs of a partition is exact; a gap between two "
-        "commits' seqs is a bound; the failed checkpoints are from the polled history, a lower bound):\n\n",
-        run_label(r), n(r.missing_seq), n(r.missing_runs.size()));
-    using experiment::attribution_kind;
-    for (const auto& [key, g] : groups) {
+        "added per Kafka partition: {}. The failed checkpoints are from the polled history (a lower bound). {}:\n\n",
+        run_label(r), n(r.missing_seq), n(r.missing_runs.size()), totals,
+        groups.size() > attribution_lines_shown
+            ? fmt::format("The {} largest of {} groups", attribution_lines_shown, groups.size())
+            : std::string("By commit"));
+    std::uint64_t rest_seqs = 0;
+    for (std::size_t k = attribution_lines_shown; k < groups.size(); ++k) rest_seqs += groups[k]->seqs;
+    if (groups.size() > attribution_lines_shown) groups.resize(attribution_lines_shown);
+    for (const auto* gp : groups) {
+        const auto& g = *gp;
         const auto& p = *g.first;
         const std::string failed = fmt::format(
             "timed out: {}{}", checkpoint_ids_text(p.timed_out),
@@ -104,6 +130,7 @@ inline std::string attribution_text(const cell_run& r) {
         o += fmt::format("- {} seqs of partition{} {} ({} runs): {}.\n", n(g.seqs), g.partitions.size() == 1 ? "" : "s",
                          parts, n(g.runs.size()), where);
     }
+    if (rest_seqs) o += fmt::format("- and {} seqs in the other groups.\n", n(rest_seqs));
     return o;
 }
 
