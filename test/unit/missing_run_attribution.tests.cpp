@@ -20,9 +20,11 @@ std::vector<std::uint32_t> feed_partitions() {
 // Three commits, in commit order: A (checkpoint 3) holds seqs 1-5; B
 // (checkpoint 7) holds partition 0's 7, 9 and 13 and nothing of partition 1;
 // C (checkpoint 8) holds 10, 14-18 and 20. Missing: 6, 8 (partition 1), 11
-// (0), 12 (1), 19 (0); the table's runs are 6, 8, 11-12 and 19.
-const std::vector<experiment::seq_island> islands{{100, 1, 5},   {200, 7, 7},   {200, 9, 9},  {200, 13, 13},
-                                                  {300, 10, 10}, {300, 14, 18}, {300, 20, 20}};
+// (0), 12 (1), 19 (0); the table's runs are 6, 8, 11-12 and 19. Trino's
+// islands: no other snapshot's row between first and last (B's 7-9 holds 8,
+// which is missing), with the distinct seqs counted.
+const std::vector<experiment::seq_island> islands{
+    {100, 1, 5, 5}, {200, 7, 9, 2}, {300, 10, 10, 1}, {200, 13, 13, 1}, {300, 14, 20, 6}};
 const std::vector<seq_range> runs{{6, 6}, {8, 8}, {11, 12}, {19, 19}};
 
 std::vector<check::snapshot_entry> commits() {
@@ -48,14 +50,16 @@ std::vector<experiment::checkpoint_outcome> history() {
 std::vector<experiment::missing_run_attribution> attributed() {
     const auto parts = feed_partitions();
     return experiment::attribute_missing_runs(runs, experiment::pieces_of(runs, parts),
-                                              experiment::spans_of(islands, parts), commits(), history());
+                                              experiment::spans_of(islands, parts, runs), commits(), history());
 }
 }  // namespace
 
 // Mutation: keying spans_of's map by snapshot alone (partition 0) merges a
-// snapshot's partitions into one span.
-TEST_CASE("seq placement: each snapshot's seqs are spanned per partition of the feed, counted exactly") {
-    const auto spans = experiment::spans_of(islands, feed_partitions());
+// snapshot's partitions into one span; not skipping the missing runs counts
+// B's missing 8 (and throws on Trino's count).
+TEST_CASE(
+    "seq placement: each snapshot's seqs are spanned per partition of the feed, its missing seqs left out, counted exactly") {
+    const auto spans = experiment::spans_of(islands, feed_partitions(), runs);
     REQUIRE(spans.size() == 5);
     auto span = [&](std::int64_t snap, std::uint64_t p) {
         for (const auto& s : spans)
@@ -74,12 +78,21 @@ TEST_CASE("seq placement: each snapshot's seqs are spanned per partition of the 
 // reads past the feed's partitions and throws.
 TEST_CASE("seq placement: seqs the feed never had are left out of the spans, not a failure of the run") {
     auto with_stray = islands;
-    with_stray.push_back({300, 19, 25});
-    with_stray.push_back({300, 0, 0});
-    const auto spans = experiment::spans_of(with_stray, feed_partitions());
+    with_stray.back() = {300, 14, 25, 8};  // 21-25 are not in the feed
+    with_stray.push_back({300, 0, 0, 1});
+    const auto spans = experiment::spans_of(with_stray, feed_partitions(), runs);
     REQUIRE(spans.size() == 5);
     for (const auto& s : spans)
-        if (s.snapshot_id == 300 && s.partition == 0) CHECK((s.last_seq == 19 && s.seqs == 3));
+        if (s.snapshot_id == 300 && s.partition == 0) CHECK((s.last_seq == 17 && s.seqs == 2));
+}
+
+// Mutation: dropping the comparison with Trino's count (`held != i.seqs`) lets
+// an island that holds another snapshot's seq pass as this one's.
+TEST_CASE(
+    "seq placement: an island whose seqs Trino counted otherwise than the table's missing runs leave is refused") {
+    const std::vector<experiment::seq_island> wrong{{200, 7, 10, 2}};  // 10 is C's: 7, 9 and 10 are three
+    CHECK_THROWS_AS(experiment::spans_of(wrong, feed_partitions(), runs), std::logic_error);
+    CHECK_NOTHROW(experiment::spans_of({{200, 7, 10, 0}}, feed_partitions(), runs));  // no count given, no check
 }
 
 // Mutation: pieces_of keeping the run's own first seq as every piece's first
@@ -153,10 +166,10 @@ TEST_CASE("missing run attribution: seqs no later commit carries are lost at the
 // makes the unlisted file's span a candidate, and its lookup throws.
 TEST_CASE("missing run attribution: rows of files no listed snapshot added are not used as a commit") {
     auto with_unlisted = islands;
-    with_unlisted.push_back({-1, 8, 8});
+    with_unlisted.push_back({-1, 10, 10, 1});  // a copy of C's 10 in a file no snapshot lists
     const auto parts = feed_partitions();
     const std::vector<seq_range> six{{6, 6}};
-    const auto a = experiment::attribute_missing_runs(six, experiment::pieces_of(six, parts),
-                                                      experiment::spans_of(with_unlisted, parts), commits(), history());
+    const auto a = experiment::attribute_missing_runs(
+        six, experiment::pieces_of(six, parts), experiment::spans_of(with_unlisted, parts, runs), commits(), history());
     CHECK(a.at(0).pieces.at(0).next_snapshot == 300);
 }

@@ -54,9 +54,10 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
                                                                  const std::string& table);
 
 // Where the rows' seqs are, by the snapshot that added each data file ("$path"
-// joined to "$entries", as seq_first_snapshots): Trino groups them into runs
-// of consecutive distinct seqs from one snapshot's files, so only the runs come back
-// (experiment/seq_placement.hpp); snapshot -1 for a file the metadata does not list.
+// joined to "$entries", as seq_first_snapshots), as islands: ranges of seqs
+// whose rows all come from one snapshot's files (experiment/seq_placement.hpp),
+// a few per checkpoint, so a big table is not streamed again; snapshot -1
+// for a file the metadata does not list.
 std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
                                                 const std::string& table);
 

@@ -4,9 +4,10 @@
 // fixes every seq's partition (generate/partition.hpp) and one producer writes
 // each partition in seq order, so within a partition seq order is offset
 // order: a snapshot's seqs of one partition are the offsets its checkpoints
-// read there. Trino answers with islands (runs of consecutive seqs read from
-// files one snapshot added, so a big table is not streamed to the rig again);
-// the partition of each seq is the feed's, so the spans are exact.
+// read there. Trino answers with islands (ranges of seqs whose rows all come
+// from files one snapshot added, so a big table is not streamed to the rig
+// again: a few per checkpoint); the table's missing runs and the feed's
+// partition of each seq make the spans exact.
 #ifndef ROSTERRIG_EXPERIMENT_SEQ_PLACEMENT_HPP
 #define ROSTERRIG_EXPERIMENT_SEQ_PLACEMENT_HPP
 
@@ -24,12 +25,16 @@
 
 namespace rosterrig::experiment {
 
-/// Trino's answer: every seq first..last is on a row (or more: duplicates are
-/// not counted here) read from a data file that snapshot `snapshot_id` added
-/// (-1: a file "$entries" does not list).
+/// Trino's answer: the rows with seqs first..last are all read from data
+/// files snapshot `snapshot_id` added (-1: a file "$entries" does not list):
+/// no row of another snapshot has a seq between them. A seq in that range on
+/// no row is missing from the table, so the snapshot holds first..last less
+/// the table's missing runs. `seqs`: the distinct seqs Trino counted (0: not
+/// given), held to that.
 struct seq_island {
     std::int64_t snapshot_id = -1;
     std::uint64_t first = 0, last = 0;
+    std::uint64_t seqs = 0;
 };
 
 /// The seqs of one partition that one snapshot's data files hold.
@@ -74,20 +79,35 @@ inline std::uint32_t partition_at(const std::vector<std::uint32_t>& partition_of
 }
 }  // namespace detail
 
-/// Each snapshot's span per partition, from Trino's islands. Seqs the feed
-/// never had (0, or above its events) have no partition and are left out: the
-/// table's check counts them.
+/// Each snapshot's span per partition, from Trino's islands less the table's
+/// missing runs (ascending, disjoint). Seqs the feed never had (0, or above
+/// its events) have no partition and are left out: the table's check counts
+/// them. Throws std::logic_error when an island within the feed holds another
+/// count of seqs than Trino gave: the query and this reading disagree.
 inline std::vector<seq_span> spans_of(const std::vector<seq_island>& islands,
-                                      const std::vector<std::uint32_t>& partition_of_seq) {
+                                      const std::vector<std::uint32_t>& partition_of_seq,
+                                      const std::vector<seq_range>& missing_runs) {
     std::map<std::pair<std::int64_t, std::uint32_t>, seq_span> by;
     const std::uint64_t events = partition_of_seq.size();
-    for (const auto& i : islands)
-        for (std::uint64_t seq = std::max<std::uint64_t>(i.first, 1); seq <= std::min(i.last, events); ++seq) {
-            const auto p = detail::partition_at(partition_of_seq, seq);
+    for (const auto& i : islands) {
+        const std::uint64_t lo = std::max<std::uint64_t>(i.first, 1), hi = std::min(i.last, events);
+        auto m = std::lower_bound(missing_runs.begin(), missing_runs.end(), lo,
+                                  [](const seq_range& r, std::uint64_t seq) { return r.last < seq; });
+        std::uint64_t held = 0;
+        for (std::uint64_t seq = lo; seq <= hi; ++seq) {
+            while (m != missing_runs.end() && m->last < seq) ++m;
+            if (m != missing_runs.end() && m->first <= seq) continue;
+            const auto p = partition_of_seq[static_cast<std::size_t>(seq - 1)];
             auto [it, fresh] = by.try_emplace({i.snapshot_id, p}, seq_span{i.snapshot_id, p, seq, seq, 0});
             auto& s = it->second;
-            s.first_seq = std::min(s.first_seq, seq), s.last_seq = std::max(s.last_seq, seq), ++s.seqs;
+            s.first_seq = std::min(s.first_seq, seq), s.last_seq = std::max(s.last_seq, seq), ++s.seqs, ++held;
         }
+        if (i.seqs != 0 && lo == i.first && hi == i.last && held != i.seqs)
+            throw std::logic_error("seq placement: snapshot " + std::to_string(i.snapshot_id) + "'s seqs " +
+                                   std::to_string(i.first) + "-" + std::to_string(i.last) + " hold " +
+                                   std::to_string(i.seqs) + " distinct seqs by Trino, " + std::to_string(held) +
+                                   " by the table's missing runs");
+    }
     std::vector<seq_span> out;
     out.reserve(by.size());
     for (auto& [key, s] : by) out.push_back(s);

@@ -139,7 +139,7 @@ inline void record_table(cell_run& r, const experiment::table_observation& o) {
 inline void record_placement(cell_run& r, const std::vector<experiment::seq_island>& islands,
                              const std::vector<std::uint32_t>& partition_of_seq) {
     if (r.upsert || !r.observed) return;
-    r.placement = experiment::seq_placement{experiment::spans_of(islands, partition_of_seq),
+    r.placement = experiment::seq_placement{experiment::spans_of(islands, partition_of_seq, r.missing_runs),
                                             experiment::pieces_of(r.missing_runs, partition_of_seq)};
 }
 
