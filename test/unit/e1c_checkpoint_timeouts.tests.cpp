@@ -452,3 +452,16 @@ TEST_CASE(
     CHECK_THAT(text, Catch::EndsWith("- and 2 seqs in the other groups.\n"));
     CHECK(std::count(text.begin(), text.end(), '\n') == 2 + 12 + 1);
 }
+
+// Mutation: printing every hole as "(exact)" (p.exact ignored in the hole's line) fails the second check.
+TEST_CASE("e1c: a hole in a commit that another commit's seqs interleave with is reported as not exact", "[e1c]") {
+    auto r = placed_run();
+    check::snapshot_entry x;
+    x.snapshot_id = 50, x.watermark = 2;
+    r.snapshots.insert(r.snapshots.begin(), x);
+    r.placement->spans.push_back({50, 0, 9, 9, 1});  // inside snapshot 200's 7-13
+    const auto text = e1c::attribution_text(r);
+    CHECK_THAT(text, Catch::Contains("1 in holes inside what one commit added of their partition, not exact"));
+    CHECK_THAT(text, Catch::Contains("its commit, checkpoint 7, should have carried them (not exact: commits "
+                                     "interleave there, or its checkpoint is unknown)"));
+}

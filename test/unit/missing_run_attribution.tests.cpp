@@ -173,3 +173,18 @@ TEST_CASE("missing run attribution: rows of files no listed snapshot added are n
         six, experiment::pieces_of(six, parts), experiment::spans_of(with_unlisted, parts, runs), commits(), history());
     CHECK(a.at(0).pieces.at(0).next_snapshot == 300);
 }
+
+// Mutation: `&&` to `||` before none_of in `exact` (exact whenever W is known) calls this hole exact.
+TEST_CASE(
+    "missing run attribution: a hole in a commit whose span another commit's seqs of the partition fall within is named, but not exact") {
+    // X (checkpoint 2, committed first) holds partition 0's 9, inside B's 7-13.
+    check::snapshot_entry x, b;
+    x.snapshot_id = 50, x.watermark = 2, b.snapshot_id = 200, b.watermark = 7;
+    const std::vector<experiment::seq_span> spans{{50, 0, 9, 9, 1}, {200, 0, 7, 13, 3}};
+    const std::vector<seq_range> eleven{{11, 11}};
+    const auto a = experiment::attribute_missing_runs(eleven, {{0, 0, 11, 11, 1}}, spans, {x, b}, history());
+    const auto& p = a.at(0).pieces.at(0);
+    CHECK(p.kind == attribution_kind::hole);
+    CHECK((p.prev_snapshot == 200 && p.first_checkpoint == 7));
+    CHECK_FALSE(p.exact);
+}

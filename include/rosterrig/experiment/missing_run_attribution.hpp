@@ -13,7 +13,10 @@
 //   the snapshots. Spans of files no listed snapshot added are not used.
 // - hole (S_prev == S_next = S): S carries seqs of p read before and after
 //   the piece, so the piece was read within the checkpoints S committed:
-//   S's commit (checkpoint W(S)) should have carried it. Exact.
+//   S's commit (checkpoint W(S)) should have carried it. Exact, given that
+//   commits carry each partition's seqs in commit order: when another
+//   commit's seqs of p fall within S's span (a replay, a late commit of an
+//   older checkpoint), the piece is named the same but not exact.
 // - between (S_prev committed before S_next): the piece was read after the
 //   last seq of p S_prev carries and before the first S_next carries. The
 //   commit that should have carried it is S_prev's (when S_prev's checkpoint
@@ -34,6 +37,7 @@
 #ifndef ROSTERRIG_EXPERIMENT_MISSING_RUN_ATTRIBUTION_HPP
 #define ROSTERRIG_EXPERIMENT_MISSING_RUN_ATTRIBUTION_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -112,7 +116,11 @@ inline std::vector<missing_run_attribution> attribute_missing_runs(const std::ve
         if (prev && next && prev->snapshot_id == next->snapshot_id) {
             a.kind = attribution_kind::hole;
             a.first_checkpoint = a.last_checkpoint = a.prev_checkpoint;
-            a.exact = a.prev_checkpoint >= 0;
+            // Exact only if no other commit's seqs of p fall within S's: else the commits interleave.
+            const auto& mine = by_partition[piece.partition];
+            a.exact = a.prev_checkpoint >= 0 && std::none_of(mine.begin(), mine.end(), [&](const seq_span* o) {
+                          return o != prev && o->first_seq <= prev->last_seq && o->last_seq >= prev->first_seq;
+                      });
             window(a, commits.at(prev->snapshot_id).before, a.prev_checkpoint);
         } else if (prev && next) {
             const bool in_order = commits.at(prev->snapshot_id).at < commits.at(next->snapshot_id).at;

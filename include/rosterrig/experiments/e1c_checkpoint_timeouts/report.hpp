@@ -44,31 +44,34 @@ inline std::string attribution_text(const cell_run& r) {
         std::uint64_t seqs = 0, pieces = 0;
         std::set<std::uint64_t> runs, partitions;
     };
-    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t, std::int64_t>, group> by_pair;
-    std::map<attribution_kind, std::uint64_t> seqs_by_kind;
+    std::map<std::tuple<std::int64_t, std::int64_t, int, bool, std::int64_t, std::int64_t>, group> by_pair;
+    std::map<std::pair<attribution_kind, bool>, std::uint64_t> seqs_by_kind;
     for (const auto& a : *attributed)
         for (const auto& p : a.pieces) {
-            auto& g = by_pair[{p.first_checkpoint, p.last_checkpoint, static_cast<int>(p.kind), p.prev_snapshot,
-                               p.next_snapshot}];
+            auto& g = by_pair[{p.first_checkpoint, p.last_checkpoint, static_cast<int>(p.kind), p.exact,
+                               p.prev_snapshot, p.next_snapshot}];
             if (!g.first) g.first = &p;
             g.seqs += p.piece.seqs, ++g.pieces, g.runs.insert(p.piece.run), g.partitions.insert(p.piece.partition);
-            seqs_by_kind[p.kind] += p.piece.seqs;
+            seqs_by_kind[{p.kind, p.exact}] += p.piece.seqs;
         }
     std::vector<const group*> groups;
     for (const auto& [key, g] : by_pair) groups.push_back(&g);
     std::stable_sort(groups.begin(), groups.end(), [](const group* a, const group* b) { return a->seqs > b->seqs; });
     auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
-    const std::pair<attribution_kind, const char*> kinds[] = {
-        {attribution_kind::hole, "in holes inside what one commit added of their partition (exact)"},
-        {attribution_kind::between, "between two commits' seqs of their partition (a bound)"},
-        {attribution_kind::lost_at_end, "after the last commit carrying their partition (a bound)"},
-        {attribution_kind::lost_at_start, "before the first commit carrying their partition (a bound)"},
-        {attribution_kind::out_of_order, "between commits committed out of order (a bound)"},
-        {attribution_kind::no_snapshot, "in a partition no commit carries"}};
+    const std::tuple<attribution_kind, bool, const char*> kinds[] = {
+        {attribution_kind::hole, true, "in holes inside what one commit added of their partition (exact)"},
+        {attribution_kind::hole, false,
+         "in holes inside what one commit added of their partition, not exact (commits interleave there, or its "
+         "checkpoint is unknown)"},
+        {attribution_kind::between, false, "between two commits' seqs of their partition (a bound)"},
+        {attribution_kind::lost_at_end, false, "after the last commit carrying their partition (a bound)"},
+        {attribution_kind::lost_at_start, false, "before the first commit carrying their partition (a bound)"},
+        {attribution_kind::out_of_order, false, "between commits committed out of order (a bound)"},
+        {attribution_kind::no_snapshot, false, "in a partition no commit carries"}};
     std::string totals;
-    for (const auto& [kind, what] : kinds)
-        if (seqs_by_kind[kind])
-            totals += fmt::format("{}{} {}", totals.empty() ? "" : "; ", n(seqs_by_kind[kind]), what);
+    for (const auto& [kind, exact, what] : kinds)
+        if (const auto seqs = seqs_by_kind[{kind, exact}])
+            totals += fmt::format("{}{} {}", totals.empty() ? "" : "; ", n(seqs), what);
     std::string o = fmt::format(
         "{}: its {} missing seqs ({} runs) by the commit that should have carried them, from the seqs each snapshot "
         "added per Kafka partition: {}. The failed checkpoints are from the polled history (a lower bound). {}:\n\n",
@@ -91,8 +94,9 @@ inline std::string attribution_text(const cell_run& r) {
             case attribution_kind::hole:
                 where = fmt::format(
                     "holes in what snapshot {} added: its commit, checkpoint {}, should have carried "
-                    "them (exact); among the checkpoints that commit spanned, {}",
-                    p.prev_snapshot, p.prev_checkpoint, failed);
+                    "them ({}); among the checkpoints that commit spanned, {}",
+                    p.prev_snapshot, p.prev_checkpoint,
+                    p.exact ? "exact" : "not exact: commits interleave there, or its checkpoint is unknown", failed);
                 break;
             case attribution_kind::between:
                 where = fmt::format(
