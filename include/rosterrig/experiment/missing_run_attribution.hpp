@@ -103,7 +103,8 @@ inline std::vector<missing_run_attribution> attribute_missing_runs(const std::ve
     out.reserve(runs.size());
     for (const auto& r : runs) out.push_back({r, {}});
     for (const auto& piece : pieces) {
-        piece_attribution a{piece};
+        piece_attribution a;
+        a.piece = piece;
         const seq_span* prev = nullptr;
         const seq_span* next = nullptr;
         for (const auto* s : by_partition[piece.partition]) {
