@@ -9,7 +9,7 @@
 // backpressure polled every second while the job drains (in the kill cells,
 // the TaskManager SIGKILLed right after a checkpoint times out); then the table
 // read back through Trino, the writer's snapshots from the catalog, and the
-// store's data files matched against the ones the table references.
+// store's data files matched against the ones the table references, and where each seq is.
 // Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp.
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
@@ -56,6 +56,7 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
     progress(label + ": generating " + std::to_string(spec.events) + " events" +
              (rate > 0 ? ", paced at " + std::to_string(static_cast<long long>(rate)) + " per second" : ""));
     auto records = kafka_records(generate(spec));
+    const auto partition_of_seq = experiment::partition_by_seq(records);
     const long long feed_start = now_ms();
     sampler.feed_started(feed_start);
     feeder feed(s.stack.kafka(), p.topic, std::move(records), rate);
@@ -78,6 +79,8 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
     progress(label + ": reading " + std::to_string(spec.events) + " rows back through Trino");
     const auto table_seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto state = s.catalog.load(p.ns, p.table);
+    const auto islands = c.kind == experiment::table_kind::append ? seq_islands(s.trino, p.ns, p.table)
+                                                                  : std::vector<experiment::seq_island>{};
     const auto location = table_location(s.stack, p);
     const auto store = listing_of(list_location(s, location), location, referenced_paths(s.trino, p.ns, p.table));
     h.record([&](e1c::samples& x) {
@@ -88,12 +91,14 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
         r.totals = {counts.completed, counts.failed};
         r.checkpoints = seen.checkpoints;
         e1c::record_table(r, table_seen);
+        e1c::record_placement(r, islands, partition_of_seq);
         for (const auto& sn : state.snapshots) r.snapshots.push_back(replay_entry_of(sn));
         r.store = store;
         r.source_backpressure = seen.backpressure;
         r.source_offsets = seen.offsets;
         progress(label + ": " + e1c::backpressure_text(r));
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
+        if (const auto where = e1c::attribution_text(r); !where.empty()) progress(label + ": " + where);
     });
 }
 

@@ -364,3 +364,104 @@ TEST_CASE("e1c: a kill's delay after its checkpoint expired is read from Flink's
     k.timed_out_checkpoint = 8;
     CHECK_FALSE(e1c::kill_after_expiry_ms(r, k));
 }
+
+namespace {
+/// An append run that recorded where its seqs are: seq 11 missing inside what
+/// snapshot 200 (checkpoint 7) added of partition 0, seq 19 after the last
+/// commit (snapshot 300, checkpoint 8); checkpoints 4, 5 and 9 timed out.
+e1c::cell_run placed_run() {
+    auto r = run(all_cells.at(0), 0, 0);
+    r.checkpoints.clear();
+    for (std::int64_t id : {4, 5, 9}) r.checkpoints.push_back(failed(id));
+    r.missing_seq = 2, r.missing_runs = {{11, 11}, {19, 19}};
+    for (auto [id, w] : {std::pair<std::int64_t, std::int64_t>{100, 3}, {200, 7}, {300, 8}}) {
+        check::snapshot_entry s;
+        s.snapshot_id = id, s.watermark = w;
+        r.snapshots.push_back(s);
+    }
+    r.placement = experiment::seq_placement{{{100, 0, 1, 5, 3}, {200, 0, 7, 13, 3}, {300, 0, 15, 17, 2}},
+                                            {{0, 0, 11, 11, 1}, {1, 0, 19, 19, 1}}};
+    return r;
+}
+}  // namespace
+
+// Mutation: dropping the loop that appends attribution_text to the section
+// fails the first two checks; `attribution_of` returning an empty attribution
+// (not nullopt) for a run without placement fails the last two.
+TEST_CASE(
+    "e1c: the report names the commit that should have carried each missing run of a run that recorded where its seqs are, and nothing for one that did not",
+    "[e1c]") {
+    e1c::samples s;
+    s.runs.push_back(placed_run());
+    const auto section = e1c::report_section(result::result_envelope{}, s, e1c::parameters::full());
+    CHECK_THAT(section,
+               Catch::Contains("holes in what snapshot 200 added: its commit, checkpoint 7, should have "
+                               "carried them (exact); among the checkpoints that commit spanned, timed out: 4-5"));
+    CHECK_THAT(section, Catch::Contains("after snapshot 300 (checkpoint 8) no commit carries a later seq of their "
+                                        "partition: lost at the end, checkpoint 8 or later (a bound); after it, timed "
+                                        "out: 9"));
+    auto before = placed_run();
+    before.placement.reset();
+    CHECK(e1c::attribution_text(before).empty());
+    e1c::samples old;
+    old.runs.push_back(before);
+    CHECK(e1c::report_section(result::result_envelope{}, old, e1c::parameters::full()).find("should have carried") ==
+          std::string::npos);
+}
+
+// Mutation: leaving `placement` out of cell_run's BOOST_DESCRIBE_STRUCT drops
+// it from the JSON, and the read-back holds none.
+TEST_CASE(
+    "e1c: a run's placement of its seqs is written and read back strictly, and a run from before it reads without one",
+    "[e1c]") {
+    const auto written = boost::json::value_from(placed_run());
+    const auto back = result::strict_value_to<e1c::cell_run>(written);
+    REQUIRE(back.placement);
+    CHECK(back.placement->spans.size() == 3);
+    CHECK((back.placement->missing.size() == 2 && back.placement->missing[1].first_seq == 19));
+    auto old = written;
+    old.as_object().erase("placement");
+    CHECK_FALSE(result::strict_value_to<e1c::cell_run>(old).placement);
+}
+
+// Mutation: dropping the cut to attribution_lines_shown prints all 14 groups
+// (the line count fails); dropping the sort by seqs leaves the groups by
+// checkpoint, so the 3-seq hole of checkpoint 14 is among those cut.
+TEST_CASE(
+    "e1c: a run's attribution totals its missing seqs by kind and shows its largest groups, the rest as one count",
+    "[e1c]") {
+    auto r = run(all_cells.at(0), 0, 0);
+    r.checkpoints.clear();
+    r.missing_seq = 0;
+    r.placement.emplace();
+    for (std::uint64_t k = 1; k <= 14; ++k) {
+        check::snapshot_entry s;
+        s.snapshot_id = static_cast<std::int64_t>(1000 + k), s.watermark = static_cast<std::int64_t>(k);
+        r.snapshots.push_back(s);
+        const std::uint64_t width = k == 14 ? 3 : 1;  // checkpoint 14's commit lost three seqs, the others one
+        r.missing_runs.push_back({10 * k + 4, 10 * k + 3 + width});
+        r.missing_seq += width;
+        r.placement->spans.push_back({s.snapshot_id, 0, 10 * k + 1, 10 * k + 9, 9 - width});
+        r.placement->missing.push_back({k - 1, 0, 10 * k + 4, 10 * k + 3 + width, width});
+    }
+    const auto text = e1c::attribution_text(r);
+    CHECK_THAT(text, Catch::Contains("its 16 missing seqs (14 runs)"));
+    CHECK_THAT(text, Catch::Contains("16 in holes inside what one commit added of their partition (exact)"));
+    CHECK_THAT(text, Catch::Contains("The 12 largest of 14 groups:"));
+    CHECK_THAT(text, Catch::Contains("- 3 seqs of partition 0 (1 runs): holes in what snapshot 1014 added"));
+    CHECK_THAT(text, Catch::EndsWith("- and 2 seqs in the other groups.\n"));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 2 + 12 + 1);
+}
+
+// Mutation: printing every hole as "(exact)" (p.exact ignored in the hole's line) fails the second check.
+TEST_CASE("e1c: a hole in a commit that another commit's seqs interleave with is reported as not exact", "[e1c]") {
+    auto r = placed_run();
+    check::snapshot_entry x;
+    x.snapshot_id = 50, x.watermark = 2;
+    r.snapshots.insert(r.snapshots.begin(), x);
+    r.placement->spans.push_back({50, 0, 9, 9, 1});  // inside snapshot 200's 7-13
+    const auto text = e1c::attribution_text(r);
+    CHECK_THAT(text, Catch::Contains("1 in holes inside what one commit added of their partition, not exact"));
+    CHECK_THAT(text, Catch::Contains("its commit, checkpoint 7, should have carried them (not exact: commits "
+                                     "interleave there, or its checkpoint is unknown)"));
+}

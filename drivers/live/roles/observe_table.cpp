@@ -118,6 +118,36 @@ std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_cli
     return out;
 }
 
+std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
+                                                const std::string& table) {
+    // Within a bucket of seqs (the window orders within one bucket only, as
+    // the engine check's does), a row's rank among all the rows' distinct seqs
+    // less its rank among its own snapshot's rises exactly where a row of
+    // another snapshot lies between two of its own: constant along an island.
+    // Islands break at bucket edges too, which loses nothing. Each comes back
+    // with its distinct seqs, which spans_of holds to the missing runs.
+    const std::string bucket = "t.seq / " + std::to_string(std::uint64_t{1} << 20);
+    const std::string snapshot = "coalesce(e.snapshot_id, -1)";
+    const std::string q = "SELECT snapshot_id, min(seq), max(seq), count(DISTINCT seq) FROM (SELECT t.seq, " + bucket +
+                          " AS bucket, " + snapshot + " AS snapshot_id, dense_rank() OVER (PARTITION BY " + bucket +
+                          " ORDER BY t.seq) - dense_rank() OVER (PARTITION BY " + bucket + ", " + snapshot +
+                          " ORDER BY t.seq) AS island FROM " + trino_table(ns, table) +
+                          " t LEFT JOIN (SELECT snapshot_id, data_file.file_path AS path FROM " +
+                          trino_table(ns, table, "$entries") +
+                          " WHERE status <> 2 AND data_file.content = 0) e ON t.\"$path\" = e.path WHERE t.seq IS "
+                          "NOT NULL) x GROUP BY bucket, snapshot_id, island";
+    std::vector<experiment::seq_island> out;
+    trino.for_each_row(
+        q,
+        [&](const json::array& row) {
+            out.push_back(
+                {static_cast<std::int64_t>(trino_integer(row[0])), static_cast<std::uint64_t>(trino_integer(row[1])),
+                 static_cast<std::uint64_t>(trino_integer(row[2])), static_cast<std::uint64_t>(trino_integer(row[3]))});
+        },
+        std::chrono::seconds(300));
+    return out;
+}
+
 experiment::table_observation observe_table(const trino_client& trino, run_table_checks& checks, const std::string& ns,
                                             const std::string& table, const roster_spec& spec) {
     const auto way = checks.way.next_read();

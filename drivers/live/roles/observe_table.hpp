@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <rosterrig/check/observed_row.hpp>
+#include <rosterrig/experiment/seq_placement.hpp>
 #include <rosterrig/experiment/table_check.hpp>
 #include <rosterrig/experiment/table_observation.hpp>
 #include <rosterrig/generate/roster_spec.hpp>
@@ -51,6 +52,14 @@ std::vector<experiment::file_entry> read_file_entries(const trino_client& trino,
 // metadata does not list that file.
 std::vector<std::pair<long long, long long>> seq_first_snapshots(const trino_client& trino, const std::string& ns,
                                                                  const std::string& table);
+
+// Where the rows' seqs are, by the snapshot that added each data file ("$path"
+// joined to "$entries", as seq_first_snapshots), as islands: ranges of seqs
+// whose rows all come from one snapshot's files (experiment/seq_placement.hpp),
+// a few per checkpoint, so a big table is not streamed again; snapshot -1
+// for a file the metadata does not list.
+std::vector<experiment::seq_island> seq_islands(const trino_client& trino, const std::string& ns,
+                                                const std::string& table);
 
 // Every copy of each seq the table holds more than once: (seq, the snapshot
 // that added the data file Trino reads that copy from; -1 when the metadata

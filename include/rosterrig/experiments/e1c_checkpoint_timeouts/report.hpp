@@ -4,11 +4,139 @@
 
 #include "rosterrig/experiments/e1c_checkpoint_timeouts/rules.hpp"
 
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
 #include <fmt/format.h>
 
 namespace rosterrig::e1c {
 
 // ---- report ------------------------------------------------------------------
+
+/// Checkpoint ids as ranges: "5-17, 19"; "none" for none.
+inline std::string checkpoint_ids_text(const std::vector<std::int64_t>& ids) {
+    std::string out;
+    for (std::size_t k = 0; k < ids.size();) {
+        std::size_t e = k;
+        while (e + 1 < ids.size() && ids[e + 1] == ids[e] + 1) ++e;
+        out += fmt::format("{}{}", out.empty() ? "" : ", ",
+                           e == k ? fmt::format("{}", ids[k]) : fmt::format("{}-{}", ids[k], ids[e]));
+        k = e + 1;
+    }
+    return out.empty() ? "none" : out;
+}
+
+/// At most this many lines of a run's attribution in the report (the largest groups).
+inline constexpr std::size_t attribution_lines_shown = 12;
+
+/// A run's missing seqs by the commit that should have carried them: totals by
+/// kind (missing_run_attribution.hpp says which is exact), then one line per
+/// S_prev/S_next pair, the largest `attribution_lines_shown` of them (by
+/// seqs, then checkpoint); empty for a run with nothing missing or no placement recorded.
+inline std::string attribution_text(const cell_run& r) {
+    using experiment::attribution_kind;
+    const auto attributed = attribution_of(r);
+    if (!attributed || r.missing_seq == 0) return {};
+    struct group {
+        const experiment::piece_attribution* first = nullptr;
+        std::uint64_t seqs = 0, pieces = 0;
+        std::set<std::uint64_t> runs, partitions;
+    };
+    std::map<std::tuple<std::int64_t, std::int64_t, int, bool, std::int64_t, std::int64_t>, group> by_pair;
+    std::map<std::pair<attribution_kind, bool>, std::uint64_t> seqs_by_kind;
+    for (const auto& a : *attributed)
+        for (const auto& p : a.pieces) {
+            auto& g = by_pair[{p.first_checkpoint, p.last_checkpoint, static_cast<int>(p.kind), p.exact,
+                               p.prev_snapshot, p.next_snapshot}];
+            if (!g.first) g.first = &p;
+            g.seqs += p.piece.seqs, ++g.pieces, g.runs.insert(p.piece.run), g.partitions.insert(p.piece.partition);
+            seqs_by_kind[{p.kind, p.exact}] += p.piece.seqs;
+        }
+    std::vector<const group*> groups;
+    for (const auto& [key, g] : by_pair) groups.push_back(&g);
+    std::stable_sort(groups.begin(), groups.end(), [](const group* a, const group* b) { return a->seqs > b->seqs; });
+    auto n = [](std::uint64_t v) { return report::with_thousands(static_cast<long long>(v)); };
+    const std::tuple<attribution_kind, bool, const char*> kinds[] = {
+        {attribution_kind::hole, true, "in holes inside what one commit added of their partition (exact)"},
+        {attribution_kind::hole, false,
+         "in holes inside what one commit added of their partition, not exact (commits interleave there, or its "
+         "checkpoint is unknown)"},
+        {attribution_kind::between, false, "between two commits' seqs of their partition (a bound)"},
+        {attribution_kind::lost_at_end, false, "after the last commit carrying their partition (a bound)"},
+        {attribution_kind::lost_at_start, false, "before the first commit carrying their partition (a bound)"},
+        {attribution_kind::out_of_order, false, "between commits committed out of order (a bound)"},
+        {attribution_kind::no_snapshot, false, "in a partition no commit carries"}};
+    std::string totals;
+    for (const auto& [kind, exact, what] : kinds)
+        if (const auto seqs = seqs_by_kind[{kind, exact}])
+            totals += fmt::format("{}{} {}", totals.empty() ? "" : "; ", n(seqs), what);
+    std::string o = fmt::format(
+        "{}: its {} missing seqs ({} runs) by the commit that should have carried them, from the seqs each snapshot "
+        "added per Kafka partition: {}. The failed checkpoints are from the polled history (a lower bound). {}:\n\n",
+        run_label(r), n(r.missing_seq), n(r.missing_runs.size()), totals,
+        groups.size() > attribution_lines_shown
+            ? fmt::format("The {} largest of {} groups", attribution_lines_shown, groups.size())
+            : std::string("By commit"));
+    std::uint64_t rest_seqs = 0;
+    for (std::size_t k = attribution_lines_shown; k < groups.size(); ++k) rest_seqs += groups[k]->seqs;
+    if (groups.size() > attribution_lines_shown) groups.resize(attribution_lines_shown);
+    for (const auto* gp : groups) {
+        const auto& g = *gp;
+        const auto& p = *g.first;
+        const std::string failed = fmt::format(
+            "timed out: {}{}", checkpoint_ids_text(p.timed_out),
+            p.failed_other.empty() ? std::string()
+                                   : fmt::format("; failed otherwise: {}", checkpoint_ids_text(p.failed_other)));
+        std::string where;
+        switch (p.kind) {
+            case attribution_kind::hole:
+                where = fmt::format(
+                    "holes in what snapshot {} added: its commit, checkpoint {}, should have carried "
+                    "them ({}); among the checkpoints that commit spanned, {}",
+                    p.prev_snapshot, p.prev_checkpoint,
+                    p.exact ? "exact" : "not exact: commits interleave there, or its checkpoint is unknown", failed);
+                break;
+            case attribution_kind::between:
+                where = fmt::format(
+                    "between snapshot {} (checkpoint {}) and snapshot {} (checkpoint {}): a commit of "
+                    "checkpoint {} to {} should have carried them (a bound); between them, {}",
+                    p.prev_snapshot, p.prev_checkpoint, p.next_snapshot, p.next_checkpoint, p.first_checkpoint,
+                    p.last_checkpoint, failed);
+                break;
+            case attribution_kind::lost_at_end:
+                where = fmt::format(
+                    "after snapshot {} (checkpoint {}) no commit carries a later seq of their "
+                    "partition: lost at the end, checkpoint {} or later (a bound); after it, {}",
+                    p.prev_snapshot, p.prev_checkpoint, p.first_checkpoint, failed);
+                break;
+            case attribution_kind::lost_at_start:
+                where = fmt::format(
+                    "before snapshot {} (checkpoint {}) no commit carries an earlier seq of their "
+                    "partition: checkpoint {} or earlier (a bound); before it, {}",
+                    p.next_snapshot, p.next_checkpoint, p.last_checkpoint, failed);
+                break;
+            case attribution_kind::out_of_order:
+                where = fmt::format(
+                    "snapshot {} (checkpoint {}) carries later seqs of their partition but was "
+                    "committed before snapshot {} (checkpoint {}), which carries earlier ones: "
+                    "checkpoint {} to {} (a bound); between them, {}",
+                    p.next_snapshot, p.next_checkpoint, p.prev_snapshot, p.prev_checkpoint, p.first_checkpoint,
+                    p.last_checkpoint, failed);
+                break;
+            case attribution_kind::no_snapshot:
+                where = "no snapshot carries a seq of their partition";
+                break;
+        }
+        std::string parts;
+        for (const auto part : g.partitions) parts += fmt::format("{}{}", parts.empty() ? "" : ", ", part);
+        o += fmt::format("- {} seqs of partition{} {} ({} runs): {}.\n", n(g.seqs), g.partitions.size() == 1 ? "" : "s",
+                         parts, n(g.runs.size()), where);
+    }
+    if (rest_seqs) o += fmt::format("- and {} seqs in the other groups.\n", n(rest_seqs));
+    return o;
+}
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& params) {
     using report::fixed;
@@ -118,6 +246,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                           "checkpoints {} and ran again after {} s.",
                                           ids, after, restored, running));
     }
+    for (const auto& r : s.runs)
+        if (const auto text = attribution_text(r); !text.empty()) o += "\n" + text;
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);

@@ -3,6 +3,7 @@
 #define ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_RULES_HPP
 
 #include "rosterrig/experiments/e1c_checkpoint_timeouts/samples.hpp"
+#include "rosterrig/experiment/missing_run_attribution.hpp"
 
 namespace rosterrig::e1c {
 
@@ -107,6 +108,16 @@ inline phrase loss_phrase(const cell_run& r) {
                   ", {completed} completed; {data_unreferenced} data files in the store never committed"};
 }
 inline std::string loss_text(const cell_run& r) { return loss_phrase(r).text(); }
+
+/// An append run's missing runs, each with the commit that should have carried
+/// it (experiment/missing_run_attribution.hpp), computed from the recorded
+/// placement, snapshots and history; nullopt for a run that recorded no
+/// placement (upsert cells, runs from before it was recorded).
+inline std::optional<std::vector<experiment::missing_run_attribution>> attribution_of(const cell_run& r) {
+    if (!r.placement || r.upsert) return std::nullopt;
+    return experiment::attribute_missing_runs(r.missing_runs, r.placement->missing, r.placement->spans, r.snapshots,
+                                              r.checkpoints);
+}
 
 /// How long after its trigger checkpoint expired (trigger + end to end, from
 /// Flink's history) a kill came; nullopt when the history lacks that checkpoint.

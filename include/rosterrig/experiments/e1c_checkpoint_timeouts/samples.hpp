@@ -3,6 +3,7 @@
 #define ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_SAMPLES_HPP
 
 #include "rosterrig/experiments/e1c_checkpoint_timeouts/parameters.hpp"
+#include "rosterrig/experiment/seq_placement.hpp"
 
 namespace rosterrig::e1c {
 
@@ -73,13 +74,17 @@ struct cell_run {
     std::optional<std::vector<timeout_kill>> kills;  ///< kill cells only: each kill after a timed-out checkpoint
     /// The offsets the source's group had committed, read each second (they lag checkpoint completion).
     std::optional<std::vector<experiment::committed_offsets_sample>> source_offsets;
+    /// Append cells: the seqs each snapshot added per Kafka partition and the
+    /// missing runs split by partition, what the attribution of each missing
+    /// run is computed from (rules.hpp, attribution_of).
+    std::optional<experiment::seq_placement> placement;
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
-                       snapshots, store, upsert, feed_rate, source_backpressure, kills, source_offsets))
+                       snapshots, store, upsert, feed_rate, source_backpressure, kills, source_offsets, placement))
 
 struct samples {
     std::vector<cell_run> runs;
@@ -127,6 +132,15 @@ inline void record_table(cell_run& r, const experiment::table_observation& o) {
     } else {
         r.missing_seq = o.by_seq.missing_seq, r.missing_runs = o.by_seq.missing_runs;
     }
+}
+
+/// An append cell's placement of its seqs, from Trino's islands and the feed's
+/// partitions (`partition_of_seq[s - 1]`: seq s's); after record_table.
+inline void record_placement(cell_run& r, const std::vector<experiment::seq_island>& islands,
+                             const std::vector<std::uint32_t>& partition_of_seq) {
+    if (r.upsert || !r.observed) return;
+    r.placement = experiment::seq_placement{experiment::spans_of(islands, partition_of_seq, r.missing_runs),
+                                            experiment::pieces_of(r.missing_runs, partition_of_seq)};
 }
 
 }  // namespace rosterrig::e1c
