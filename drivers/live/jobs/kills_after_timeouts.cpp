@@ -12,11 +12,14 @@ void kill_after_timeouts(session& s, const std::string& job, checkpoint_sampler&
     std::int64_t above = -1;  // the last trigger, or the last restore when higher
     for (const auto& step : steps) {
         await_running_then_delay(s, job, step);  // running again, a spare TaskManager registered
+        // Only a checkpoint triggered from now on: one that expired at the job's
+        // start, or before the last kill's recovery, expired seconds ago.
+        const long long armed_at = now_ms();
         e1c::timeout_kill k;
         k.step = step;
         const auto seen = [&] {
             for (const auto& c : sampler.checkpoints_so_far())
-                if (experiment::timed_out(c) && c.id > above) {
+                if (experiment::timed_out(c) && c.id > above && c.trigger_ms >= armed_at) {
                     k.timed_out_checkpoint = c.id, k.timed_out_seen_at_ms = now_ms();
                     return true;
                 }

@@ -3,10 +3,14 @@
 // few checkpoints in the history, so the outcomes are polled and merged from
 // the job's start; backpressure is sampled once the feed has started (so its
 // times count from the feed's start), as the largest
-// backPressuredTimeMsPerSecond over the source vertex's subtasks.
+// backPressuredTimeMsPerSecond over the source vertex's subtasks. Given the
+// source's group, it also reads the offsets the source committed (Flink
+// commits them when a checkpoint completes), to attribute a missing record to
+// the checkpoint that covered it.
 #ifndef ROSTERRIG_LIVE_CHECKPOINT_SAMPLER_HPP
 #define ROSTERRIG_LIVE_CHECKPOINT_SAMPLER_HPP
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -14,15 +18,24 @@
 
 #include <rosterrig/experiment/backpressure.hpp>
 #include <rosterrig/experiment/checkpoint_outcome.hpp>
+#include <rosterrig/experiment/loss_attribution.hpp>
 
 #include "adapters/flink_rest.hpp"
+#include "adapters/kafka_admin.hpp"
 #include "roles/periodic.hpp"
 
 namespace rosterrig::live {
 
 class checkpoint_sampler {
 public:
-    checkpoint_sampler(const component_address& flink, std::string job);
+    // The Kafka source's group, topic and partition count, whose committed offsets are read beside the history.
+    struct source_group {
+        component_address broker;
+        std::string group, topic;
+        int partitions = 0;
+    };
+    checkpoint_sampler(const component_address& flink, std::string job,
+                       std::optional<source_group> offsets = std::nullopt);
     // The feed started at `at_ms` (epoch ms): backpressure is sampled from now on.
     void feed_started(long long at_ms) { feed_start_.store(at_ms); }
     // The outcomes merged so far (a copy).
@@ -38,6 +51,7 @@ public:
     struct seen {
         std::vector<experiment::checkpoint_outcome> checkpoints;
         std::vector<experiment::backpressure_sample> backpressure;
+        std::vector<experiment::committed_offsets_sample> offsets;  ///< empty without a source group
     };
     seen last_reading();
 
@@ -45,6 +59,8 @@ private:
     void poll();
     flink_rest flink_;
     std::string job_, source_;
+    std::optional<source_group> group_;
+    std::unique_ptr<kafka_admin> admin_;  // its own client: the sampler reads on its own thread
     std::atomic<long long> feed_start_{0};
     std::mutex m_;
     seen seen_;

@@ -31,6 +31,9 @@ struct checkpoint_totals {
 };
 BOOST_DESCRIBE_STRUCT(checkpoint_totals, (), (completed, failed))
 
+/// When Flink marked the checkpoint complete, or failed it (trigger + end to end).
+inline std::int64_t ended_at_ms(const checkpoint_outcome& c) { return c.trigger_ms + c.end_to_end_ms; }
+
 /// Whether a failed checkpoint failed by its timeout (Flink's CheckpointFailureReason.CHECKPOINT_EXPIRED).
 inline bool timed_out(const checkpoint_outcome& c) {
     return c.status == "FAILED" && c.failure_message.find("expired") != std::string::npos;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/report/markdown_table.hpp"
 
@@ -71,13 +73,12 @@ inline std::string findings_section(const std::vector<experiment_findings>& all)
                     break;
             }
             t.row({e.tag, first_clause(o.text), std::string(to_string(o.verdict)),
-                   shortened(o.reason, findings_reason_limit), "`" + e.claims_file + "`"});
+                   shortened(o.reason, findings_reason_limit), fmt::format("`{}`", e.claims_file)});
         }
-    std::string out =
-        "Every prediction of every shipped full run, as its result records it: " + std::to_string(held) + " held, " +
-        std::to_string(refuted) + " refuted, " + std::to_string(inconclusive) +
-        " inconclusive. A refuted prediction is a finding too: what we expected and the engines did not do.\n\n";
-    return out + t.render();
+    return fmt::format(
+        "Every prediction of every shipped full run, as its result records it: {} held, {} refuted, {} inconclusive. "
+        "A refuted prediction is a finding too: what we expected and the engines did not do.\n\n{}",
+        held, refuted, inconclusive, t.render());
 }
 
 }  // namespace rosterrig::report

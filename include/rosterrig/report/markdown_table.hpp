@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace rosterrig::report {
 
 /// One cell's text made safe for a table row.
@@ -50,12 +52,8 @@ public:
     /// the figures would sit under the wrong headings.
     markdown_table& row(std::vector<std::string> cells) {
         if (cells.size() != header_.size())
-            throw std::invalid_argument(std::string("markdown_table: row ")
-                                            .append(std::to_string(rows_.size() + 1))
-                                            .append(" has ")
-                                            .append(std::to_string(cells.size()))
-                                            .append(" cells, the header has ")
-                                            .append(std::to_string(header_.size())));
+            throw std::invalid_argument(fmt::format("markdown_table: row {} has {} cells, the header has {}",
+                                                    rows_.size() + 1, cells.size(), header_.size()));
         rows_.push_back(std::move(cells));
         return *this;
     }

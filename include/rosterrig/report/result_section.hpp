@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/report/markdown_table.hpp"
 #include "rosterrig/result/envelope.hpp"
@@ -17,7 +19,7 @@ namespace rosterrig::report {
 /// One row per prediction: id, verdict, the rule's reason.
 inline std::string verdict_table(const std::vector<experiment::prediction_outcome>& predictions) {
     markdown_table t{{"Prediction", "Verdict", "Why"}};
-    for (const auto& p : predictions) t.row({"`" + p.id + "`", std::string(to_string(p.verdict)), p.reason});
+    for (const auto& p : predictions) t.row({fmt::format("`{}`", p.id), std::string(to_string(p.verdict)), p.reason});
     return t.render();
 }
 
@@ -34,18 +36,22 @@ inline std::string resumptions(const result::result_envelope& env) {
     std::string out;
     if (!env.resumed) return out;
     for (const auto& r : *env.resumed)
-        out += " Resumed " + r.at + " on code " + short_commit(r.code_commit) + " after the run stopped (" +
-               (r.after_failure.empty() ? std::string("killed, no reason recorded") : r.after_failure) +
-               "); the samples recorded before were kept and only what they lacked was run.";
+        out += fmt::format(
+            " Resumed {} on code {} after the run stopped ({}); the samples recorded before were kept and only what "
+            "they lacked was run.",
+            r.at, short_commit(r.code_commit),
+            r.after_failure.empty() ? std::string("killed, no reason recorded") : r.after_failure);
     return out;
 }
 
 inline std::string provenance(const result::result_envelope& env) {
     std::string versions;
-    for (const auto& [k, v] : env.component_versions) versions += (versions.empty() ? "" : ", ") + k + " " + v;
-    return "Run " + env.started_at + " to " + env.finished_at + ", code " + short_commit(env.code_commit) +
-           ", predictions committed in " + short_commit(env.prediction.recorded_in_commit) +
-           ". Versions as the components reported them: " + versions + "." + resumptions(env) + "\n";
+    for (const auto& [k, v] : env.component_versions)
+        versions += fmt::format("{}{} {}", versions.empty() ? "" : ", ", k, v);
+    return fmt::format(
+        "Run {} to {}, code {}, predictions committed in {}. Versions as the components reported them: {}.{}\n",
+        env.started_at, env.finished_at, short_commit(env.code_commit), short_commit(env.prediction.recorded_in_commit),
+        versions, resumptions(env));
 }
 
 }  // namespace rosterrig::report

@@ -117,7 +117,10 @@ T read_described(const json::value& v, const context& cx, const std::string& pat
     const json::object* obj = v.if_object();
     if (!obj) cx.fail(path, std::string("expected object, found ") + kind_name(v));
     T out{};
-    using members = boost::describe::describe_members<T, boost::describe::mod_public>;
+    // Inherited members too (a struct described with its bases, such as the
+    // experiments' parameters over experiment::feed_parameters), as Boost.JSON
+    // writes them.
+    using members = boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;
     // unknown members first: a misspelt member then names itself
     for (const auto& kv : *obj) {
         bool known = false;

@@ -13,6 +13,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
@@ -50,11 +51,8 @@ using experiment::restart_count_sentence;
 using experiment::restart_counts_of;
 using experiment::summarize;
 
-struct parameters {
-    std::uint64_t seed = 1;
-    std::uint64_t events = 12000;
-    std::uint64_t providers = 2000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 1, .events = 12000, .providers = 2000, .partitions = 4} {}
     std::uint64_t kills_per_configuration = 30;
     std::int64_t checkpoint_interval_ms = 2000;
     std::int64_t kill_delay_min_ms = 0;  // after the first checkpoint following a recovery
@@ -62,7 +60,6 @@ struct parameters {
     std::uint64_t offsets_events = 6000;  // part 2's feed
     experiment::warehouse warehouse = experiment::warehouse::s3;
     std::int64_t parallelism = 2;
-    bool quick = false;
     /// The writer under test when it is a user's (--job FILE), planned before
     /// the run; absent: the rig's four configurations.
     std::optional<experiment::job_template> job;
@@ -84,7 +81,6 @@ struct parameters {
         p.offsets_events = 1000;
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     /// Part 2's feed: its own seed, about six records per provider.
     roster_spec offsets_feed() const {
         roster_spec s;
@@ -95,9 +91,9 @@ struct parameters {
         return s;
     }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, kills_per_configuration, checkpoint_interval_ms,
-                       kill_delay_min_ms, kill_delay_max_ms, offsets_events, warehouse, parallelism, quick, job))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (kills_per_configuration, checkpoint_interval_ms, kill_delay_min_ms, kill_delay_max_ms,
+                       offsets_events, warehouse, parallelism, job))
 
 /// The four configurations, in the order they run.
 struct configuration {

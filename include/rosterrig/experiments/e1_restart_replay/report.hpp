@@ -4,6 +4,8 @@
 
 #include "rosterrig/experiments/e1_restart_replay/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e1 {
 
 // ---- report ------------------------------------------------------------------
@@ -34,15 +36,15 @@ inline std::string recovery_table(const samples& s) {
     std::string settings;  // as the first configuration's job reported them
     if (!s.configurations.empty() && s.configurations.front().recovery_settings) {
         const auto& r = *s.configurations.front().recovery_settings;
-        settings = " Recovery settings in force, as the processes reported them: " +
-                   std::to_string(r.taskmanagers_registered) + " TaskManagers registered (" +
-                   std::to_string(r.taskmanagers_sharing_classes) + " mapping the class archive), heartbeat every " +
-                   r.heartbeat_interval + " ms (lost after " + r.heartbeat_rpc_failure_threshold +
-                   " failed RPCs), REST views refreshed every " + r.rest_refresh_interval +
-                   " ms, the supervisor's pause before restarting a JVM " +
-                   (r.supervisor_restart_pause.empty() ? std::string("1") : r.supervisor_restart_pause) + " s.";
+        settings = fmt::format(
+            " Recovery settings in force, as the processes reported them: {} TaskManagers registered ({} mapping the "
+            "class archive), heartbeat every {} ms (lost after {} failed RPCs), REST views refreshed every {} ms, the "
+            "supervisor's pause before restarting a JVM {} s.",
+            r.taskmanagers_registered, r.taskmanagers_sharing_classes, r.heartbeat_interval,
+            r.heartbeat_rpc_failure_threshold, r.rest_refresh_interval,
+            r.supervisor_restart_pause.empty() ? std::string("1") : r.supervisor_restart_pause);
         if (const auto& rs = s.configurations.front().restart_strategy)
-            settings += " Restart strategy " + rs->type + ", delay " + rs->delay + ".";
+            settings += fmt::format(" Restart strategy {}, delay {}.", rs->type, rs->delay);
     }
     // Columns by phase name, in recovery order: a phase no kill of a
     // configuration recorded is "n/a" there, not a shift of the cells after it.
@@ -63,19 +65,20 @@ inline std::string recovery_table(const samples& s) {
             std::string cell = "n/a";
             for (const auto& p : summaries)
                 if (p.phase == phase)
-                    cell = report::fixed(p.median_ms, 0) + " / " + report::fixed(p.max_ms, 0) +
-                           (p.recoveries < 10
-                                ? " (" + std::to_string(p.recoveries) + (p.recoveries == 1 ? " kill)" : " kills)")
-                                : "");
+                    cell = fmt::format("{} / {}{}", report::fixed(p.median_ms, 0), report::fixed(p.max_ms, 0),
+                                       p.recoveries < 10
+                                           ? fmt::format(" ({} {})", p.recoveries, p.recoveries == 1 ? "kill" : "kills")
+                                           : std::string());
             cells.push_back(cell);
         }
         t.row(cells);
     }
-    return "\nWhere a recovery's time goes, from the kill: Flink's exception history (failure seen), the job's "
-           "RESTARTING time, the supervisor's new JVM and the JobManager's list of TaskManagers (both polled every "
-           "100 ms until the new JVM is up, so a registration after that is not seen: n/a), and the new attempt's first "
-           "DEPLOYING, restore and last RUNNING times as Flink reports them." +
-           settings + "\n\n" + t.render();
+    return fmt::format(
+        "\nWhere a recovery's time goes, from the kill: Flink's exception history (failure seen), the job's "
+        "RESTARTING time, the supervisor's new JVM and the JobManager's list of TaskManagers (both polled every "
+        "100 ms until the new JVM is up, so a registration after that is not seen: n/a), and the new attempt's first "
+        "DEPLOYING, restore and last RUNNING times as Flink reports them.{}\n\n{}",
+        settings, t.render());
 }
 
 /// A configuration's one-sided 95% upper bound on the chance that a kill
@@ -95,13 +98,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
     using report::fixed;
     using report::with_thousands;
     auto n = [](std::uint64_t v) { return with_thousands(static_cast<long long>(v)); };
-    std::string o = "Each configuration: one job fed " + n(params.events) +
-                    " roster events at a steady rate, the TaskManager SIGKILLed " +
-                    std::to_string(params.kills_per_configuration) + " times at randomized moments (0 to " +
-                    std::to_string(params.kill_delay_max_ms) +
-                    " ms after the first checkpoint of each recovery), checkpoint interval " +
-                    std::to_string(params.checkpoint_interval_ms) + " ms, " + experiment::name_of(params.warehouse) +
-                    " warehouse" + (params.quick ? ", **quick run**" : "") + ".\n\n";
+    std::string o = fmt::format(
+        "Each configuration: one job fed {} roster events at a steady rate, the TaskManager SIGKILLed {} times at "
+        "randomized moments (0 to {} ms after the first checkpoint of each recovery), checkpoint interval {} ms, {} "
+        "warehouse{}.\n\n",
+        n(params.events), params.kills_per_configuration, params.kill_delay_max_ms, params.checkpoint_interval_ms,
+        experiment::name_of(params.warehouse), params.quick ? ", **quick run**" : "");
     report::markdown_table t{{"Configuration", "Mode in force (Flink)", "Writer input", "Kills",
                               "Kills with duplicate seqs", "Duplicates (min / median / max per kill)",
                               "Kills that replayed (snapshots)", "Records the snapshots added beyond the events sent",
@@ -113,14 +115,14 @@ inline std::string report_section(const result::result_envelope& env, const samp
         const bool upsert = c.table_kind == experiment::table_kind::upsert;
         const auto replays = replays_of(c);
         const auto bound = kill_bound_of(c);
-        t.row({c.name, c.checkpoint_mode_in_force + ", " + std::to_string(c.checkpoint_interval_in_force_ms) + " ms",
+        t.row({c.name, fmt::format("{}, {} ms", c.checkpoint_mode_in_force, c.checkpoint_interval_in_force_ms),
                c.writer_input, std::to_string(sum.kills),
                upsert ? std::string("n/a: collapsed") : std::to_string(sum.kills_with_duplicates),
                upsert ? std::string("n/a: collapsed")
-                      : n(sum.total_duplicates) + " (" + fixed(sum.min_per_kill, 0) + " / " +
-                            fixed(sum.median_per_kill, 1) + " / " + fixed(sum.max_per_kill, 0) + ")",
+                      : fmt::format("{} ({} / {} / {})", n(sum.total_duplicates), fixed(sum.min_per_kill, 0),
+                                    fixed(sum.median_per_kill, 1), fixed(sum.max_per_kill, 0)),
                replays
-                   ? (replays->report.clean() ? "0" : "at least " + std::to_string(replays->kills_replayed_at_least()))
+                   ? (replays->report.clean() ? "0" : fmt::format("at least {}", replays->kills_replayed_at_least()))
                    : std::string("not recorded"),
                replays ? with_thousands(replays->report.excess_records()) : std::string("not recorded"),
                replays ? std::to_string(replays->report.replayed_watermarks.size()) : std::string("not recorded"),
@@ -141,25 +143,25 @@ inline std::string report_section(const result::result_envelope& env, const samp
         else
             ++unbounded;
     }
-    o += "\nIn all: " + n(kills) + " kills over " + std::to_string(s.configurations.size()) +
-         " configurations (at least " + n(fewest) + " each), " + n(duplicate_rows) + " duplicate seq rows, " +
-         n(missing_runs) +
-         " missing runs; the largest one-sided 95% upper bound on the chance that a kill duplicates (append, from the "
-         "rows) or replays (upsert, from the snapshots) is " +
-         fixed(largest_bound, 4) +
-         (unbounded ? " over the configurations that have one (" + std::to_string(unbounded) +
-                          " without: " + "an upsert run whose snapshots were not recorded, or a replay)"
-                    : std::string()) +
-         ". An upsert table collapses a replayed row into the row it repeats, so its duplicate seqs say nothing; its "
-         "replays are judged from the catalog's snapshots: the records they added against the events sent, and a "
-         "checkpoint committed twice.\n";
+    o += fmt::format(
+        "\nIn all: {} kills over {} configurations (at least {} each), {} duplicate seq rows, {} missing runs; the "
+        "largest one-sided 95% upper bound on the chance that a kill duplicates (append, from the rows) or replays "
+        "(upsert, from the snapshots) is {}{}. An upsert table collapses a replayed row into the row it repeats, so "
+        "its duplicate seqs say nothing; its replays are judged from the catalog's snapshots: the records they added "
+        "against the events sent, and a checkpoint committed twice.\n",
+        n(kills), s.configurations.size(), n(fewest), n(duplicate_rows), n(missing_runs), fixed(largest_bound, 4),
+        unbounded ? fmt::format(" over the configurations that have one ({} without: an upsert run whose snapshots "
+                                "were not recorded, or a replay)",
+                                unbounded)
+                  : std::string());
     o += "\n" + restart_count_sentence(restart_counts_of(
                     s.configurations, [](const configuration_run& c) -> const configuration_run& { return c; }));
     o += recovery_table(s);
-    o += "\nSink: " + (s.configurations.empty() ? std::string("-") : s.configurations.front().sink) +
-         ". Rows sharing an NPI are expected in append tables (a provider is asserted about six times); "
-         "in upsert tables they would be a failure.\n\n";
-    o += "Committed offsets are monitoring (" + n(s.offsets.events) + " events):\n\n";
+    o += fmt::format(
+        "\nSink: {}. Rows sharing an NPI are expected in append tables (a provider is asserted about six times); in "
+        "upsert tables they would be a failure.\n\n",
+        s.configurations.empty() ? std::string("-") : s.configurations.front().sink);
+    o += fmt::format("Committed offsets are monitoring ({} events):\n\n", n(s.offsets.events));
     report::markdown_table steps{
         {"Step", "Committed offsets, summed", "End offsets, summed", "Rows (Trino)", "Duplicate rows"}};
     for (const auto& st : s.offsets.steps)
@@ -169,11 +171,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
     if (!s.offsets.after_restore.empty()) {
         const auto& first = s.offsets.after_restore.front();
         const auto& last = s.offsets.after_restore.back();
-        o += "\nAfter the restore, the committed offsets were watched every 0.5 s: they read " +
-             with_thousands(first.committed_offsets_sum) + " at " + fixed(first.ms_after_recovery / 1000.0, 1) +
-             " s and " + with_thousands(last.committed_offsets_sum) + " at " +
-             fixed(last.ms_after_recovery / 1000.0, 1) + " s, while the job completed checkpoints " +
-             std::to_string(first.newest_checkpoint_id) + " to " + std::to_string(last.newest_checkpoint_id) + ".\n";
+        o += fmt::format(
+            "\nAfter the restore, the committed offsets were watched every 0.5 s: they read {} at {} s and {} at {} s, "
+            "while the job completed checkpoints {} to {}.\n",
+            with_thousands(first.committed_offsets_sum), fixed(first.ms_after_recovery / 1000.0, 1),
+            with_thousands(last.committed_offsets_sum), fixed(last.ms_after_recovery / 1000.0, 1),
+            first.newest_checkpoint_id, last.newest_checkpoint_id);
     }
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }

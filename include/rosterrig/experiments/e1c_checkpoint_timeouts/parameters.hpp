@@ -19,6 +19,7 @@
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
+#include "rosterrig/experiment/loss_attribution.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"

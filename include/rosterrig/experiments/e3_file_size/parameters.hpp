@@ -18,6 +18,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/commit_cell.hpp"
@@ -54,11 +55,8 @@ using experiment::snapshot_entry;
 
 using experiment::prediction_outcome;
 
-struct parameters {
-    std::uint64_t seed = 3;
-    std::uint64_t events = 60000;
-    std::uint64_t providers = 20000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 3, .events = 60000, .providers = 20000, .partitions = 4} {}
     std::int64_t feed_ms = 200000;  // every cell's feed is paced to this duration
     std::vector<std::int64_t> intervals_ms{5000, 30000, 120000};
     std::vector<std::int64_t> parallelisms{1, 2, 4};
@@ -84,7 +82,6 @@ struct parameters {
     // commit count; the reader part's timings drift between phases. Absent: once.
     std::optional<std::uint64_t> longest_interval_repeats;  // every grid cell at the longest interval
     std::optional<std::uint64_t> reader_repeats;            // the whole reader part
-    bool quick = false;
 
     static parameters full() {
         parameters p;
@@ -113,15 +110,13 @@ struct parameters {
         p.query_rounds = 3;
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(feed_ms); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, feed_ms, intervals_ms, parallelisms, baseline_interval_ms,
-                       baseline_parallelism, baseline_repeats, large_target_bytes, control_interval_ms,
-                       control_parallelism, control_target_bytes, reader_short_interval_ms, reader_long_interval_ms,
-                       reader_parallelism, query_rounds, freshness_bucket_ms, warehouse, longest_interval_repeats,
-                       reader_repeats, quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (feed_ms, intervals_ms, parallelisms, baseline_interval_ms, baseline_parallelism,
+                       baseline_repeats, large_target_bytes, control_interval_ms, control_parallelism,
+                       control_target_bytes, reader_short_interval_ms, reader_long_interval_ms, reader_parallelism,
+                       query_rounds, freshness_bucket_ms, warehouse, longest_interval_repeats, reader_repeats))
 
 struct cell {
     std::string name;  // "5s-p2", "5s-p2-1GB", "30s-p2-control", "5s-p2 #2"

@@ -5,6 +5,8 @@
 
 #include "rosterrig/experiments/e3_file_size/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e3 {
 
 // ---- report --------------------------------------------------------------------
@@ -25,17 +27,17 @@ inline std::string part_a_table(const samples& s) {
                c.in_force.target_file_size_bytes
                    ? bytes_text(static_cast<double>(*c.in_force.target_file_size_bytes)) + " B"
                    : std::string("not set (Iceberg's default)"),
-               sec(c.feed_duration_ms) + " s",
-               std::to_string(a.commits_with_data) + " (" + std::to_string(a.empty_commits) + ")",
-               std::to_string(a.data_files), fixed(f.min, 0) + " / " + fixed(f.median, 1) + " / " + fixed(f.max, 0),
-               bytes_text(a.file_bytes.min) + " / " + bytes_text(a.file_bytes.median) + " / " +
-                   bytes_text(a.file_bytes.max),
+               sec(c.feed_duration_ms) + " s", fmt::format("{} ({})", a.commits_with_data, a.empty_commits),
+               std::to_string(a.data_files),
+               fmt::format("{} / {} / {}", fixed(f.min, 0), fixed(f.median, 1), fixed(f.max, 0)),
+               fmt::format("{} / {} / {}", bytes_text(a.file_bytes.min), bytes_text(a.file_bytes.median),
+                           bytes_text(a.file_bytes.max)),
                bytes_text(a.mean_file_bytes),
-               bytes_text(a.file_records.min) + " / " + bytes_text(a.file_records.median) + " / " +
-                   bytes_text(a.file_records.max),
-               "≤ " + sec(a.p50_ms) + " / ≤ " + sec(a.p99_ms) + " / " + sec(c.freshness.max_ms) + " s",
-               report::with_thousands(static_cast<long long>(c.rows)) + ", " + std::to_string(c.duplicate_rows) + ", " +
-                   std::to_string(c.missing_runs.size())});
+               fmt::format("{} / {} / {}", bytes_text(a.file_records.min), bytes_text(a.file_records.median),
+                           bytes_text(a.file_records.max)),
+               fmt::format("≤ {} / ≤ {} / {} s", sec(a.p50_ms), sec(a.p99_ms), sec(c.freshness.max_ms)),
+               fmt::format("{}, {}, {}", report::with_thousands(static_cast<long long>(c.rows)), c.duplicate_rows,
+                           c.missing_runs.size())});
     }
     return t.render();
 }
@@ -53,19 +55,19 @@ inline std::string part_b_table(const reader_cost& rc) {
         if (xs.empty()) return std::make_pair(std::string("not timed"), std::string("n/a"));
         const auto m = stats::summarize(xs);
         const double base = median_ms(rc, tb.phase, append_name, q);
-        return std::make_pair(fixed(m.median, 1) + " (" + fixed(m.min, 1) + "–" + fixed(m.max, 1) + ")",
+        return std::make_pair(fmt::format("{} ({}–{})", fixed(m.median, 1), fixed(m.min, 1), fixed(m.max, 1)),
                               base > 0 ? "×" + fixed(m.median / base, 2) : std::string("n/a"));
     };
     for (const auto& tb : rc.tables) {
         const auto c = timing(tb, "count"), l = timing(tb, "lookup");
-        t.row(
-            {tb.phase == "before" ? "as written" : "after optimize", tb.name, std::to_string(tb.data_files),
-             std::to_string(tb.equality_delete_files), std::to_string(tb.position_delete_files),
-             bytes_text(static_cast<double>(tb.data_bytes)) + " / " + bytes_text(static_cast<double>(tb.delete_bytes)),
-             std::string(tb.exact ? "exact: " : "WRONG: ") + report::with_thousands(static_cast<long long>(tb.rows)) +
-                 "; " + std::to_string(tb.rows_sharing_npi) + ", " + std::to_string(tb.missing_npis) + ", " +
-                 std::to_string(tb.stale_rows),
-             c.first, c.second, l.first, l.second});
+        t.row({tb.phase == "before" ? "as written" : "after optimize", tb.name, std::to_string(tb.data_files),
+               std::to_string(tb.equality_delete_files), std::to_string(tb.position_delete_files),
+               fmt::format("{} / {}", bytes_text(static_cast<double>(tb.data_bytes)),
+                           bytes_text(static_cast<double>(tb.delete_bytes))),
+               fmt::format("{}{}; {}, {}, {}",
+                           tb.exact ? "exact: " : "WRONG: ", report::with_thousands(static_cast<long long>(tb.rows)),
+                           tb.rows_sharing_npi, tb.missing_npis, tb.stale_rows),
+               c.first, c.second, l.first, l.second});
     }
     return t.render();
 }
@@ -101,12 +103,13 @@ inline std::string findings(const samples& s, const parameters& p) {
     const auto* b = grid_cell(s, longest, p.baseline_parallelism);
     if (a && b && shortest != longest) {
         const auto aa = analyze(*a), bb = analyze(*b);
-        o += "From " + seconds_text(shortest) + " to " + seconds_text(longest) + " at " +
-             std::to_string(p.baseline_parallelism) + " writers the mean data file grew ×" +
-             fixed(bb.mean_file_bytes / aa.mean_file_bytes, 1) + " (" + bytes_text(aa.mean_file_bytes) + " → " +
-             bytes_text(bb.mean_file_bytes) + " B) and the median record's wait grew from at most " +
-             fixed(static_cast<double>(aa.p50_ms) / 1000, 1) + " s to at most " +
-             fixed(static_cast<double>(bb.p50_ms) / 1000, 1) + " s";
+        o += fmt::format(
+            "From {} to {} at {} writers the mean data file grew ×{} ({} → {} B) and the median record's wait grew "
+            "from at most {} s to at most {} s",
+            seconds_text(shortest), seconds_text(longest), p.baseline_parallelism,
+            fixed(bb.mean_file_bytes / aa.mean_file_bytes, 1), bytes_text(aa.mean_file_bytes),
+            bytes_text(bb.mean_file_bytes), fixed(static_cast<double>(aa.p50_ms) / 1000, 1),
+            fixed(static_cast<double>(bb.p50_ms) / 1000, 1));
         const auto longest_runs = grid_runs(s, longest, p.baseline_parallelism);
         if (longest_runs.size() > 1 && aa.mean_file_bytes > 0) {
             std::vector<double> ratios;
@@ -118,21 +121,22 @@ inline std::string findings(const samples& s, const parameters& p) {
             }
             const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
             const auto [clo, chi] = std::minmax_element(commits.begin(), commits.end());
-            o += "; over all " + std::to_string(longest_runs.size()) + " runs at " + seconds_text(longest) +
-                 " the mean file grew ×" + fixed(*lo, 1) + " to ×" + fixed(*hi, 1) + ", with " + std::to_string(*clo) +
-                 (*clo == *chi ? "" : " to " + std::to_string(*chi)) + " commits with data";
+            o += fmt::format("; over all {} runs at {} the mean file grew ×{} to ×{}, with {}{} commits with data",
+                             longest_runs.size(), seconds_text(longest), fixed(*lo, 1), fixed(*hi, 1), *clo,
+                             *clo == *chi ? std::string() : fmt::format(" to {}", *chi));
         }
         o += ". ";
     }
     if (const auto spread = baseline_spread(s, p)) {
-        o += "The baseline cell's " + std::to_string(baseline_runs(s, p).size()) + " runs spread " +
-             bytes_text(spread->max - spread->min) + " B in mean file size (" +
-             fixed(100 * (spread->max - spread->min) / spread->median, 2) + " % of their median)";
+        o += fmt::format("The baseline cell's {} runs spread {} B in mean file size ({} % of their median)",
+                         baseline_runs(s, p).size(), bytes_text(spread->max - spread->min),
+                         fixed(100 * (spread->max - spread->min) / spread->median, 2));
         for (const auto& c : s.cells)
             if (c.role == cell_role::large_target) {
                 const double m = analyze(c).mean_file_bytes;
-                o += "; the 1 GB target moved it " + fixed(100 * (m - spread->median) / spread->median, 2) +
-                     " % from that median, and its largest file was " + bytes_text(analyze(c).file_bytes.max) + " B";
+                o += fmt::format("; the 1 GB target moved it {} % from that median, and its largest file was {} B",
+                                 fixed(100 * (m - spread->median) / spread->median, 2),
+                                 bytes_text(analyze(c).file_bytes.max));
             }
         o += ". ";
     }
@@ -141,49 +145,47 @@ inline std::string findings(const samples& s, const parameters& p) {
             const auto a = analyze(c);
             std::vector<double> xs(a.files_per_commit.begin(), a.files_per_commit.end());
             if (xs.empty()) continue;
-            o += "With a " + bytes_text(static_cast<double>(c.target_bytes.value_or(0))) +
-                 " B target the control's writers rolled files inside a checkpoint: a median of " +
-                 fixed(stats::summarize(xs).median, 1) + " data files per commit from " +
-                 std::to_string(c.in_force.writer_parallelism) + " writers: the property does reach the writer. ";
+            o += fmt::format(
+                "With a {} B target the control's writers rolled files inside a checkpoint: a median of {} data files "
+                "per commit from {} writers: the property does reach the writer. ",
+                bytes_text(static_cast<double>(c.target_bytes.value_or(0))), fixed(stats::summarize(xs).median, 1),
+                c.in_force.writer_parallelism);
         }
     return o.empty() ? o : o + "\n\n";
 }
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
-    std::string o =
-        "**Part A, the dial.** One seeded feed of " + report::with_thousands(static_cast<long long>(p.events)) +
-        " events (" + report::with_thousands(static_cast<long long>(p.providers)) + " providers, " +
-        std::to_string(p.partitions) + " partitions), paced to " +
-        report::fixed(static_cast<double>(p.feed_ms) / 1000, 0) +
-        " s in every cell, into an append table (exactly-once, Iceberg's FlinkSink)" +
-        (p.quick ? ", **quick run**" : "") +
-        ". Interval and mode from Flink's checkpoint config, writers from the job plan's writer vertex, the "
-        "target from the table's properties in the catalog. Files, records and bytes from Iceberg's `$entries` "
-        "metadata table; commits from the catalog's snapshots stamped with the job's id. A record's freshness "
-        "runs from the producer's acknowledgement to the commit timestamp of the snapshot that added the data "
-        "file Trino reads it from (row → `$path` → `$entries`' adding snapshot); quantiles are upper edges of " +
-        std::to_string(p.freshness_bucket_ms) + " ms buckets, the maximum is exact.\n\n" + part_a_table(s) +
-        "\n![mean data-file bytes and freshness p50 against the checkpoint interval, one line per writer "
-        "parallelism](docs/e3_dial.svg)\n\n";
+    std::string o = fmt::format(
+        "**Part A, the dial.** One seeded feed of {} events ({} providers, {} partitions), paced to {} s in every "
+        "cell, into an append table (exactly-once, Iceberg's FlinkSink){}. Interval and mode from Flink's checkpoint "
+        "config, writers from the job plan's writer vertex, the target from the table's properties in the catalog. "
+        "Files, records and bytes from Iceberg's `$entries` metadata table; commits from the catalog's snapshots "
+        "stamped with the job's id. A record's freshness runs from the producer's acknowledgement to the commit "
+        "timestamp of the snapshot that added the data file Trino reads it from (row → `$path` → `$entries`' adding "
+        "snapshot); quantiles are upper edges of {} ms buckets, the maximum is exact.\n\n{}\n![mean data-file bytes "
+        "and freshness p50 against the checkpoint interval, one line per writer parallelism](docs/e3_dial.svg)\n\n",
+        report::with_thousands(static_cast<long long>(p.events)),
+        report::with_thousands(static_cast<long long>(p.providers)), p.partitions,
+        report::fixed(static_cast<double>(p.feed_ms) / 1000, 0), p.quick ? ", **quick run**" : "",
+        p.freshness_bucket_ms, part_a_table(s));
     if (s.reader) {
         const auto& rc = *s.reader;
-        o +=
-            "**Part B, what a reader pays.** The feed's latest row per NPI (" +
-            report::with_thousands(rc.expected_rows) + " rows) as an upsert table written at " +
-            seconds_text(p.reader_short_interval_ms) + " and at " + seconds_text(p.reader_long_interval_ms) +
-            " (two jobs on one topic), and as an append table written once (`CREATE TABLE AS` from the first, after its "
-            "content checked exact); then both upsert tables after Trino's `ALTER TABLE … EXECUTE optimize`. Every table "
-            "is checked against the model before it is timed. Each round runs `count(*)` and a lookup of NPI " +
-            rc.lookup_npi + " on every table in turn, through one Trino client, one untimed warm-up round then " +
-            std::to_string(p.query_rounds) +
-            " timed; times are wall time at the client, medians with the range, ratios to the append table measured in "
-            "the same phase" +
-            (s.reader_repeats
-                 ? "; the whole part ran " + std::to_string(reader_runs(s).size()) + " times, the first shown in full"
-                 : std::string()) +
-            ".\n\n" + part_b_table(rc);
+        o += fmt::format(
+            "**Part B, what a reader pays.** The feed's latest row per NPI ({} rows) as an upsert table written at {} "
+            "and at {} (two jobs on one topic), and as an append table written once (`CREATE TABLE AS` from the "
+            "first, after its content checked exact); then both upsert tables after Trino's `ALTER TABLE … EXECUTE "
+            "optimize`. Every table is checked against the model before it is timed. Each round runs `count(*)` and a "
+            "lookup of NPI {} on every table in turn, through one Trino client, one untimed warm-up round then {} "
+            "timed; times are wall time at the client, medians with the range, ratios to the append table measured in "
+            "the same phase{}.\n\n{}",
+            report::with_thousands(rc.expected_rows), seconds_text(p.reader_short_interval_ms),
+            seconds_text(p.reader_long_interval_ms), rc.lookup_npi, p.query_rounds,
+            s.reader_repeats
+                ? fmt::format("; the whole part ran {} times, the first shown in full", reader_runs(s).size())
+                : std::string(),
+            part_b_table(rc));
         for (const auto* run : reader_runs(s))
-            for (const auto& e : run->optimize_errors) o += "\nOptimize failed: " + e + "\n";
+            for (const auto& e : run->optimize_errors) o += fmt::format("\nOptimize failed: {}\n", e);
         if (s.reader_repeats) o += "\nEvery run of the reader part:\n\n" + part_b_repeats_table(s);
         o += "\n";
     }
@@ -199,8 +201,8 @@ inline std::string dial_svg(const samples& s, const parameters& p) {
     plot.y_label = "mean data-file bytes (solid)";
     plot.y2_label = "freshness p50, s (dashed)";
     for (auto w : p.parallelisms) {
-        report::series bytes{std::to_string(w) + " writers: bytes", {}, report::axis::left, false};
-        report::series fresh{std::to_string(w) + " writers: p50", {}, report::axis::right, true};
+        report::series bytes{fmt::format("{} writers: bytes", w), {}, report::axis::left, false};
+        report::series fresh{fmt::format("{} writers: p50", w), {}, report::axis::right, true};
         for (auto i : p.intervals_ms) {
             const auto* c = grid_cell(s, i, w);
             if (!c) continue;

@@ -13,6 +13,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/append_check.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
@@ -33,11 +34,9 @@ namespace rosterrig::e4 {
 using experiment::prediction_outcome;
 using experiment::store_listing;
 
-struct parameters {
-    std::uint64_t seed = 4;
-    std::uint64_t events = 12000;  // per run
-    std::uint64_t providers = 3000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    // events: per run
+    parameters() : feed_parameters{.seed = 4, .events = 12000, .providers = 3000, .partitions = 4} {}
     std::int64_t parallelism = 2;
     std::vector<std::string> expire_stores{"s3", "local"};
     std::vector<std::string> orphan_stores{"s3", "local"};  // part 3 runs on the object store
@@ -67,7 +66,6 @@ struct parameters {
     std::vector<std::string> compaction_tables{"append", "upsert"};
     std::int64_t compaction_interval_ms = 5000;
     std::uint64_t compactions_per_run = 3;
-    bool quick = false;
 
     static parameters full() { return {}; }
     static parameters quick_run() {
@@ -93,16 +91,15 @@ struct parameters {
         p.compaction_interval_ms = 3000;  // the drain waits two intervals; calls stay 4 s apart
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     double feed_rate() const {
         return static_cast<double>(events) * 1000.0 / static_cast<double>(std::max<std::int64_t>(feed_ms, 1));
     }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, parallelism, expire_stores, orphan_stores, repeats, feed_ms,
-                       expire_variants, expire_interval_ms, expire_after_snapshots, expire_compaction_interval_ms,
-                       orphan_interval_ms, orphan_in_flight_events, orphan_call_after_ms, orphan_row_groups,
-                       small_row_group_bytes, compaction_tables, compaction_interval_ms, compactions_per_run, quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (parallelism, expire_stores, orphan_stores, repeats, feed_ms, expire_variants, expire_interval_ms,
+                       expire_after_snapshots, expire_compaction_interval_ms, orphan_interval_ms,
+                       orphan_in_flight_events, orphan_call_after_ms, orphan_row_groups, small_row_group_bytes,
+                       compaction_tables, compaction_interval_ms, compactions_per_run))
 
 // ---- the runs ----------------------------------------------------------------
 

@@ -5,6 +5,8 @@
 
 #include "rosterrig/experiments/e4_maintenance/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e4 {
 
 // ---- report --------------------------------------------------------------------
@@ -48,11 +50,12 @@ inline std::vector<safety_line> safety(const samples& s) {
                    r.store),
               r.table, r.health);
     for (const auto& r : s.orphans)
-        tally(line("remove_orphan_files, " + std::string(r.variant == "small-row-group" ? "small" : "default") +
-                       " row group",
-                   r.store),
-              r.table, r.health);
-    for (const auto& r : s.compactions) tally(line("optimize, " + r.table_kind + " table", r.store), r.table, r.health);
+        tally(
+            line(fmt::format("remove_orphan_files, {} row group", r.variant == "small-row-group" ? "small" : "default"),
+                 r.store),
+            r.table, r.health);
+    for (const auto& r : s.compactions)
+        tally(line(fmt::format("optimize, {} table", r.table_kind), r.store), r.table, r.health);
     return out;
 }
 
@@ -61,9 +64,8 @@ inline std::string safety_table(const samples& s) {
                               "Job RUNNING at the end", "Records lost", "Referenced files missing"}};
     for (const auto& l : safety(s)) {
         const bool safe = l.kept == l.runs && l.running == l.runs;
-        t.row({l.procedure, store_name(l.store), safe ? "yes" : "**no**",
-               std::to_string(l.kept) + " of " + std::to_string(l.runs),
-               std::to_string(l.running) + " of " + std::to_string(l.runs), report::with_thousands(l.records_lost),
+        t.row({l.procedure, store_name(l.store), safe ? "yes" : "**no**", fmt::format("{} of {}", l.kept, l.runs),
+               fmt::format("{} of {}", l.running, l.runs), report::with_thousands(l.records_lost),
                std::to_string(l.referenced_missing)});
     }
     return t.render();
@@ -71,18 +73,16 @@ inline std::string safety_table(const samples& s) {
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::with_thousands;
-    std::string o =
-        "Every procedure ran through Trino (`ALTER TABLE … EXECUTE`) against a table a Flink job was still "
-        "writing: the roster feed (" +
-        with_thousands(static_cast<long long>(p.events)) + " events per run, " + std::to_string(p.partitions) +
-        " partitions, writer parallelism " + std::to_string(p.parallelism) + ", exactly-once), " +
-        std::to_string(p.repeats) + " repeat(s) of each run" + (p.quick ? ", **quick run**" : "") +
-        ". Trino's minimum retentions, as its session reports them: expire_snapshots " +
-        s.trino.expire_snapshots_min_retention + ", remove_orphan_files " + s.trino.remove_orphan_files_min_retention +
-        " (set in `compose/trino/component.sh`, `iceberg.*.min-retention`), so a threshold of zero is allowed. "
-        "Every table is read back in full through Trino and checked against the seed; records lost count the "
-        "append tables' missing seqs, or, when the scan fails, the records the metadata gives the missing files.\n\n" +
-        safety_table(s) + "\n";
+    std::string o = fmt::format(
+        "Every procedure ran through Trino (`ALTER TABLE … EXECUTE`) against a table a Flink job was still writing: "
+        "the roster feed ({} events per run, {} partitions, writer parallelism {}, exactly-once), {} repeat(s) of each "
+        "run{}. Trino's minimum retentions, as its session reports them: expire_snapshots {}, remove_orphan_files {} "
+        "(set in `compose/trino/component.sh`, `iceberg.*.min-retention`), so a threshold of zero is allowed. Every "
+        "table is read back in full through Trino and checked against the seed; records lost count the append "
+        "tables' missing seqs, or, when the scan fails, the records the metadata gives the missing files.\n\n{}\n",
+        with_thousands(static_cast<long long>(p.events)), p.partitions, p.parallelism, p.repeats,
+        p.quick ? ", **quick run**" : "", s.trino.expire_snapshots_min_retention,
+        s.trino.remove_orphan_files_min_retention, safety_table(s));
     if (!s.expires.empty()) {
         o +=
             "**expire_snapshots, then a TaskManager SIGKILL.** Plain: the job's own commit is the newest snapshot. "
@@ -92,47 +92,47 @@ inline std::string report_section(const result::result_envelope& env, const samp
              "Job's watermark before the maintenance → after", "After the kill", "Job at the end", "Table"}};
         for (const auto& r : s.expires)
             t.row({r.name, store_name(r.store),
-                   std::to_string(r.expire.snapshots_before) + " → " + std::to_string(r.expire.snapshots_after),
-                   r.expire.current_operation_after + ", " +
-                       (r.expire.current_writer_after == r.job_id ? std::string("the job")
-                                                                  : std::string("another writer")),
-                   std::to_string(r.compaction ? r.compaction->watermark_before : r.expire.watermark_before) + " → " +
-                       (r.expire.after_has_job_watermark ? std::to_string(r.expire.watermark_after)
-                                                         : std::string("gone")),
+                   fmt::format("{} → {}", r.expire.snapshots_before, r.expire.snapshots_after),
+                   fmt::format("{}, {}", r.expire.current_operation_after,
+                               r.expire.current_writer_after == r.job_id ? "the job" : "another writer"),
+                   fmt::format("{} → {}", r.compaction ? r.compaction->watermark_before : r.expire.watermark_before,
+                               r.expire.after_has_job_watermark ? std::to_string(r.expire.watermark_after)
+                                                                : std::string("gone")),
                    r.kill.same_job_running
-                       ? "the same job restored from checkpoint " + std::to_string(r.kill.restored_checkpoint_id)
-                       : "tasks never all running again; restoring checkpoint " +
-                             std::to_string(r.kill.restored_checkpoint_id),
+                       ? fmt::format("the same job restored from checkpoint {}", r.kill.restored_checkpoint_id)
+                       : fmt::format("tasks never all running again; restoring checkpoint {}",
+                                     r.kill.restored_checkpoint_id),
                    health_text(r.health), table_text(r.table)});
         o += t.render() + "\n";
     }
     if (!s.orphans.empty()) {
-        o +=
+        o += fmt::format(
             "**remove_orphan_files at retention zero, with records in flight.** The store listed just before the call and "
             "just after, through S3's own API (ListObjectsV2, ListMultipartUploads) or a directory walk, each file "
             "classified against every file the table's metadata references; on the object store also S3FileIO's "
             "staging files in the TaskManager's temporary directory, where a file not yet uploaded is. In flight: "
             "records our producer had acknowledged minus the newest snapshot's total-records. Row group: Iceberg's "
             "Parquet writer creates a file only when it flushes a row group or closes the file at the checkpoint; "
-            "the small row group (`write.parquet.row-group-size-bytes` = " +
-            std::to_string(p.small_row_group_bytes) +
-            ", read back from the catalog) makes it flush inside the interval.\n\n";
+            "the small row group (`write.parquet.row-group-size-bytes` = {}, read back from the catalog) makes it "
+            "flush inside the interval.\n\n",
+            p.small_row_group_bytes);
         report::markdown_table t{{"Run", "Row group (catalog)", "In flight at the call",
                                   "What the store held (before the call)", "Deleted by the call", "Job at the end",
                                   "Table after the next commit"}};
         for (const auto& r : s.orphans)
             t.row({r.name,
                    r.row_group_bytes ? with_thousands(*r.row_group_bytes) + " B" : std::string("default (not set)"),
-                   with_thousands(r.in_flight_records) + " records, " +
-                       report::seconds_from_ms(r.call_after_checkpoint_ms) + " after the job's last commit",
+                   fmt::format("{} records, {} after the job's last commit", with_thousands(r.in_flight_records),
+                               report::seconds_from_ms(r.call_after_checkpoint_ms)),
                    listing_text(r.before),
-                   std::to_string(r.deleted_data_files.size()) + " data files" + (r.call.ok ? "" : " (call failed)"),
+                   fmt::format("{} data files{}", r.deleted_data_files.size(), r.call.ok ? "" : " (call failed)"),
                    health_text(r.health), table_text(r.table)});
         o += t.render() + "\n";
     }
     if (!s.compactions.empty()) {
-        o += "**optimize against a live writer** (object store), " + std::to_string(p.compactions_per_run) +
-             " calls per run while the feed was arriving.\n\n";
+        o += fmt::format(
+            "**optimize against a live writer** (object store), {} calls per run while the feed was arriving.\n\n",
+            p.compactions_per_run);
         report::markdown_table t{{"Run", "Optimize calls committed", "Errors",
                                   "Data / delete files before → after (last call)", "Job at the end", "Table"}};
         for (const auto& r : s.compactions) {
@@ -141,9 +141,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                 if (!c.ok) errors += (errors.empty() ? "" : "; ") + c.error.substr(0, 120);
             const auto* last = r.calls.empty() ? nullptr : &r.calls.back();
             t.row({r.name, calls_text(r), errors.empty() ? std::string("none") : errors,
-                   last ? std::to_string(last->data_files_before) + "/" + std::to_string(last->delete_files_before) +
-                              " → " + std::to_string(last->data_files_after) + "/" +
-                              std::to_string(last->delete_files_after)
+                   last ? fmt::format("{}/{} → {}/{}", last->data_files_before, last->delete_files_before,
+                                      last->data_files_after, last->delete_files_after)
                         : std::string("-"),
                    health_text(r.health), table_text(r.table)});
         }

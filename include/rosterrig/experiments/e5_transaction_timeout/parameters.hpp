@@ -17,6 +17,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/append_check.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
@@ -34,11 +35,8 @@ namespace rosterrig::e5 {
 
 using experiment::prediction_outcome;
 
-struct parameters {
-    std::uint64_t seed = 5;
-    std::uint64_t events = 8000;
-    std::uint64_t providers = 2000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 5, .events = 8000, .providers = 2000, .partitions = 4} {}
     std::int64_t parallelism = 2;
     std::int64_t feed_ms = 30000;  // the feed's duration in every run
     // The reference study's pair: one interval, a timeout far below and far above it.
@@ -80,7 +78,6 @@ struct parameters {
     std::vector<std::string> restart_endings{"prompt", "late"};
     std::optional<std::uint64_t> restart_repeats;  // each ending this many times (absent: once)
     std::int64_t commit_wait_checkpoints = 2;      // checkpoints to wait after the feed before reading
-    bool quick = false;
 
     static parameters full() {
         parameters p;
@@ -114,16 +111,15 @@ struct parameters {
         p.commit_wait_checkpoints = 1;
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     /// Records per second that spread the feed over feed_ms.
     double feed_rate() const { return static_cast<double>(events) * 1000.0 / static_cast<double>(feed_ms); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms,
-                       pair_repeats, seed_condition_repeats, boundary_interval_ms, boundary_ratios, boundary_repeats,
-                       half_ratio_repeats, above_max_by_ms, stuck_timeout_ms, stuck_interval_ms, stuck_plain_records,
-                       stuck_runs, restart_interval_ms, restart_timeout_ms, restart_late_wait_ms, restart_endings,
-                       restart_repeats, commit_wait_checkpoints, quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (parallelism, feed_ms, pair_interval_ms, pair_timeouts_ms, pair_repeats, seed_condition_repeats,
+                       boundary_interval_ms, boundary_ratios, boundary_repeats, half_ratio_repeats, above_max_by_ms,
+                       stuck_timeout_ms, stuck_interval_ms, stuck_plain_records, stuck_runs, restart_interval_ms,
+                       restart_timeout_ms, restart_late_wait_ms, restart_endings, restart_repeats,
+                       commit_wait_checkpoints))
 
 /// One run of the Kafka → Flink → Kafka job: what it asked for.
 struct run_plan {

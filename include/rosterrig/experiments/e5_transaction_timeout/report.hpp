@@ -5,6 +5,8 @@
 
 #include "rosterrig/experiments/e5_transaction_timeout/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e5 {
 
 // ---- report --------------------------------------------------------------------
@@ -54,31 +56,40 @@ inline std::string spread_table(const std::vector<cell_spread>& cells, const std
     const auto n = [](double x) { return report::with_thousands(static_cast<long long>(x)); };
     for (const auto& c : cells)
         t.row({c.cell, std::to_string(c.runs),
-               n(c.committed.min) + " / " + n(c.committed.median) + " / " + n(c.committed.max),
+               fmt::format("{} / {} / {}", n(c.committed.min), n(c.committed.median), n(c.committed.max)),
                std::to_string(c.all_once), std::to_string(c.none), std::to_string(c.with_exceptions)});
     return t.render();
 }
 
+/// "asked / registered ms": the timeout the job asked for and the one the broker registered.
+inline std::string timeout_text(std::int64_t requested_ms, const std::optional<std::int64_t>& registered_ms) {
+    return fmt::format("{} / {} ms", requested_ms,
+                       registered_ms ? std::to_string(*registered_ms) : std::string("none described"));
+}
+
+/// "records once of events, duplicates, missing runs" as a read_committed reader got them.
+inline std::string committed_text(const output_read& committed, std::uint64_t events) {
+    return fmt::format("{} of {}, {}, {}", report::with_thousands(static_cast<long long>(committed.distinct_seq)),
+                       report::with_thousands(static_cast<long long>(events)), committed.duplicate_rows,
+                       committed.missing_runs.size());
+}
+
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::fixed;
-    std::string o =
-        "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " +
-        std::to_string(p.partitions) +
-        " partitions) copied by a Flink SQL job to a second topic through the "
-        "Kafka connector's sink at `sink.delivery-guarantee = exactly-once`, parallelism " +
-        std::to_string(p.parallelism) + ", fed over " + fixed(static_cast<double>(p.feed_ms) / 1000, 0) +
-        " s and read back " + std::to_string(p.commit_wait_checkpoints) +
-        " checkpoints later by two consumers of our own, every seq checked against the seed" +
-        (p.quick ? ", **quick run**" : "") +
-        ". The interval from Flink's checkpoint config; the timeout the broker registered and the states "
-        "of the job's transactions from the broker (`TransactionsCommand describe`/`list`, sampled)" +
-        (s.runs.empty() || !s.runs.front().broker_abort_sweep_ms
-             ? std::string()
-             : "; the broker looks for timed-out transactions every " +
-                   fixed(static_cast<double>(*s.runs.front().broker_abort_sweep_ms) / 1000, 0) +
-                   " s (`transaction.abort.timed.out.transaction.cleanup.interval.ms`, as it reports it), so "
-                   "a transaction is aborted between its timeout and that much later") +
-        ".\n\n";
+    std::string o = fmt::format(
+        "The roster feed ({} events, {} partitions) copied by a Flink SQL job to a second topic through the Kafka "
+        "connector's sink at `sink.delivery-guarantee = exactly-once`, parallelism {}, fed over {} s and read back {} "
+        "checkpoints later by two consumers of our own, every seq checked against the seed{}. The interval from "
+        "Flink's checkpoint config; the timeout the broker registered and the states of the job's transactions from "
+        "the broker (`TransactionsCommand describe`/`list`, sampled){}.\n\n",
+        report::with_thousands(static_cast<long long>(p.events)), p.partitions, p.parallelism,
+        fixed(static_cast<double>(p.feed_ms) / 1000, 0), p.commit_wait_checkpoints, p.quick ? ", **quick run**" : "",
+        s.runs.empty() || !s.runs.front().broker_abort_sweep_ms
+            ? std::string()
+            : fmt::format("; the broker looks for timed-out transactions every {} s "
+                          "(`transaction.abort.timed.out.transaction.cleanup.interval.ms`, as it reports it), so a "
+                          "transaction is aborted between its timeout and that much later",
+                          fixed(static_cast<double>(*s.runs.front().broker_abort_sweep_ms) / 1000, 0)));
     report::markdown_table t{{"Run", "Interval (Flink)", "Timeout asked / registered (broker)", "Timeout / interval",
                               "Read committed: records once, duplicates, missing runs", "Read uncommitted: records",
                               "Transaction states seen", "Job at the end", "Failed checkpoints", "Exceptions",
@@ -88,25 +99,20 @@ inline std::string report_section(const result::result_envelope& env, const samp
         const auto w = first_abort(r.states);
         const auto secs = [](std::int64_t ms) { return report::fixed(static_cast<double>(ms) / 1000, 1); };
         const std::string feed_abort =
-            (r.feed_done_ms ? secs(*r.feed_done_ms) + " s" : std::string("not recorded")) + " / " +
-            (w ? secs(w->after_ms) + "–" + secs(w->by_ms) + " s" : std::string("no abort seen"));
+            fmt::format("{} / {}", r.feed_done_ms ? secs(*r.feed_done_ms) + " s" : std::string("not recorded"),
+                        w ? fmt::format("{}–{} s", secs(w->after_ms), secs(w->by_ms)) : std::string("no abort seen"));
         std::string states;
         for (const auto& x : states_seen(r.states)) states += (states.empty() ? "" : ", ") + x;
-        t.row(
-            {r.name, report::fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
-             std::to_string(r.requested_timeout_ms) + " / " +
-                 (r.registered_timeout_ms ? std::to_string(*r.registered_timeout_ms) : std::string("none described")) +
-                 " ms",
-             fixed(static_cast<double>(r.requested_timeout_ms) /
-                       static_cast<double>(std::max<std::int64_t>(r.interval_ms, 1)),
-                   2),
-             report::with_thousands(static_cast<long long>(r.committed.distinct_seq)) + " of " +
-                 report::with_thousands(static_cast<long long>(r.events)) + ", " +
-                 std::to_string(r.committed.duplicate_rows) + ", " + std::to_string(r.committed.missing_runs.size()),
-             report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)),
-             states.empty() ? std::string("none sampled") : states, r.signals.state,
-             std::to_string(r.signals.failed_checkpoints), std::to_string(r.signals.exceptions),
-             std::to_string(r.signals.log_warnings), feed_abort});
+        t.row({r.name, report::fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
+               timeout_text(r.requested_timeout_ms, r.registered_timeout_ms),
+               fixed(static_cast<double>(r.requested_timeout_ms) /
+                         static_cast<double>(std::max<std::int64_t>(r.interval_ms, 1)),
+                     2),
+               committed_text(r.committed, r.events),
+               report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)),
+               states.empty() ? std::string("none sampled") : states, r.signals.state,
+               std::to_string(r.signals.failed_checkpoints), std::to_string(r.signals.exceptions),
+               std::to_string(r.signals.log_warnings), feed_abort});
     }
     o += t.render();
     if (!s.runs.empty()) {
@@ -114,23 +120,19 @@ inline std::string report_section(const result::result_envelope& env, const samp
              spread_table(spread_by_cell<txn_run>(s.runs, [](const txn_run& r) { return cell_of(r.name); }), "Cell");
     }
     for (const auto& st : s.stuck) {
-        o +=
-            "\n**A transaction left open (" + st.ending +
-            (st.sink_partitioner == "default" ? std::string() : ", each writer subtask on one partition") +
-            ").** A job with a " + std::to_string(st.requested_timeout_ms / 1000) + " s timeout (registered: " +
-            (st.registered_timeout_ms ? std::to_string(*st.registered_timeout_ms) + " ms"
-                                      : std::string("none described")) +
-            ") was " +
-            (st.ending == "cancel" ? std::string("cancelled")
-                                   : std::string("cancelled right after its TaskManager was SIGKILLed")) +
-            " with " + std::to_string(st.open_at_cancel.size()) + " transaction(s) open (the oldest open for " +
-            std::to_string(st.open_for_ms_at_cancel) + " ms); " + std::to_string(st.plain_records) +
-            " records were then written to the same topic by a plain producer. A read_committed reader saw none of them for " +
-            fixed(static_cast<double>(hidden_for_ms(st)) / 1000, 1) + " s, and all of them " +
-            (st.all_visible_after_ms >= 0
-                 ? "after " + fixed(static_cast<double>(st.all_visible_after_ms) / 1000, 1) + " s"
-                 : std::string("not within the wait")) +
-            ".\n";
+        o += fmt::format(
+            "\n**A transaction left open ({}{}).** A job with a {} s timeout (registered: {}) was {} with {} "
+            "transaction(s) open (the oldest open for {} ms); {} records were then written to the same topic by a "
+            "plain producer. A read_committed reader saw none of them for {} s, and all of them {}.\n",
+            st.ending, st.sink_partitioner == "default" ? "" : ", each writer subtask on one partition",
+            st.requested_timeout_ms / 1000,
+            st.registered_timeout_ms ? fmt::format("{} ms", *st.registered_timeout_ms) : std::string("none described"),
+            st.ending == "cancel" ? "cancelled" : "cancelled right after its TaskManager was SIGKILLed",
+            st.open_at_cancel.size(), st.open_for_ms_at_cancel, st.plain_records,
+            fixed(static_cast<double>(hidden_for_ms(st)) / 1000, 1),
+            st.all_visible_after_ms >= 0
+                ? fmt::format("after {} s", fixed(static_cast<double>(st.all_visible_after_ms) / 1000, 1))
+                : std::string("not within the wait"));
         if (!st.partitions.empty()) {
             report::markdown_table pt{
                 {"Partition", "Written by an open transaction (broker)", "Plain records", "All visible after"}};
@@ -144,13 +146,13 @@ inline std::string report_section(const result::result_envelope& env, const samp
         }
     }
     if (!s.restarts.empty()) {
-        o +=
+        o += fmt::format(
             "\n**The restart term.** A savepoint pre-commits each writer subtask's transaction; it is committed only "
             "when a job restored from that savepoint runs. Right after the savepoint the TaskManager was SIGKILLed and "
-            "the job cancelled; the restore was submitted at once (prompt) or " +
-            fixed(static_cast<double>(p.restart_late_wait_ms) / 1000, 0) +
-            " s after the savepoint (late), while the feed went on. The age is the pending transaction's, from the "
-            "broker's start time to the restored job's tasks running (a lower bound on its age at the commit).\n\n";
+            "the job cancelled; the restore was submitted at once (prompt) or {} s after the savepoint (late), while "
+            "the feed went on. The age is the pending transaction's, from the broker's start time to the restored "
+            "job's tasks running (a lower bound on its age at the commit).\n\n",
+            fixed(static_cast<double>(p.restart_late_wait_ms) / 1000, 0));
         report::markdown_table rt{
             {"Restore", "Interval (Flink)", "Timeout asked / registered (broker)",
              "Transactions open after the kill, begun before the savepoint", "Their age when the restored job ran",
@@ -158,16 +160,10 @@ inline std::string report_section(const result::result_envelope& env, const samp
              "Exceptions", "Failed checkpoints", "Transaction warnings in the logs"}};
         for (const auto& r : s.restarts)
             rt.row({restart_name(r), fixed(static_cast<double>(r.interval_ms) / 1000, 0) + " s",
-                    std::to_string(r.requested_timeout_ms) + " / " +
-                        (r.registered_timeout_ms ? std::to_string(*r.registered_timeout_ms)
-                                                 : std::string("none described")) +
-                        " ms",
+                    timeout_text(r.requested_timeout_ms, r.registered_timeout_ms),
                     std::to_string(r.pending_at_savepoint.size()),
                     fixed(static_cast<double>(pending_age_at_restore_ms(r)) / 1000, 1) + " s",
-                    report::with_thousands(static_cast<long long>(r.committed.distinct_seq)) + " of " +
-                        report::with_thousands(static_cast<long long>(r.events)) + ", " +
-                        std::to_string(r.committed.duplicate_rows) + ", " +
-                        std::to_string(r.committed.missing_runs.size()),
+                    committed_text(r.committed, r.events),
                     report::with_thousands(static_cast<long long>(r.uncommitted.distinct_seq)), r.signals.state,
                     std::to_string(r.signals.exceptions), std::to_string(r.signals.failed_checkpoints),
                     std::to_string(r.signals.log_warnings)});
@@ -188,7 +184,7 @@ inline std::string boundary_svg(const samples& s) {
     for (const auto& r : s.runs) {
         if (r.part != "boundary" || !r.ratio) continue;
         auto& ser = by_repeat[r.repeat];
-        ser.label = "repeat " + std::to_string(r.repeat);
+        ser.label = fmt::format("repeat {}", r.repeat);
         ser.points.push_back({*r.ratio, committed_fraction(r)});
     }
     for (auto& [k, ser] : by_repeat) {

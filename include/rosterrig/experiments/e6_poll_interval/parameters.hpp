@@ -13,6 +13,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/consumer_log.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
@@ -37,11 +38,8 @@ inline const std::vector<std::string>& known_scenarios() {
     return s;
 }
 
-struct parameters {
-    std::uint64_t seed = 6;
-    std::uint64_t events = 3000;
-    std::uint64_t providers = 500;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 6, .events = 3000, .providers = 500, .partitions = 4} {}
     std::uint64_t members = 2;
     std::int64_t max_poll_interval_ms = 10000;
     std::int64_t session_timeout_ms =
@@ -59,7 +57,6 @@ struct parameters {
     // The outcome of one configuration varied between full runs (a late
     // hand-over under Java's consumer protocol), so the full run repeats.
     std::optional<std::uint64_t> repeats;
-    bool quick = false;
 
     static std::vector<std::string> all_runs() {
         std::vector<std::string> out;
@@ -85,12 +82,10 @@ struct parameters {
         p.runs = {"cpp/classic/degraded", "java/classic/degraded", "java/consumer/degraded", "cpp/classic/fix-pause"};
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, members, max_poll_interval_ms, session_timeout_ms, batch,
-                       healthy_latency_ms, degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms,
-                       runs, repeats, quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (members, max_poll_interval_ms, session_timeout_ms, batch, healthy_latency_ms,
+                       degraded_latency_ms, fix_interval_ms, fix_batch, run_ms, sample_every_ms, runs, repeats))
 
 /// What one run's members are told.
 struct member_settings {

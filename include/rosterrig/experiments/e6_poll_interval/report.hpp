@@ -5,6 +5,8 @@
 
 #include "rosterrig/experiments/e6_poll_interval/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e6 {
 
 // ---- report ---------------------------------------------------------------------
@@ -13,7 +15,7 @@ inline std::map<std::string, std::string> timelines(const samples& s);
 
 inline std::string errors_text(const experiment::consumer_accounting& a) {
     std::string out;
-    for (const auto& [kind, n] : a.errors_seen) out += (out.empty() ? "" : "; ") + std::to_string(n) + "× " + kind;
+    for (const auto& [kind, n] : a.errors_seen) out += fmt::format("{}{}× {}", out.empty() ? "" : "; ", n, kind);
     return out.empty() ? std::string("none") : out;
 }
 
@@ -21,7 +23,8 @@ inline std::string errors_text(const experiment::consumer_accounting& a) {
 inline std::string spread_text(std::vector<std::int64_t> v) {
     if (v.empty()) return "–";
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    return *lo == *hi ? report::with_thousands(*lo) : report::with_thousands(*lo) + "–" + report::with_thousands(*hi);
+    return *lo == *hi ? report::with_thousands(*lo)
+                      : fmt::format("{}–{}", report::with_thousands(*lo), report::with_thousands(*hi));
 }
 
 /// The repeats of each configuration side by side: how many were clean, and
@@ -47,54 +50,50 @@ inline std::string spread_table(const samples& s) {
             clean_runs += clean(*r) ? 1 : 0;
         }
         const auto& first = *rs.front();
-        t.row({first.settings.client + " / " + first.settings.protocol, first.settings.scenario,
-               std::to_string(rs.size()), std::to_string(clean_runs) + " of " + std::to_string(rs.size()),
-               spread_text(twice), spread_text(failed),
-               spread_text(committed) + " (" + report::with_thousands(first.events) + ")"});
+        t.row({fmt::format("{} / {}", first.settings.client, first.settings.protocol), first.settings.scenario,
+               std::to_string(rs.size()), fmt::format("{} of {}", clean_runs, rs.size()), spread_text(twice),
+               spread_text(failed),
+               fmt::format("{} ({})", spread_text(committed), report::with_thousands(first.events))});
     }
     return "The repeats side by side:\n\n" + t.render();
 }
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::fixed;
-    std::string o =
-        "The roster feed (" + report::with_thousands(static_cast<long long>(p.events)) + " events, " +
-        std::to_string(p.partitions) + " partitions) read by a consumer group of " + std::to_string(p.members) +
-        " members that take up to " + std::to_string(p.batch) +
-        " records per poll, \"process\" each with a dependency of fixed latency (a sleep) and commit the batch synchronously; "
-        "`max.poll.interval.ms` = " +
-        fixed(static_cast<double>(p.max_poll_interval_ms) / 1000, 0) +
-        " s. Healthy: " + std::to_string(p.healthy_latency_ms) + " ms per record (" +
-        fixed(static_cast<double>(p.batch * p.healthy_latency_ms) / 1000, 1) +
-        " s per batch); degraded: " + std::to_string(p.degraded_latency_ms) + " ms (" +
-        fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0) +
-        " s per batch). The fixes run at the degraded "
-        "latency: an interval of " +
-        fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0) + " s; " + std::to_string(p.fix_batch) +
-        " records per poll; or the partitions paused while a worker thread processes and the loop keeps polling. Each run lasts " +
-        fixed(static_cast<double>(p.run_ms) / 1000, 0) + " s (a member finishes the batch in hand)" +
-        (p.repeat_count() > 1 ? "; every configuration ran " + std::to_string(p.repeat_count()) +
-                                    " times, the whole list once before it began again"
-                              : std::string()) +
-        ". Counts are exact, from every "
-        "line the members logged (each record processed, each commit and its answer, each error the application was handed, each "
-        "assignment); committed offsets and lag are the broker's, sampled every " +
-        fixed(static_cast<double>(p.sample_every_ms) / 1000, 0) + " s" + (p.quick ? ", **quick run**" : "") + ".\n\n";
+    std::string o = fmt::format(
+        "The roster feed ({} events, {} partitions) read by a consumer group of {} members that take up to {} records "
+        "per poll, \"process\" each with a dependency of fixed latency (a sleep) and commit the batch synchronously; "
+        "`max.poll.interval.ms` = {} s. Healthy: {} ms per record ({} s per batch); degraded: {} ms ({} s per batch). "
+        "The fixes run at the degraded latency: an interval of {} s; {} records per poll; or the partitions paused "
+        "while a worker thread processes and the loop keeps polling. Each run lasts {} s (a member finishes the batch "
+        "in hand){}. Counts are exact, from every line the members logged (each record processed, each commit and its "
+        "answer, each error the application was handed, each assignment); committed offsets and lag are the broker's, "
+        "sampled every {} s{}.\n\n",
+        report::with_thousands(static_cast<long long>(p.events)), p.partitions, p.members, p.batch,
+        fixed(static_cast<double>(p.max_poll_interval_ms) / 1000, 0), p.healthy_latency_ms,
+        fixed(static_cast<double>(p.batch * p.healthy_latency_ms) / 1000, 1), p.degraded_latency_ms,
+        fixed(static_cast<double>(p.batch * p.degraded_latency_ms) / 1000, 0),
+        fixed(static_cast<double>(p.fix_interval_ms) / 1000, 0), p.fix_batch,
+        fixed(static_cast<double>(p.run_ms) / 1000, 0),
+        p.repeat_count() > 1
+            ? fmt::format("; every configuration ran {} times, the whole list once before it began again",
+                          p.repeat_count())
+            : std::string(),
+        fixed(static_cast<double>(p.sample_every_ms) / 1000, 0), p.quick ? ", **quick run**" : "");
     report::markdown_table t{{"Client / protocol", "Run", "Repeat", "Processed (distinct)",
                               "Processed more than once (most times)", "Commits ok / failed",
                               "Committed at end (of events)", "Lag at end", "Assignments / revocations",
                               "What the application was handed", "Client log lines about the interval"}};
     for (const auto& r : s.runs) {
         const auto a = accounting(r);
-        t.row({r.settings.client + " / " + r.settings.protocol, r.settings.scenario,
+        t.row({fmt::format("{} / {}", r.settings.client, r.settings.protocol), r.settings.scenario,
                r.repeat ? std::to_string(*r.repeat) : "only",
-               report::with_thousands(a.processed) + " (" + report::with_thousands(a.distinct_records) + ")",
-               report::with_thousands(a.processed_more_than_once) + " (" + std::to_string(a.most_times_processed) + ")",
-               std::to_string(a.commits_ok) + " / " + std::to_string(a.commits_failed),
-               report::with_thousands(committed_at_end(r)) + " (" + report::with_thousands(r.events) + ")",
-               report::with_thousands(lag_at_end(r)),
-               std::to_string(a.assignments) + " / " + std::to_string(a.revocations), errors_text(a),
-               std::to_string(r.client_poll_warnings)});
+               fmt::format("{} ({})", report::with_thousands(a.processed), report::with_thousands(a.distinct_records)),
+               fmt::format("{} ({})", report::with_thousands(a.processed_more_than_once), a.most_times_processed),
+               fmt::format("{} / {}", a.commits_ok, a.commits_failed),
+               fmt::format("{} ({})", report::with_thousands(committed_at_end(r)), report::with_thousands(r.events)),
+               report::with_thousands(lag_at_end(r)), fmt::format("{} / {}", a.assignments, a.revocations),
+               errors_text(a), std::to_string(r.client_poll_warnings)});
     }
     o += t.render();
     if (any_repeat(s)) o += "\n" + spread_table(s);
@@ -102,14 +101,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
     for (const auto& r : s.runs)
         for (const auto& c : r.clients)
             if (versions.find(c) == std::string::npos) versions += (versions.empty() ? "" : "; ") + c;
-    if (!versions.empty()) o += "\nThe members reported: " + versions + ".\n";
+    if (!versions.empty()) o += fmt::format("\nThe members reported: {}.\n", versions);
     std::string examples;
     for (const auto& r : s.runs)
         for (const auto& x : r.client_warning_examples)
-            if (examples.find(x) == std::string::npos) examples += "\n- `" + x + "`";
+            if (examples.find(x) == std::string::npos) examples += fmt::format("\n- `{}`", x);
     if (!examples.empty())
         o += "\nWhat the clients logged about the interval (one line of each kind):\n" + examples + "\n";
-    for (const auto& [file, svg] : timelines(s)) o += "\n![committed offsets and lag against time](" + file + ")\n";
+    for (const auto& [file, svg] : timelines(s))
+        o += fmt::format("\n![committed offsets and lag against time]({})\n", file);
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 
@@ -117,15 +117,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
 inline std::string timeline_file(const std::string& client) {
     std::string f = client;
     std::replace(f.begin(), f.end(), '/', '_');
-    return "docs/e6_timeline_" + f + ".svg";
+    return fmt::format("docs/e6_timeline_{}.svg", f);
 }
 
 /// One client's committed position (solid) and lag (dashed) against time,
 /// for the degraded run and each fix.
 inline std::string timeline_svg(const samples& s, const std::string& client) {
     report::line_plot plot;
-    plot.title =
-        "The poll-interval trap, " + client + ": committed offsets and lag" + (any_repeat(s) ? " (first repeat)" : "");
+    plot.title = fmt::format("The poll-interval trap, {}: committed offsets and lag{}", client,
+                             any_repeat(s) ? " (first repeat)" : "");
     plot.x_label = "seconds since the members started";
     plot.y_label = "records committed (broker, summed over partitions)";
     plot.y2_label = "lag (dashed)";

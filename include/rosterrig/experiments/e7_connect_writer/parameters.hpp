@@ -10,6 +10,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/commit_cell.hpp"
 #include "rosterrig/experiment/feed_pacing.hpp"
@@ -21,12 +22,10 @@ namespace rosterrig::e7 {
 
 using experiment::prediction_outcome;
 
-struct parameters {
-    std::uint64_t seed = 7;
+struct parameters : experiment::feed_parameters {
+    // Part 1's feed is experiment 1's.
+    parameters() : feed_parameters{.seed = 7, .events = 12000, .providers = 2000, .partitions = 4} {}
     // Part 1
-    std::uint64_t events = 12000;  // experiment 1's feed
-    std::uint64_t providers = 2000;
-    std::uint32_t partitions = 4;
     std::uint64_t kills = 30;
     std::int64_t commit_interval_ms = 2000;  // iceberg.control.commit.interval-ms, experiment 1's checkpoint interval
     std::int64_t tasks = 2;                  // tasks.max, experiment 1's parallelism
@@ -43,7 +42,6 @@ struct parameters {
     std::uint64_t dial_events = 20000;
     std::int64_t dial_feed_ms = 90000;  // every cell's feed paced to this duration
     std::int64_t freshness_bucket_ms = 100;
-    bool quick = false;
 
     static parameters full() { return {}; }
     /// For CI (under 3 minutes): one kill, a short offsets part, one dial cell.
@@ -61,7 +59,6 @@ struct parameters {
         p.dial_feed_ms = 10000;
         return p;
     }
-    roster_spec feed() const { return roster_feed(seed, events, providers, partitions); }
     roster_spec offsets_feed() const {
         return roster_feed(seed + 1, offsets_events, std::max<std::uint64_t>(1, offsets_events / 6), partitions);
     }
@@ -70,10 +67,9 @@ struct parameters {
     }
     double dial_rate() const { return static_cast<double>(dial_events) * 1000.0 / static_cast<double>(dial_feed_ms); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, kills, commit_interval_ms, tasks, kill_delay_min_ms,
-                       kill_delay_max_ms, offsets_events, offsets_watch_ms, dial_intervals_ms, dial_events,
-                       dial_feed_ms, freshness_bucket_ms, quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (kills, commit_interval_ms, tasks, kill_delay_min_ms, kill_delay_max_ms, offsets_events,
+                       offsets_watch_ms, dial_intervals_ms, dial_events, dial_feed_ms, freshness_bucket_ms))
 
 /// Part 1's one configuration: the sink has no mode to choose.
 inline constexpr const char* restart_name = "kafka-connect + append";

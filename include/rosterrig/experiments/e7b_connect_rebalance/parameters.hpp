@@ -14,6 +14,7 @@
 
 #include <boost/describe.hpp>
 
+#include "rosterrig/experiment/feed_parameters.hpp"
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
@@ -89,11 +90,8 @@ inline std::int64_t target_worker_of(const std::string& cell, std::int64_t coord
     return coordinator_worker;
 }
 
-struct parameters {
-    std::uint64_t seed = 77;
-    std::uint64_t events = 20000;
-    std::uint64_t providers = 2000;
-    std::uint32_t partitions = 4;
+struct parameters : experiment::feed_parameters {
+    parameters() : feed_parameters{.seed = 77, .events = 20000, .providers = 2000, .partitions = 4} {}
     std::int64_t tasks = 2;  // tasks.max of every cell but tasks-4 (tasks_of): one task per worker of two
     std::int64_t commit_interval_ms = 2000;  // iceberg.control.commit.interval-ms, experiment 7's
     std::int64_t feed_ms = 10000;            // the feed is paced over this long
@@ -120,7 +118,6 @@ struct parameters {
     std::int64_t first_commit_wait_ms = 60000;
     std::uint64_t trials = 5;  // per cell
     std::vector<std::string> cells = known_cells();
-    bool quick = false;
 
     static parameters full() { return {}; }
     /// For CI (under 3 minutes): one coordinator kill, no restart.
@@ -154,10 +151,9 @@ struct parameters {
     }
     roster_spec feed(std::uint64_t trial) const { return roster_feed(seed + trial, events, providers, partitions); }
 };
-BOOST_DESCRIBE_STRUCT(parameters, (),
-                      (seed, events, providers, partitions, tasks, commit_interval_ms, feed_ms, fault_delay_min_ms,
-                       fault_delay_max_ms, pause_ms, settle_ms, restart_settle_ms, first_commit_wait_ms, trials, cells,
-                       quick))
+BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
+                      (tasks, commit_interval_ms, feed_ms, fault_delay_min_ms, fault_delay_max_ms, pause_ms, settle_ms,
+                       restart_settle_ms, first_commit_wait_ms, trials, cells))
 
 /// tasks.max of the cell's connector: 4 in tasks-4 (one task per partition
 /// of the default four), `tasks` in every other cell.

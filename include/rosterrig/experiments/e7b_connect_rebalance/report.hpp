@@ -5,6 +5,8 @@
 
 #include "rosterrig/experiments/e7b_connect_rebalance/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e7b {
 
 // ---- report --------------------------------------------------------------------
@@ -81,26 +83,23 @@ inline std::string movements_table(const samples& s) {
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::with_thousands;
-    std::string o =
-        "Each trial: a fresh Iceberg sink connector (" + std::to_string(p.tasks) + " tasks over " +
-        std::to_string(p.partitions) + " partitions, commits every " +
-        report::fixed(static_cast<double>(p.commit_interval_ms) / 1000, 0) + " s), " +
-        with_thousands(static_cast<long long>(p.events)) + " events paced over " +
-        report::fixed(static_cast<double>(p.feed_ms) / 1000, 0) + " s, one fault " +
-        report::fixed(static_cast<double>(p.fault_delay_min_ms) / 1000, 0) + "–" +
-        report::fixed(static_cast<double>(p.fault_delay_max_ms) / 1000, 0) +
-        " s into the feed (seeded; in the after-commit cell, that long after the table's first snapshot), then a window of " +
-        report::fixed(static_cast<double>(p.settle_ms) / 1000, 0) +
-        " s after the heal for every acknowledged record to be committed. Every trial starts on worker JVMs started anew "
-        "for it (so no coordinator of an earlier trial runs on), and the run ends by starting them anew once more. A connector short at the window's end is "
-        "restarted through the worker's REST API and given a second window (" +
-        report::fixed(static_cast<double>(p.restart_settle_ms) / 1000, 0) +
-        " s); then every row is read back through Trino. "
-        "The source offsets' lag is the log end minus the offsets the sink committed for the connector's consumer group, summed over partitions at the window's end: 0 means no record will be read again. The coordinator's worker and the coordinators started and stopped are counted from the workers' own log lines "
-        "(a worker's word, not the broker's: a stop can be logged twice, so started minus stopped is a floor), and the "
-        "coordinators' consumer group is described by the broker once a second through the window (one member per running "
-        "coordinator; a sampled count, so a short overlap can fall between samples). Worker: " +
-        (s.worker_version.empty() ? "?" : s.worker_version) + ".";
+    const auto secs = [](std::int64_t ms) { return report::fixed(static_cast<double>(ms) / 1000, 0); };
+    std::string o = fmt::format(
+        "Each trial: a fresh Iceberg sink connector ({} tasks over {} partitions, commits every {} s), {} events paced "
+        "over {} s, one fault {}–{} s into the feed (seeded; in the after-commit cell, that long after the table's "
+        "first snapshot), then a window of {} s after the heal for every acknowledged record to be committed. Every "
+        "trial starts on worker JVMs started anew for it (so no coordinator of an earlier trial runs on), and the run "
+        "ends by starting them anew once more. A connector short at the window's end is restarted through the "
+        "worker's REST API and given a second window ({} s); then every row is read back through Trino. The source "
+        "offsets' lag is the log end minus the offsets the sink committed for the connector's consumer group, summed "
+        "over partitions at the window's end: 0 means no record will be read again. The coordinator's worker and the "
+        "coordinators started and stopped are counted from the workers' own log lines (a worker's word, not the "
+        "broker's: a stop can be logged twice, so started minus stopped is a floor), and the coordinators' consumer "
+        "group is described by the broker once a second through the window (one member per running coordinator; a "
+        "sampled count, so a short overlap can fall between samples). Worker: {}.",
+        p.tasks, p.partitions, secs(p.commit_interval_ms), with_thousands(static_cast<long long>(p.events)),
+        secs(p.feed_ms), secs(p.fault_delay_min_ms), secs(p.fault_delay_max_ms), secs(p.settle_ms),
+        secs(p.restart_settle_ms), s.worker_version.empty() ? "?" : s.worker_version);
     // The control-topic reset each cell's connectors ran with, as the worker stored it.
     std::map<std::string, std::set<std::string>> resets;
     for (const auto& x : s.trials)
@@ -109,7 +108,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
     for (const auto& [cell, values] : resets) {
         std::string v;
         for (const auto& one : values) v += (v.empty() ? "" : ", ") + one;
-        o += " " + cell + ": iceberg.kafka.auto.offset.reset " + v + " (as the worker stored it).";
+        o += fmt::format(" {}: iceberg.kafka.auto.offset.reset {} (as the worker stored it).", cell, v);
     }
     o += tasks_text(s) + added_cells_text(s, p);
     o += "\n\n";
@@ -121,23 +120,23 @@ inline std::string report_section(const result::result_envelope& env, const samp
          "Coordinators left 10 s after the connector's deletion", "Data files added by two snapshots"}};
     for (const auto& x : s.trials)
         t.row({x.cell, std::to_string(x.index),
-               "worker " + std::to_string(x.coordinator_worker) + " / worker " + std::to_string(x.target_worker),
-               std::to_string(x.snapshots_before_fault) + " (" + with_thousands(x.records_before_fault) + ")",
-               with_thousands(x.records_at_window_end) + " (" + with_thousands(static_cast<long long>(x.acknowledged)) +
-                   ")" + (landed_in_window(x) ? ", all after " + std::to_string(x.landed_after_ms / 1000) + " s" : ""),
+               fmt::format("worker {} / worker {}", x.coordinator_worker, x.target_worker),
+               fmt::format("{} ({})", x.snapshots_before_fault, with_thousands(x.records_before_fault)),
+               fmt::format("{} ({}){}", with_thousands(x.records_at_window_end),
+                           with_thousands(static_cast<long long>(x.acknowledged)),
+                           landed_in_window(x) ? fmt::format(", all after {} s", x.landed_after_ms / 1000) : ""),
                x.source_lag_at_window_end < 0 ? "–" : with_thousands(x.source_lag_at_window_end),
-               std::to_string(x.coordinators_started) + " / " + std::to_string(x.coordinators_stopped),
-               std::to_string(x.coord_group_max_members) + " (" + std::to_string(x.coord_group_samples_with_two) +
-                   " of " + std::to_string(x.coord_group_samples) + ")",
-               std::to_string(x.commit_rounds_started) + " (" + std::to_string(x.commit_rounds_timed_out) + ", " +
-                   std::to_string(x.stray_answers) + ")",
+               fmt::format("{} / {}", x.coordinators_started, x.coordinators_stopped),
+               fmt::format("{} ({} of {})", x.coord_group_max_members, x.coord_group_samples_with_two,
+                           x.coord_group_samples),
+               fmt::format("{} ({}, {})", x.commit_rounds_started, x.commit_rounds_timed_out, x.stray_answers),
                x.restarted ? (x.landed_after_restart_ms >= 0
-                                  ? "all committed after " + std::to_string(x.landed_after_restart_ms / 1000) + " s"
+                                  ? fmt::format("all committed after {} s", x.landed_after_restart_ms / 1000)
                                   : with_thousands(x.records_after_restart) + " committed")
                            : "–",
-               with_thousands(static_cast<long long>(x.rows)) + " / " +
-                   with_thousands(static_cast<long long>(x.duplicate_rows)) + " / " +
-                   with_thousands(static_cast<long long>(x.missing_seq)),
+               fmt::format("{} / {} / {}", with_thousands(static_cast<long long>(x.rows)),
+                           with_thousands(static_cast<long long>(x.duplicate_rows)),
+                           with_thousands(static_cast<long long>(x.missing_seq))),
                x.coord_members_after_delete < 0 ? "–" : std::to_string(x.coord_members_after_delete),
                x.files_added_twice ? std::to_string(x.files_added_twice->size()) : "–"});
     o += t.render();

@@ -4,6 +4,8 @@
 
 #include "rosterrig/experiments/e8_catalog_commit_faults/rules.hpp"
 
+#include <fmt/format.h>
+
 namespace rosterrig::e8 {
 
 // ---- report ---------------------------------------------------------------
@@ -14,17 +16,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto& t : *p.more_tables) {
             std::string name = experiment::name_of(t.table);
             std::replace(name.begin(), name.end(), '_', '-');
-            more += "; then " + name + (retries_off(t.table) ? " (commit.retry.num-retries = 0)" : "");
+            more += fmt::format("; then {}{}", name, retries_off(t.table) ? " (commit.retry.num-retries = 0)" : "");
         }
-    std::string o =
-        "One Flink job per writer and table (parallelism 1, exactly-once, checkpoint every " +
-        report::fixed(static_cast<double>(p.checkpoint_interval_ms) / 1000, 0) + " s; an append table" + more +
-        ") fed " + report::fixed(p.rate, 0) +
-        " events/s; its catalog client goes through the fault proxy, the checks go to the "
-        "catalog and Trino directly. Each trial hits one commit POST (the k-th after the table settled, k drawn in "
-        "[2, 5]). Counts are exact: snapshots from the catalog, requests from the proxy's log, rows from a full Trino "
-        "scan" +
-        std::string(p.quick ? "; **quick run**" : "") + ".\n\n";
+    std::string o = fmt::format(
+        "One Flink job per writer and table (parallelism 1, exactly-once, checkpoint every {} s; an append table{}) "
+        "fed {} events/s; its catalog client goes through the fault proxy, the checks go to the catalog and Trino "
+        "directly. Each trial hits one commit POST (the k-th after the table settled, k drawn in [2, 5]). Counts are "
+        "exact: snapshots from the catalog, requests from the proxy's log, rows from a full Trino scan{}.\n\n",
+        report::fixed(static_cast<double>(p.checkpoint_interval_ms) / 1000, 0), more, report::fixed(p.rate, 0),
+        p.quick ? "; **quick run**" : "");
     report::markdown_table t{{"Writer (and table, when not append)", "Trial", "Fault", "Checkpoint hit",
                               "Valid (what the proxy saw)", "Snapshots with that watermark", "Records committed twice",
                               "Flink failures"}};
@@ -32,8 +32,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto& x : r.trials) {
             const auto oc = outcome_of(r, x);
             t.row({run_name(r), std::to_string(x.index),
-                   stem_of(x.kind) + (x.status ? " " + std::to_string(x.status) : std::string()),
-                   std::to_string(oc.checkpoint), (oc.valid.valid ? "yes: " : "no: ") + oc.valid.why,
+                   x.status ? fmt::format("{} {}", stem_of(x.kind), x.status) : stem_of(x.kind),
+                   std::to_string(oc.checkpoint), fmt::format("{}{}", oc.valid.valid ? "yes: " : "no: ", oc.valid.why),
                    std::to_string(oc.commits_of_checkpoint), std::to_string(oc.excess_records),
                    std::to_string(x.exceptions_after - x.exceptions_before)});
         }
@@ -57,9 +57,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
             upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.duplicate_rows)),
             upsert ? "n/a (one row per NPI)" : report::with_thousands(static_cast<long long>(r.missing_seq))};
         if (any_upsert)
-            row.push_back(upsert ? std::to_string(r.rows_sharing_npi.value_or(0)) + " / " +
-                                       std::to_string(r.missing_npis.value_or(0)) + " / " +
-                                       std::to_string(r.stale_rows.value_or(0))
+            row.push_back(upsert ? fmt::format("{} / {} / {}", r.rows_sharing_npi.value_or(0),
+                                               r.missing_npis.value_or(0), r.stale_rows.value_or(0))
                                  : "n/a (append)");
         row.insert(row.end(), {std::to_string(rr.excess_records()), std::to_string(rr.replayed_watermarks.size())});
         end.row(row);
