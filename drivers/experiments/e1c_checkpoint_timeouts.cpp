@@ -9,8 +9,7 @@
 // backpressure polled every second while the job drains (in the kill cells,
 // the TaskManager SIGKILLed right after a checkpoint times out); then the table
 // read back through Trino, the writer's snapshots from the catalog, and the
-// store's data files matched against the ones the table references; each
-// missing seq attributed to the checkpoint whose offsets first covered it.
+// store's data files matched against the ones the table references.
 // Everything else is in include/rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp.
 #include <rosterrig/experiments/e1c_checkpoint_timeouts/e1c_checkpoint_timeouts.hpp>
 #include <rosterrig/generate/generator.hpp>
@@ -57,8 +56,6 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
     progress(label + ": generating " + std::to_string(spec.events) + " events" +
              (rate > 0 ? ", paced at " + std::to_string(static_cast<long long>(rate)) + " per second" : ""));
     auto records = kafka_records(generate(spec));
-    std::vector<std::uint32_t> partition_of_seq(records.size());
-    for (const auto& r : records) partition_of_seq.at(static_cast<std::size_t>(r.seq - 1)) = r.partition;
     const long long feed_start = now_ms();
     sampler.feed_started(feed_start);
     feeder feed(s.stack.kafka(), p.topic, std::move(records), rate);
@@ -94,10 +91,9 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
         for (const auto& sn : state.snapshots) r.snapshots.push_back(replay_entry_of(sn));
         r.store = store;
         r.source_backpressure = seen.backpressure;
-        e1c::record_attribution(r, seen.offsets, partition_of_seq);
+        r.source_offsets = seen.offsets;
         progress(label + ": " + e1c::backpressure_text(r));
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
-        if (r.missing_seq) progress(label + ": " + e1c::attribution_text(r));
     });
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("in every e1c append cell the records the snapshots added are the rows
 }
 
 TEST_CASE("the e1c verdicts on record are the ones the code computes from the samples", "[claims][e1c]") {
-    auto h = C::recorded_verdicts_are_recomputed(16);
+    auto h = C::recorded_verdicts_are_recomputed(28);
     // Mutation (data): a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction.
     for (auto& r : h.samples.runs)
         if (r.name == e1c::cells().at(2).name) r.missing_seq = 1, r.missing_runs = {{1, 1}};
@@ -148,6 +148,82 @@ TEST_CASE(
             for (auto& r : x.runs)
                 if (r.upsert) {
                     r.upsert->table_in_force.write_upsert_enabled = "false";
+                    break;
+                }
+        });
+}
+
+// Mutation: a paced run recorded as produced in one second.
+TEST_CASE("each e1c paced run was produced at its cell's rate, with its source's backpressure sampled",
+          "[claims][e1c]") {
+    C::holds_and_is_mutation_checked(
+        [](const e1c::samples& x, const e1c::parameters& p) {
+            std::size_t paced = 0;
+            for (const auto& c : e1c::cells_of(p))
+                for (const auto* r : e1c::runs_of(x, c.name)) {
+                    const auto run = e1c::run_label(*r);
+                    const double rate = e1c::rate_of(p, c);
+                    const auto b = e1c::backpressure_of(*r);
+                    if (!claims_test::eq(run + " feed rate recorded", r->feed_rate.value_or(-1), rate)) return false;
+                    if (rate <= 0) continue;  // produced at once (some runs got no metric from Flink: see the README)
+                    ++paced;
+                    if (!claims_test::that(run + " backpressure sampled over its drain",
+                                           b.has_value() && b->samples > 0))
+                        return false;
+                    // The producer took at least 90 % of events / rate: the pace held (a faster feed is not paced).
+                    const auto least_ms =
+                        static_cast<std::int64_t>(0.9 * 1000.0 * static_cast<double>(r->events) / rate);
+                    if (!claims_test::ge(run + " produce time (ms)", r->produce_ms, least_ms)) return false;
+                }
+            return claims_test::gt("e1c paced runs", paced, 0) && every_cell_ran(x, p);
+        },
+        [](e1c::samples& x) {
+            for (auto& r : x.runs)
+                if (r.feed_rate.value_or(0) > 0) {
+                    r.produce_ms = 1000;
+                    break;
+                }
+        });
+}
+
+// Mutation: a kill's timed-out checkpoint replaced by the id of one that completed.
+TEST_CASE("each e1c kill followed a timed-out checkpoint, and the same job ran again from a completed one",
+          "[claims][e1c]") {
+    C::holds_and_is_mutation_checked(
+        [](const e1c::samples& x, const e1c::parameters& p) {
+            std::size_t kill_runs = 0;
+            for (const auto& c : e1c::cells_of(p))
+                for (const auto* r : e1c::runs_of(x, c.name)) {
+                    const auto run = e1c::run_label(*r);
+                    if (!claims_test::eq(run + " is a kill cell == recorded kills", c.kill_after_timeout,
+                                         r->kills.has_value()))
+                        return false;
+                    if (!r->kills) continue;
+                    ++kill_runs;
+                    if (!claims_test::eq(run + " kills", r->kills->size(), p.kills_per_run.value_or(0))) return false;
+                    auto status_of = [&](std::int64_t id) -> std::string {
+                        for (const auto& cp : r->checkpoints)
+                            if (cp.id == id) return experiment::timed_out(cp) ? "timed out" : cp.status;
+                        return "not in the history";
+                    };
+                    for (const auto& k : *r->kills) {
+                        const auto kill = run + " kill after checkpoint " + std::to_string(k.timed_out_checkpoint);
+                        if (!claims_test::eq(kill + ": its status", status_of(k.timed_out_checkpoint), "timed out") ||
+                            !claims_test::ge(kill + ": killed at (ms) >= expiry seen at", k.kill.killed_at_ms,
+                                             k.timed_out_seen_at_ms) ||
+                            !claims_test::that(kill + ": the same job ran again", k.kill.same_job_running) ||
+                            !claims_test::eq(kill + ": the restored checkpoint's status",
+                                             status_of(k.kill.restored_checkpoint_id), "COMPLETED"))
+                            return false;
+                    }
+                }
+            return claims_test::gt("e1c kill runs", kill_runs, 0) && every_cell_ran(x, p);
+        },
+        [](e1c::samples& x) {
+            for (auto& r : x.runs)
+                if (r.kills && !r.kills->empty()) {
+                    for (const auto& cp : r.checkpoints)
+                        if (cp.status == "COMPLETED") r.kills->front().timed_out_checkpoint = cp.id;
                     break;
                 }
         });

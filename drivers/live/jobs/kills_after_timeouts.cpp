@@ -27,7 +27,7 @@ void kill_after_timeouts(session& s, const std::string& job, checkpoint_sampler&
         };
         const auto waited_ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait_for_timeout).count();
         if (elapsed_until(now_ms(), waited_ms, seen, std::chrono::milliseconds(200)) < 0) {
-            progress(label + ": no checkpoint above " + std::to_string(above) + " timed out within " +
+            progress(label + ": no checkpoint above " + std::to_string(above) + " triggered and timed out within " +
                      std::to_string(wait_for_timeout.count()) + " s; " + std::to_string(step.index - 1) + " of " +
                      std::to_string(steps.size()) + " kills made");
             return;

@@ -24,7 +24,7 @@ void checkpoint_sampler::poll() {
     } catch (const live_error&) {
     }
     std::optional<experiment::committed_offsets_sample> offsets;
-    if (admin_) try {  // a failed reading widens the attribution's interval (longest_gap_ms), it ends no run
+    if (admin_) try {  // a failed reading is a reading fewer (the gap shows in at_ms), it ends no run
             const auto read = admin_->committed_offsets(group_->group, group_->topic, group_->partitions);
             offsets.emplace();
             for (const auto& [p, o] : read) {

@@ -5,8 +5,8 @@
 // times count from the feed's start), as the largest
 // backPressuredTimeMsPerSecond over the source vertex's subtasks. Given the
 // source's group, it also reads the offsets the source committed (Flink
-// commits them when a checkpoint completes), to attribute a missing record to
-// the checkpoint that covered it.
+// commits them after a checkpoint completes, not promptly: see
+// experiment/committed_offsets.hpp).
 #ifndef ROSTERRIG_LIVE_CHECKPOINT_SAMPLER_HPP
 #define ROSTERRIG_LIVE_CHECKPOINT_SAMPLER_HPP
 #include <atomic>
@@ -18,7 +18,7 @@
 
 #include <rosterrig/experiment/backpressure.hpp>
 #include <rosterrig/experiment/checkpoint_outcome.hpp>
-#include <rosterrig/experiment/loss_attribution.hpp>
+#include <rosterrig/experiment/committed_offsets.hpp>
 
 #include "adapters/flink_rest.hpp"
 #include "adapters/kafka_admin.hpp"

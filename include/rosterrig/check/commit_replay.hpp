@@ -18,8 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include <boost/describe.hpp>
-
 namespace rosterrig::check {
 
 /// One snapshot as the catalog reports it, writer-neutral: the fields a
@@ -33,8 +31,6 @@ struct snapshot_entry {
     std::vector<std::string> added_data_files;  ///< file paths, when the check was given them
     std::optional<std::int64_t> timestamp_ms;  ///< the catalog's commit time; absent in results from before it was kept
 };
-BOOST_DESCRIBE_STRUCT(snapshot_entry, (),
-                      (snapshot_id, operation, writer_id, watermark, added_records, added_data_files, timestamp_ms))
 
 /// Whether a snapshot counts as a commit of data: it added records, and it is not
 /// a compaction's replace (which rewrites rows it does not add).

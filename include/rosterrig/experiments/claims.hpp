@@ -124,6 +124,14 @@ inline std::vector<experiment::claim> claims() {
         {"Experiment 1c's verdicts on record are the ones the code computes from the samples",
          "the e1c verdicts on record are the ones the code computes from the samples", e1c,
          "a missing seq in the unaligned SinkV2 cell refutes its no-loss prediction", false},
+        {"Each experiment 1c paced run was produced at its cell's rate (its producer took at least 90 % of events / rate), "
+         "with its source's backpressure sampled over its drain",
+         "each e1c paced run was produced at its cell's rate, with its source's backpressure sampled", e1c,
+         "a paced run recorded as produced in one second", false},
+        {"Each experiment 1c kill followed a checkpoint that Flink's history shows timed out, and the same job ran again "
+         "from a completed checkpoint",
+         "each e1c kill followed a timed-out checkpoint, and the same job ran again from a completed one", e1c,
+         "a kill's timed-out checkpoint replaced by the id of one that completed", false},
         // Experiment 7b
         {"The experiment 7b full run made every planned trial of every cell, each with its fault applied",
          "the e7b full run made every planned trial of every cell, each with its fault applied", e7b, "drop one trial",

@@ -60,47 +60,17 @@ void every_npi_keeps_its_last(e1c::cell_run& r) {
     u.npis_missing = 0, u.npis_without_latest = 0;
 }
 
-// The shipped run has no paced cell (it ran before them): the runs of `from`,
-// copied as the paced cell `to`'s, paced at 15,000 events/s, with one
-// backpressure sample per second of each drain: `paced` ms/s in the copies,
-// `at_once` in every run produced at once. Returns the copies.
-std::vector<e1c::cell_run*> paced_twin(e1c::samples& s, const std::string& from, const std::string& to,
-                                       double paced = 5, double at_once = 950) {
-    auto sample = [](e1c::cell_run& r, double v) {
+// The shipped paced runs of `cell`, with one backpressure sample per second
+// of each drain: `paced` ms/s in the paced runs, `at_once` in every run
+// produced at once (some shipped runs got no metric from Flink).
+std::vector<e1c::cell_run*> paced_runs(e1c::samples& s, const std::string& cell, double paced = 5,
+                                       double at_once = 950) {
+    for (auto& r : s.runs) {
         r.source_backpressure.emplace();
+        const double v = r.feed_rate.value_or(0) > 0 ? paced : at_once;
         for (std::int64_t t = 0; t <= r.drained_ms; t += 1000) r.source_backpressure->push_back({t, v});
-    };
-    for (auto& r : s.runs) sample(r, at_once);
-    std::vector<e1c::cell_run> copies;
-    for (const auto* r : runs_named(s, from)) copies.push_back(*r);
-    for (auto& r : copies) {
-        r.name = to, r.feed_rate = 15'000;
-        sample(r, paced);
-        s.runs.push_back(r);
     }
-    return runs_named(s, to);
-}
-
-// The shipped run has no kill cell either: the runs of `from`, copied as the
-// kill cell `to`'s, each with three kills after timed-out checkpoints 10, 20
-// and 30 that restored 9, 19 and 29 and ran the same job again.
-std::vector<e1c::cell_run*> kill_twin(e1c::samples& s, const std::string& from, const std::string& to) {
-    std::vector<e1c::cell_run> copies;
-    for (const auto* r : runs_named(s, from)) copies.push_back(*r);
-    for (auto& r : copies) {
-        r.name = to;
-        r.kills.emplace();
-        for (std::int64_t k = 1; k <= 3; ++k) {
-            e1c::timeout_kill x;
-            x.step.index = static_cast<std::uint64_t>(k);
-            x.timed_out_checkpoint = 10 * k;
-            x.kill.restored_checkpoint_id = 10 * k - 1;
-            x.kill.same_job_running = true;
-            r.kills->push_back(x);
-        }
-        s.runs.push_back(r);
-    }
-    return runs_named(s, to);
+    return runs_named(s, cell);
 }
 
 }  // namespace
@@ -176,74 +146,73 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
     out.push_back({"e1c.timeouts-applied", "the aligned SinkV2 cell's repeat 1 restarted once",
                    [n = c[3].name](S& s, P&) { named(s.runs, n, &e1c::cell_run::name).restarts_reported = 1; },
                    verdict_kind::refuted});
-    // The paced cells, on paced copies of the shipped runs of their twins produced at once.
-    out.push_back({"e1c.loses:" + c[10].name, "a paced copy of the unaligned FlinkSink runs, missing no seq",
+    // The paced cells, on their shipped runs.
+    out.push_back({"e1c.loses:" + c[10].name, "the paced unaligned FlinkSink runs, missing no seq",
                    [c](S& s, P&) {
-                       for (auto* r : paced_twin(s, c[0].name, c[10].name)) lose_nothing(*r);
+                       for (auto* r : paced_runs(s, c[10].name)) lose_nothing(*r);
                    },
                    verdict_kind::refuted});
-    out.push_back({"e1c.loses:" + c[10].name, "a paced copy of the unaligned FlinkSink runs, as they lost",
-                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::held});
+    out.push_back({"e1c.loses:" + c[10].name, "the paced unaligned FlinkSink runs, as they lost",
+                   [c](S& s, P&) { paced_runs(s, c[10].name); }, verdict_kind::held});
     out.push_back({"e1c.loses-nothing:" + c[11].name,
-                   "a paced copy of the unaligned SinkV2 runs, its first missing seqs 20,001..30,000",
-                   [c](S& s, P&) { lose_a_file(*paced_twin(s, c[2].name, c[11].name).front()); },
-                   verdict_kind::refuted});
+                   "the paced unaligned SinkV2 runs, the first missing seqs 20,001..30,000",
+                   [c](S& s, P&) { lose_a_file(*paced_runs(s, c[11].name).front()); }, verdict_kind::refuted});
     out.push_back({"e1c.loses:" + c[12].name,
-                   "a paced copy of the unaligned FlinkSink upsert runs, every NPI keeping its last record",
+                   "the paced unaligned FlinkSink upsert runs, every NPI keeping its last record",
                    [c](S& s, P&) {
-                       for (auto* r : paced_twin(s, c[5].name, c[12].name)) every_npi_keeps_its_last(*r);
+                       for (auto* r : paced_runs(s, c[12].name)) every_npi_keeps_its_last(*r);
                    },
                    verdict_kind::refuted});
-    for (const auto& [from, to] : {std::pair{c[6], c[13]}, std::pair{c[7], c[14]}})
-        out.push_back({"e1c.key-on-two-rows:" + to.name, "a paced copy of " + from.name + ", no NPI on two rows",
-                       [f = from.name, t = to.name](S& s, P&) {
-                           for (auto* r : paced_twin(s, f, t)) no_npi_on_two_rows(*r);
+    for (const auto& to : {c[13], c[14]})
+        out.push_back({"e1c.key-on-two-rows:" + to.name, "the runs of " + to.name + ", no NPI on two rows",
+                       [t = to.name](S& s, P&) {
+                           for (auto* r : paced_runs(s, t)) no_npi_on_two_rows(*r);
                        },
                        verdict_kind::refuted});
-    out.push_back({"e1c.paced-without-backpressure", "a paced copy whose source was backpressured 300 ms/s",
-                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name, 300); }, verdict_kind::refuted});
-    out.push_back({"e1c.paced-without-backpressure", "a paced copy at 5 ms/s, the runs produced at once at 950",
-                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::held});
-    out.push_back({"e1c.paced-times-out-less", "a paced copy timing out as often as its twin produced at once",
-                   [c](S& s, P&) { paced_twin(s, c[0].name, c[10].name); }, verdict_kind::refuted});
-    out.push_back({"e1c.paced-times-out-less", "a paced copy none of whose checkpoints timed out",
+    out.push_back({"e1c.paced-without-backpressure", "paced runs whose source was backpressured 300 ms/s",
+                   [c](S& s, P&) { paced_runs(s, c[10].name, 300); }, verdict_kind::refuted});
+    out.push_back({"e1c.paced-without-backpressure", "paced runs at 5 ms/s, the runs produced at once at 950",
+                   [c](S& s, P&) { paced_runs(s, c[10].name); }, verdict_kind::held});
+    out.push_back({"e1c.paced-times-out-less", "the shipped runs (the paced upsert cells timed out a larger share)",
+                   [c](S& s, P&) { paced_runs(s, c[10].name); }, verdict_kind::refuted});
+    out.push_back({"e1c.paced-times-out-less", "paced runs none of whose checkpoints timed out",
                    [c](S& s, P&) {
-                       for (auto* r : paced_twin(s, c[0].name, c[10].name))
-                           for (auto& k : r->checkpoints) k.status = "COMPLETED", k.failure_message.clear();
+                       for (std::size_t i = 10; i <= 14; ++i)
+                           for (auto* r : paced_runs(s, c[i].name))
+                               for (auto& k : r->checkpoints) k.status = "COMPLETED", k.failure_message.clear();
                    },
                    verdict_kind::held});
-    // The kill cells, on copies of the shipped runs of the same cells without kills.
-    for (const auto& [from, to] : {std::pair{c[1], c[15]}, std::pair{c[3], c[16]}, std::pair{c[2], c[17]}}) {
-        out.push_back({"e1c.loses-nothing:" + to.name, "a kill copy of " + from.name + ", its first missing a file",
-                       [f = from.name, t = to.name](S& s, P&) { lose_a_file(*kill_twin(s, f, t).front()); },
-                       verdict_kind::refuted});
-        out.push_back({"e1c.loses-nothing:" + to.name, "a kill copy of " + from.name + ", as it lost nothing",
-                       [f = from.name, t = to.name](S& s, P&) { kill_twin(s, f, t); }, verdict_kind::held});
+    // The kill cells, on their shipped runs.
+    for (const auto& to : {c[15], c[16], c[17]}) {
+        out.push_back({"e1c.loses-nothing:" + to.name, "the runs of " + to.name + ", the first missing a file",
+                       [t = to.name](S& s, P&) { lose_a_file(*runs_named(s, t).front()); }, verdict_kind::refuted});
+        out.push_back({"e1c.loses-nothing:" + to.name, "the runs of " + to.name + ", as they lost nothing",
+                       [t = to.name](S& s, P&) { runs_named(s, t); }, verdict_kind::held});
     }
-    out.push_back({"e1c.kill-after-timeout-no-duplicates", "a kill copy of the aligned FlinkSink runs, one seq twice",
+    out.push_back({"e1c.kill-after-timeout-no-duplicates", "the aligned FlinkSink kill runs, one seq twice",
                    [c](S& s, P&) {
-                       auto& r = *kill_twin(s, c[1].name, c[15].name).front();
+                       auto& r = *runs_named(s, c[15].name).front();
                        ++r.rows, ++r.duplicate_rows;
                    },
                    verdict_kind::refuted});
-    out.push_back({"e1c.kill-after-timeout-no-duplicates", "a kill copy of the aligned FlinkSink runs, as they were",
-                   [c](S& s, P&) { kill_twin(s, c[1].name, c[15].name); }, verdict_kind::held});
-    out.push_back({"e1c.kills-applied", "a kill copy whose first run made two kills of three",
+    out.push_back({"e1c.kill-after-timeout-no-duplicates", "the aligned FlinkSink kill runs, as they were",
+                   [c](S& s, P&) { runs_named(s, c[15].name); }, verdict_kind::held});
+    out.push_back({"e1c.kills-applied", "the aligned FlinkSink kill cell's first run making two kills of three",
                    [c](S& s, P& p) {
                        p.kills_per_run = 3;
-                       kill_twin(s, c[1].name, c[15].name).front()->kills->pop_back();
+                       runs_named(s, c[15].name).front()->kills->pop_back();
                    },
                    verdict_kind::refuted});
-    out.push_back({"e1c.kills-applied", "a kill copy whose every run made its three kills",
+    out.push_back({"e1c.kills-applied", "the kill runs as they were, every one with its three kills",
                    [c](S& s, P& p) {
                        p.kills_per_run = 3;
-                       kill_twin(s, c[1].name, c[15].name);
+                       runs_named(s, c[15].name);
                    },
                    verdict_kind::held});
-    out.push_back({"e1c.kills-applied", "a kill copy whose second trigger was not above the first restore",
+    out.push_back({"e1c.kills-applied", "a kill run whose second trigger was not above the first restore",
                    [c](S& s, P& p) {
                        p.kills_per_run = 3;
-                       kill_twin(s, c[1].name, c[15].name).front()->kills->at(1).timed_out_checkpoint = 5;
+                       runs_named(s, c[15].name).front()->kills->at(1).timed_out_checkpoint = 5;
                    },
                    verdict_kind::refuted});
     return out;

@@ -13,13 +13,14 @@
 
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/result/check_json.hpp"  // snapshot_entry, described
 #include "rosterrig/experiment/backpressure.hpp"
 #include "rosterrig/experiment/checkpoint_outcome.hpp"
 #include "rosterrig/experiment/fault.hpp"
 #include "rosterrig/experiment/fault_plan.hpp"
 #include "rosterrig/experiment/job_plan.hpp"
 #include "rosterrig/experiment/kill_run.hpp"
-#include "rosterrig/experiment/loss_attribution.hpp"
+#include "rosterrig/experiment/committed_offsets.hpp"
 #include "rosterrig/experiment/pipeline_config.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"

@@ -118,8 +118,6 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                           "checkpoints {} and ran again after {} s.",
                                           ids, after, restored, running));
     }
-    for (const auto& r : s.runs)
-        if (r.loss_by_checkpoint && r.missing_seq) o += "\n" + run_label(r) + ": " + attribution_text(r) + ".\n";
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);

@@ -116,29 +116,6 @@ inline std::optional<std::int64_t> kill_after_expiry_ms(const cell_run& r, const
     return std::nullopt;
 }
 
-/// Where a run's missing seqs belong: each window's completed checkpoints (one
-/// id, or a range when several completed within one reading of the offsets),
-/// its missing seqs and the timeouts just before it; the width of the bound
-/// is the longest gap between two readings.
-inline std::string attribution_text(const cell_run& r) {
-    if (!r.loss_by_checkpoint) return "missing seqs not attributed (no offsets read)";
-    const auto& a = *r.loss_by_checkpoint;
-    std::string out = "missing seqs by the checkpoint that first covered their offsets (readings at most " +
-                      std::to_string(a.longest_gap_ms) + " ms apart):";
-    for (const auto& w : a.windows) {
-        const std::string ids =
-            w.first_checkpoint < 0 ? "no completed checkpoint"
-            : w.first_checkpoint == w.last_checkpoint
-                ? "checkpoint " + std::to_string(w.first_checkpoint)
-                : "checkpoints " + std::to_string(w.first_checkpoint) + "-" + std::to_string(w.last_checkpoint);
-        out += " " + std::to_string(w.missing_seqs) + " in " + ids + " (after " + std::to_string(w.timed_out_before) +
-               " timed out);";
-    }
-    if (a.never_covered) out += " " + std::to_string(a.never_covered) + " never covered by a committed offset;";
-    out.pop_back();
-    return out;
-}
-
 /// A cell's runs taken together: what its rules judge.
 struct cell_total {
     std::size_t runs = 0, runs_that_lost = 0, runs_that_doubled = 0;

@@ -71,18 +71,15 @@ struct cell_run {
     std::optional<double> feed_rate;  ///< events per second asked of the producer; 0: produced at once
     std::optional<std::vector<experiment::backpressure_sample>> source_backpressure;  ///< sampled each second
     std::optional<std::vector<timeout_kill>> kills;  ///< kill cells only: each kill after a timed-out checkpoint
-    /// The source group's committed offsets, read each second, and (append
-    /// cells) the completed checkpoint each missing seq's offset was first covered by.
+    /// The offsets the source's group had committed, read each second (they lag checkpoint completion).
     std::optional<std::vector<experiment::committed_offsets_sample>> source_offsets;
-    std::optional<experiment::loss_attribution> loss_by_checkpoint;
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
                       (name, repeat, sink, job_id, table, mode_in_force, unaligned_in_force, interval_in_force_ms,
                        timeout_requested_ms, timeout_in_force_ms, tolerable_in_force, writer_input, writer_parallelism,
                        feed_sha256, events, acknowledged, produce_ms, drained_ms, final_job_state, restarts_reported,
                        totals, checkpoints, observed, rows, distinct_seq, duplicate_rows, missing_seq, missing_runs,
-                       snapshots, store, upsert, feed_rate, source_backpressure, kills, source_offsets,
-                       loss_by_checkpoint))
+                       snapshots, store, upsert, feed_rate, source_backpressure, kills, source_offsets))
 
 struct samples {
     std::vector<cell_run> runs;
@@ -130,15 +127,6 @@ inline void record_table(cell_run& r, const experiment::table_observation& o) {
     } else {
         r.missing_seq = o.by_seq.missing_seq, r.missing_runs = o.by_seq.missing_runs;
     }
-}
-
-/// The offsets read and, for an append cell, its missing seqs attributed to
-/// checkpoints (`partition_of_seq[s - 1]`: seq s's partition, from the feed).
-inline void record_attribution(cell_run& r, std::vector<experiment::committed_offsets_sample> readings,
-                               const std::vector<std::uint32_t>& partition_of_seq) {
-    if (!r.upsert && r.observed)
-        r.loss_by_checkpoint = experiment::attribute_losses(r.missing_runs, partition_of_seq, readings, r.checkpoints);
-    r.source_offsets = std::move(readings);
 }
 
 }  // namespace rosterrig::e1c

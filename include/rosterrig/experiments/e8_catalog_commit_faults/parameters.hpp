@@ -16,6 +16,7 @@
 
 #include "rosterrig/experiment/hooks.hpp"
 #include "rosterrig/check/commit_replay.hpp"
+#include "rosterrig/result/check_json.hpp"  // snapshot_entry, described
 #include "rosterrig/check/missing_ranges.hpp"
 #include "rosterrig/experiment/catalog_request.hpp"
 #include "rosterrig/experiment/enum_names.hpp"
