@@ -50,11 +50,14 @@ TEST_CASE(
         [](const e7b::samples& x, const e7b::parameters& p) {
             for (const auto& t : x.trials) {
                 const auto trial = trial_label(t);
-                if (t.cell == e7b::zombie_pause) {
+                if (e7b::kind_of(t.cell) == experiment::fault_kind::pause) {
                     if (!claims_test::eq(trial + " replacement pid (none for a pause)", t.replacement_pid, 0) ||
                         !claims_test::eq(trial + " process state seen paused", t.state_seen_paused, "T") ||
                         !claims_test::ge(trial + " paused for (ms)", t.healed_at_ms - t.fault_at_ms, p.pause_ms))
                         return false;
+                } else if (e7b::kind_of(t.cell) == experiment::fault_kind::start) {
+                    // A join starts a worker: nothing is replaced; the started JVM is the target.
+                    if (!claims_test::gt(trial + " started pid", t.target_pid, 0)) return false;
                 } else if (!claims_test::gt(trial + " replacement pid", t.replacement_pid, 0) ||
                            !claims_test::ne(trial + " replacement pid != target pid", t.replacement_pid,
                                             t.target_pid)) {
@@ -84,7 +87,8 @@ TEST_CASE(
                 const auto trial = trial_label(t);
                 if (!claims_test::eq(trial + " commit interval as stored (ms)", t.commit_interval_ms,
                                      p.commit_interval_ms) ||
-                    !claims_test::eq(trial + " tasks running before the feed", t.tasks_running, p.tasks) ||
+                    !claims_test::eq(trial + " tasks running before the feed", t.tasks_running,
+                                     e7b::tasks_of(p, t.cell)) ||
                     !claims_test::eq(trial + " workers in the group", t.workers, e7b::workers_of(t.cell)))
                     return false;
             }
@@ -104,11 +108,9 @@ TEST_CASE(
                 if (!claims_test::ge(trial + " coordinator worker", t.coordinator_worker, 1) ||
                     !claims_test::le(trial + " coordinator worker", t.coordinator_worker, 2))
                     return false;
-                const bool other = t.cell == e7b::zombie_pause;
-                if (other ? !claims_test::ne(trial + " worker paused != coordinator worker", t.target_worker,
-                                             t.coordinator_worker)
-                          : !claims_test::eq(trial + " worker killed == coordinator worker", t.target_worker,
-                                             t.coordinator_worker))
+                // The zombie and the leave hit the other worker, the join the second, the rest the coordinator's.
+                if (!claims_test::eq(trial + " worker hit", t.target_worker,
+                                     e7b::target_worker_of(t.cell, t.coordinator_worker)))
                     return false;
             }
             return claims_test::gt("e7b trials", x.trials.size(), 0);

@@ -54,6 +54,22 @@ TEST_CASE("the flag parser refuses what it does not understand", "[cli]") {
     fails_with({"seed"}, "unexpected argument \"seed\"");
 }
 
+// Mutation: keep empty names (drop the check in convert) and the ",," case no longer throws.
+TEST_CASE("the flag parser reads a comma-separated list of names, and refuses an empty one", "[cli]") {
+    std::vector<std::string> cells{"default"};
+    arg_parser p{"t", "test"};
+    p.option("--cells", cells, "CELL,..", "cells");
+    REQUIRE(p.parse({"--cells", "worker-join,coordinator-pause"}));
+    CHECK(cells == std::vector<std::string>{"worker-join", "coordinator-pause"});
+    for (const std::string bad : {"a,,b", "", "a,"}) {
+        std::vector<std::string> out;
+        arg_parser q{"t", "test"};
+        q.option("--cells", out, "CELL,..", "cells");
+        CHECK_THROWS_WITH(q.parse({"--cells", bad}),
+                          "--cells: expected names separated by commas, got \"" + bad + "\"");
+    }
+}
+
 TEST_CASE("--help prints the usage and stops parsing, even beside bad flags", "[cli]") {
     std::uint64_t seed = 0;
     arg_parser p{"rosterrig t", "Does t."};

@@ -127,14 +127,212 @@ TEST_CASE(
     CHECK(plan.steps.size() == p.trials * p.cells.size());
     for (const auto& s : plan.steps) {
         CHECK((s.delay_ms >= p.fault_delay_min_ms && s.delay_ms <= p.fault_delay_max_ms));
-        CHECK(s.kind ==
-              (s.variant == e7b::zombie_pause ? experiment::fault_kind::pause : experiment::fault_kind::kill));
+        CHECK(s.kind == e7b::kind_of(s.variant));
     }
     CHECK(plan == e7b::fault_plan(p));
     auto bad = p;
     bad.cells = {"nope"};
     CHECK(e7b::usage_problem(bad, 0).has_value());
     CHECK_FALSE(e7b::usage_problem(p, 0).has_value());
+}
+
+// Mutation: give worker-leave the kill (kind_of) and its kind check fails.
+TEST_CASE(
+    "e7b: the added cells pause the coordinator's worker, stop the other, start a second, and kill with four tasks",
+    "[e7b]") {
+    using experiment::fault_kind;
+    CHECK(e7b::kind_of(e7b::coordinator_pause) == fault_kind::pause);
+    CHECK(e7b::kind_of(e7b::zombie_pause) == fault_kind::pause);
+    CHECK(e7b::kind_of(e7b::worker_leave) == fault_kind::stop);
+    CHECK(e7b::kind_of(e7b::worker_join) == fault_kind::start);
+    CHECK(e7b::kind_of(e7b::tasks_4) == fault_kind::kill);
+    const auto p = e7b::parameters::full();
+    for (const auto& s : e7b::fault_plan(p).steps) {
+        if (s.variant == e7b::worker_leave)
+            CHECK(s.heal == experiment::heal_of(fault_kind::stop, experiment::fault_target::connect_worker));
+        if (s.variant == e7b::worker_join) CHECK(s.heal.rfind("none: ", 0) == 0);
+    }
+    // Whom the fault hits, from the worker whose log elected the coordinator.
+    // Mutation: target the coordinator's worker in worker-leave and the second line fails.
+    CHECK(e7b::target_worker_of(e7b::coordinator_pause, 2) == 2);
+    CHECK(e7b::target_worker_of(e7b::worker_leave, 2) == 1);
+    CHECK(e7b::target_worker_of(e7b::zombie_pause, 1) == 2);
+    CHECK(e7b::target_worker_of(e7b::worker_join, 1) == 2);
+    CHECK(e7b::target_worker_of(e7b::tasks_4, 1) == 1);
+    // The workers at the connector's start and after the heal; tasks.max per cell.
+    CHECK(e7b::workers_of(e7b::worker_join) == 1);
+    CHECK(e7b::workers_after_heal(e7b::worker_join) == 2);
+    CHECK(e7b::workers_of(e7b::worker_leave) == 2);
+    CHECK(e7b::tasks_of(p, e7b::tasks_4) == 4);
+    CHECK(e7b::tasks_of(p, e7b::coordinator_kill) == p.tasks);
+    CHECK(e7b::pipeline_of(p, e7b::tasks_4).parallelism == 4);
+    auto few = p;
+    few.partitions = 2;
+    CHECK(e7b::usage_problem(few, 0).has_value());  // four tasks need four partitions
+    few.cells = {e7b::coordinator_kill};
+    CHECK_FALSE(e7b::usage_problem(few, 0).has_value());
+}
+
+// Mutation: seed each cell by its place in p.cells (as before the added cells)
+// and the lone cell draws other delays: the first check fails.
+TEST_CASE("e7b: a cell run alone draws the delays it draws in the full run, and the quick run's plan is unchanged",
+          "[e7b]") {
+    const auto full = e7b::fault_plan(e7b::parameters::full());
+    for (const auto& cell : {e7b::worker_join, e7b::coordinator_pause}) {
+        auto one = e7b::parameters::full();
+        one.cells = {cell};
+        CHECK(e7b::fault_plan(one).steps == full.of(cell));
+    }
+    // The quick run: one coordinator-kill, the first cell, as every quick run before drew it.
+    const auto quick = e7b::parameters::quick_run();
+    REQUIRE(quick.cells == std::vector<std::string>{e7b::coordinator_kill});
+    experiment::schedule_spec spec;
+    spec.variants = {e7b::coordinator_kill};
+    spec.count = quick.trials;
+    spec.kinds = {experiment::fault_kind::kill};
+    spec.targets = {experiment::fault_target::connect_worker};
+    spec.min_delay_ms = quick.fault_delay_min_ms, spec.max_delay_ms = quick.fault_delay_max_ms;
+    spec.trigger = "the feed's start";
+    CHECK(e7b::fault_plan(quick).steps == experiment::plan_faults((quick.seed ^ 0x653762u) + 0, spec).plan().steps);
+}
+
+// Mutation: read the first election's stamp (find, not rfind) and last_elected_worker says worker 2.
+TEST_CASE("e7b: the last coordinator election is found by its line's timestamp across the workers' logs", "[e7b]") {
+    const std::string w1 =
+        "[2026-12-05 10:00:01,000] INFO Task elected leader, starting commit coordinator (x)\n"
+        "[2026-12-05 10:00:09,500] INFO Task elected leader, starting commit coordinator (x)\n"
+        "[2026-12-05 10:00:10,000] INFO Commit 4 initiated (org.apache.iceberg.connect.channel.Coordinator)\n";
+    const std::string w2 = "[2026-12-05 10:00:05,000] INFO Task elected leader, starting commit coordinator (x)\n";
+    CHECK(e7b::last_election_stamp(w1) == "2026-12-05 10:00:09,500");
+    CHECK(e7b::last_election_stamp("") == "");
+    CHECK(e7b::last_election_stamp("no bracket Task elected leader, starting commit coordinator") == "");
+    CHECK(e7b::last_elected_worker({w1, w2}) == 1);
+    CHECK(e7b::last_elected_worker({"", w2}) == 2);
+    CHECK(e7b::last_elected_worker({"", ""}) == 0);
+    CHECK(e7b::electing_workers({"", w2}) == std::vector<std::int64_t>{2});
+    CHECK(e7b::electing_workers({w1, w2}) == std::vector<std::int64_t>{1, 2});
+}
+
+// Mutation: keep the first generation found (not the highest) and the check for 7 fails.
+TEST_CASE("e7b: the group's generation is the highest the workers logged joining at", "[e7b]") {
+    const std::string w1 =
+        "[2026-12-05 04:27:45,292] INFO [Worker clientId=connect-127.0.0.1:28084, groupId=rosterrig-connect] Joined "
+        "group at generation 5 with protocol version 2 and got assignment: Assignment{error=0} with rebalance delay: 0 "
+        "(org.apache.kafka.connect.runtime.distributed.DistributedHerder)\n"
+        "[2026-12-05 04:27:50,000] INFO [Worker clientId=connect-127.0.0.1:28084, groupId=rosterrig-connect] Joined "
+        "group at generation 7 with protocol version 2 (x)\n";
+    const std::string w2 =
+        "[2026-12-05 04:27:49,000] INFO [Worker ...] Joined group at generation 6 with protocol (x)\n";
+    CHECK(e7b::latest_group_generation({w1, w2}) == 7);
+    CHECK(e7b::latest_group_generation({w2}) == 6);
+    CHECK_FALSE(e7b::latest_group_generation({"", "nothing joined"}).has_value());
+}
+
+// Mutation: drop the check for the other worker (hold whenever any election was logged) and the
+// trial where only the paused worker elected holds instead of refuting.
+TEST_CASE("e7b: coordinator-pause's premise needs the worker not paused to elect a coordinator during the pause",
+          "[e7b]") {
+    const std::string id = "e7b.coordinator-pause-moves-coordinator";
+    auto moved = trial(e7b::coordinator_pause, 1000);
+    moved.coordinator_worker = 1, moved.target_worker = 1, moved.elected_during_fault = std::vector<std::int64_t>{2};
+    auto stayed = moved;
+    stayed.elected_during_fault = std::vector<std::int64_t>{1};
+    CHECK(judge(id, {{moved}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{moved, stayed}, "", {}}) == verdict_kind::refuted);
+    auto unrecorded = moved;
+    unrecorded.elected_during_fault.reset();
+    CHECK(judge(id, {{unrecorded}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: judge the pause's stall over coordinator-kill's trials (the cell constant) and the
+// refuted case holds (the coordinator-kill trial stalled).
+TEST_CASE(
+    "e7b: coordinator-pause stalls when one of its trials is short at the window's end, and shows two coordinators by the broker's samples",
+    "[e7b]") {
+    const std::string stall = "e7b.coordinator-pause-stalls-commits";
+    CHECK(judge(stall, {{trial(e7b::coordinator_pause, 1000), trial(e7b::coordinator_pause, 300)}, "", {}}) ==
+          verdict_kind::held);
+    CHECK(judge(stall, {{trial(e7b::coordinator_pause, 1000), trial(e7b::coordinator_kill, 0)}, "", {}}) ==
+          verdict_kind::refuted);
+    CHECK(judge(stall, {{trial(e7b::zombie_pause, 0)}, "", {}}) == verdict_kind::inconclusive);
+    // Mutation: read coord_group_max_members >= 1 (one coordinator) as two and the refuted case holds.
+    const std::string two = "e7b.coordinator-pause-two-coordinators";
+    auto one_member = trial(e7b::coordinator_pause, 1000);
+    one_member.coord_group_samples = 30, one_member.coord_group_max_members = 1;
+    auto two_members = one_member;
+    two_members.coord_group_max_members = 2, two_members.coord_group_samples_with_two = 4;
+    CHECK(judge(two, {{one_member, two_members}, "", {}}) == verdict_kind::held);
+    CHECK(judge(two, {{one_member}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(two, {{}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: drop the tasks.max == 4 filter and the trial stored with 2 tasks that stalled makes
+// the refuted case hold.
+TEST_CASE("e7b: the tasks-4 stall counts only connectors the worker stored with tasks.max 4", "[e7b]") {
+    const std::string id = "e7b.tasks-4-kill-stalls-commits";
+    auto four_landed = trial(e7b::tasks_4, 1000);
+    four_landed.tasks_max = 4;
+    auto four_stalled = trial(e7b::tasks_4, 0, 0, 1000);
+    four_stalled.tasks_max = 4;
+    auto two_stalled = trial(e7b::tasks_4, 0, 0, 1000);
+    two_stalled.tasks_max = 2;
+    CHECK(judge(id, {{four_landed, four_stalled}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{four_landed, two_stalled}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{two_stalled}, "", {}}) == verdict_kind::inconclusive);
+    auto unrecorded = four_stalled;
+    unrecorded.tasks_max.reset();
+    CHECK(judge(id, {{unrecorded}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: leave out no_join (judge every worker-join trial) and the one-worker trial refutes
+// instead of staying undecided.
+TEST_CASE(
+    "e7b: worker-leave and worker-join must commit within the window and read back exactly, a join only once two workers answer",
+    "[e7b]") {
+    const std::string leave = "e7b.worker-leave-exact";
+    CHECK(judge(leave, {{trial(e7b::worker_leave, 1000)}, "", {}}) == verdict_kind::held);
+    CHECK(judge(leave, {{trial(e7b::worker_leave, 1000), trial(e7b::worker_leave, 800, 0, 200)}, "", {}}) ==
+          verdict_kind::refuted);
+    CHECK(judge(leave, {{trial(e7b::worker_leave, 1000, 5)}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(leave, {{trial(e7b::worker_join, 1000)}, "", {}}) == verdict_kind::inconclusive);
+    const std::string join = "e7b.worker-join-exact";
+    auto joined = trial(e7b::worker_join, 1000);
+    joined.workers_at_window_end = 2;
+    auto lost = trial(e7b::worker_join, 0, 0, 1000);
+    lost.workers_at_window_end = 2;
+    auto alone = lost;
+    alone.workers_at_window_end = 1;
+    CHECK(judge(join, {{joined}, "", {}}) == verdict_kind::held);
+    CHECK(judge(join, {{joined, lost}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(join, {{alone}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge(join, {{trial(e7b::worker_join, 1000)}, "", {}}) == verdict_kind::inconclusive);  // not recorded
+}
+
+// Mutation: render the movements table whatever the trials recorded and the first check fails
+// (the shipped README section would change).
+TEST_CASE("e7b: the report shows where the coordinator went only for trials that recorded it", "[e7b]") {
+    const auto p = e7b::parameters::full();
+    const result::result_envelope env;
+    e7b::samples old{{trial(e7b::coordinator_kill, 1000)}, "4.3.1", {}};
+    const auto before = e7b::report_section(env, old, p);
+    CHECK(before.find("Where the coordinator and the group went") == std::string::npos);
+    CHECK(before.find("tasks.max as the worker stored it") == std::string::npos);
+    auto t = trial(e7b::coordinator_pause, 1000);
+    t.coordinator_worker = 1, t.target_worker = 1, t.tasks_max = 2,
+    t.elected_during_fault = std::vector<std::int64_t>{2};
+    t.coordinator_worker_after = 2, t.group_generation_before_fault = 5, t.group_generation_at_window_end = 8;
+    t.workers = 2, t.workers_at_window_end = 2, t.fault_at_ms = 1000, t.healed_at_ms = 21000;
+    e7b::samples now{{trial(e7b::coordinator_kill, 1000), t}, "4.3.1", {}};
+    const auto after = e7b::report_section(env, now, p);
+    CHECK(after.find("Where the coordinator and the group went") != std::string::npos);
+    CHECK(
+        after.find(
+            "| coordinator-pause | 1 | 2 (0) | 2 / 2 | worker 1: pause, 20.0 s | worker 1 → worker 2 | 2 | 5 → 8 |") !=
+        std::string::npos);
+    CHECK(after.find("tasks.max as the worker stored it: 2 (coordinator-pause).") != std::string::npos);
+    CHECK(after.find("coordinator-pause: the coordinator's worker SIGSTOPped for 20 s, then SIGCONT.") !=
+          std::string::npos);
 }
 
 // Mutation: reading coord_members_after_delete >= 0 (the group read, empty) as a leak makes the refuted case hold.

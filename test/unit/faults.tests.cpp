@@ -41,7 +41,7 @@ void shipped_plan_is_redrawn() {
 TEST_CASE("every fault kind against every target has a heal in words", "[faults]") {
     const auto kinds = enumerators_of<fault_kind>();
     const auto targets = enumerators_of<fault_target>();
-    CHECK(kinds.size() == 15);
+    CHECK(kinds.size() == 16);
     CHECK(targets.size() == 8);
     for (auto k : kinds)
         for (auto t : targets) {
@@ -74,6 +74,8 @@ TEST_CASE("the kinds shipped results name keep their names, and every kind reads
 TEST_CASE("every kind belongs to the layer that applies it", "[faults]") {
     CHECK(layer_of(fault_kind::kill) == fault_layer::process);
     CHECK(layer_of(fault_kind::pause) == fault_layer::process);
+    CHECK(layer_of(fault_kind::start) == fault_layer::process);
+    CHECK(heal_of(fault_kind::start, fault_target::connect_worker).rfind("none: the Connect worker runs on", 0) == 0);
     CHECK(layer_of(fault_kind::http_hold_reply) == fault_layer::proxy_http);
     CHECK(layer_of(fault_kind::tcp_reset) == fault_layer::proxy_tcp);
     CHECK(layer_of(fault_kind::restore_from_savepoint) == fault_layer::flink_job);

@@ -246,6 +246,14 @@ TEST_CASE("a kill is healed by the supervisor only where the local stack supervi
     // What compose/stack names: the pid file and the component `up` takes.
     CHECK(stack::local_process_of(fault_target::flink_jobmanager).pid_name == "flink-jobmanager");
     CHECK(stack::local_process_of(fault_target::flink_jobmanager).component == "flink");
+    // Mutation: start every process with `up <component>` and the extra worker's case fails
+    // (`compose/stack up connect` starts worker 1 only).
+    CHECK(stack::start_arguments(fault_target::connect_worker, "connect-w2") ==
+          std::vector<std::string>{"connect-worker", "up", "2"});
+    CHECK(stack::start_arguments(fault_target::connect_worker, "connect") == std::vector<std::string>{"up", "connect"});
+    CHECK(stack::start_arguments(fault_target::flink_taskmanager, "flink-taskmanager-2") ==
+          std::vector<std::string>{"up", "flink"});
+    CHECK(stack::supervisor_stop_flag("connect-w2") == "connect-w2.stop");
     CHECK(stack::local_process_of(fault_target::sql_gateway).pid_name == "flink-sql-gateway");
     CHECK(stack::local_process_of(fault_target::object_store).pid_name == "s3");
     CHECK(stack::local_process_of(fault_target::iceberg_catalog).component == "catalog");

@@ -21,6 +21,12 @@ std::int64_t coordinator_worker(const component_address& connect, const std::vec
     return worker;
 }
 
+std::vector<std::string> appended_texts(const std::vector<log_tail>& logs) {
+    std::vector<std::string> out;
+    for (const auto& l : logs) out.push_back(l.appended());
+    return out;
+}
+
 e7b::coordinator_lines coordinator_lines_since(const std::vector<log_tail>& logs) {
     std::string text;
     for (const auto& l : logs) text += l.appended();

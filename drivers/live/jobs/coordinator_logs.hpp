@@ -4,6 +4,7 @@
 #ifndef ROSTERRIG_LIVE_JOBS_COORDINATOR_LOGS_HPP
 #define ROSTERRIG_LIVE_JOBS_COORDINATOR_LOGS_HPP
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
@@ -16,6 +17,9 @@ namespace rosterrig::live {
 // elected leader of the commit, the last of them if more than one does;
 // polled up to 30 s, then throws naming `connect`.
 std::int64_t coordinator_worker(const component_address& connect, const std::vector<log_tail>& logs);
+
+// What each worker appended since its mark, worker 1 first.
+std::vector<std::string> appended_texts(const std::vector<log_tail>& logs);
 
 // The coordinators' lines every worker appended since its mark, counted together.
 e7b::coordinator_lines coordinator_lines_since(const std::vector<log_tail>& logs);

@@ -9,6 +9,7 @@
 
 #include "roles/connect_writer.hpp"
 #include "jobs/coordinator_logs.hpp"
+#include "adapters/connect_rest.hpp"
 #include "roles/feeder.hpp"
 #include "roles/observe_table.hpp"
 #include "adapters/table_store.hpp"
@@ -25,20 +26,24 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     w2.set(e7b::workers_of(t.cell) == 2);
     w2.fresh();
     t.fresh_workers = true, t.workers = e7b::workers_of(t.cell);
-    const std::vector<log_tail> logs{log_tail(s.stack.log_file("connect")), log_tail(s.stack.log_file("connect-w2"))};
+    const auto marks = [&] {
+        return std::vector<log_tail>{log_tail(s.stack.log_file("connect")), log_tail(s.stack.log_file("connect-w2"))};
+    };
+    const auto logs = marks();
     connect_scope scope(s);
     const auto spec = params.feed(t.index);
     const int parts = static_cast<int>(spec.partitions);
-    auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params));
+    auto p = s.pipeline(t.cell + "_" + std::to_string(t.index), e7b::pipeline_of(params, t.cell));
     p.connector_properties = e7b::connector_properties_of(t.cell);
     t.connector = scope.launch(p, parts);
     const auto x = scope.writer.connect_settings(t.connector, p);
     t.commit_interval_ms = x.commit_interval_ms, t.control_offset_reset = x.control_offset_reset;
-    // The worker can list the second task a moment after the first is RUNNING: ask its status alone until both are.
-    t.tasks_running = scope.writer.rest.running_tasks_within(t.connector, params.tasks, 30000);
+    t.tasks_max = x.tasks_max;  // read back from the worker's stored config (connect_settings refuses another)
+    // The worker can list a task a moment after the first is RUNNING: ask its status alone until all are.
+    t.tasks_running = scope.writer.rest.running_tasks_within(t.connector, e7b::tasks_of(params, t.cell), 30000);
     // The coordinator's worker: the one whose log says a task was elected leader.
     t.coordinator_worker = coordinator_worker(s.stack.connect(), logs);
-    t.target_worker = t.cell == e7b::zombie_pause ? 3 - t.coordinator_worker : t.coordinator_worker;
+    t.target_worker = e7b::target_worker_of(t.cell, t.coordinator_worker);
     auto who = t.target_worker == 1 ? s.stack.connect() : w2.address();
     const auto pid_file = s.stack.pid_file(worker_name(static_cast<int>(t.target_worker)));
 
@@ -51,8 +56,11 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
+    t.group_generation_before_fault = e7b::latest_group_generation(appended_texts(logs));
+    const auto since_fault = marks();  // what the workers log from the fault on
     const auto f = fault_and_heal(s.stack, step.kind, {experiment::fault_target::connect_worker, who, pid_file, {}},
                                   params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
+    t.elected_during_fault = e7b::electing_workers(appended_texts(since_fault));
     t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
     t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;
     t.acknowledged = static_cast<std::uint64_t>(feed.finish().acknowledged);
@@ -77,6 +85,9 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.source_committed_at_window_end = s.admin.committed_offsets_sum(group, p.topic, parts);
     t.source_lag_at_window_end = s.admin.lag(group, p.topic, parts);
     e7b::note_coordinator_lines(t, coordinator_lines_since(logs));
+    t.coordinator_worker_after = e7b::last_elected_worker(appended_texts(since_fault));
+    t.group_generation_at_window_end = e7b::latest_group_generation(appended_texts(logs));
+    t.workers_at_window_end = (connect_rest(s.stack.connect()).answers() ? 1 : 0) + (w2.up() ? 1 : 0);
     if (t.landed_after_ms < 0 && params.restart_settle_ms > 0) {
         progress(label + ": " + std::to_string(t.records_at_window_end) + " of " + std::to_string(t.acknowledged) +
                  " committed at the window's end; restarting the connector and its tasks");

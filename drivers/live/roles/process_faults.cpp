@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "adapters/child_process.hpp"
@@ -67,6 +70,12 @@ stack::placeholder_values values_for(const stack_config& stack, const process_ta
     return v;
 }
 
+// The local process's pid-file name: "connect-w2" for <state>/pids/connect-w2.pid.
+std::string pid_name_of(const process_target& t) {
+    if (t.pid_file.empty()) return stack::local_process_of(t.target).pid_name;
+    return std::filesystem::path(t.pid_file).stem().string();
+}
+
 // SIGTERM to the process's group when it leads one (compose/lib.sh's rr_start
 // starts each in its own session, as rr_stop stops it), else to the process.
 void terminate(const component_address& who, long long pid) {
@@ -122,22 +131,25 @@ void start_again(const stack_config& stack, process_kill& k, std::chrono::second
         k.record.replaced_at_ms = now_ms();
         return;
     }
-    // compose/stack up starts whatever of the component is not running; the
+    // compose/stack starts whatever of the component is not running (an
+    // extra Connect worker by its own command, stack::start_arguments); the
     // same state folder, so it writes the pid file this run reads.
-    const auto component = stack::local_process_of(k.target.target).component;
+    const auto args = stack::start_arguments(k.target.target, pid_name_of(k.target));
     const auto log = stack.log_file("stack-up");
     std::filesystem::create_directories(std::filesystem::path(log).parent_path());
     const auto script = stack.compose_dir + "/stack";
-    progress("starting " + who.name + " again: " + script + " up " + component + " (log " + log + ")");
-    child_process up(
-        {"env", "ROSTERRIG_STATE=" + stack.state_dir, "bash", "-c", "exec \"$0\" up \"$1\" >&2", script, component},
-        log);
+    std::string what = script;
+    for (const auto& a : args) what += " " + a;
+    progress("starting " + who.name + " again: " + what + " (log " + log + ")");
+    std::vector<std::string> command{
+        "env", "ROSTERRIG_STATE=" + stack.state_dir, "bash", "-c", "exec \"$0\" \"$@\" >&2", script};
+    command.insert(command.end(), args.begin(), args.end());
+    child_process up(command, log);
     const auto code = up.wait(deadline);
     if (!code)
-        throw live_error(who, script + " up " + component + " did not finish within " +
-                                  std::to_string(deadline.count()) + " s; killed (read " + log + ")");
-    if (*code != 0)
-        throw live_error(who, script + " up " + component + " exited " + std::to_string(*code) + " (read " + log + ")");
+        throw live_error(
+            who, what + " did not finish within " + std::to_string(deadline.count()) + " s; killed (read " + log + ")");
+    if (*code != 0) throw live_error(who, what + " exited " + std::to_string(*code) + " (read " + log + ")");
     // It waited for the component's health; its pid file names the new process by now.
     await_replacement(who, k.target.pid_file, k.record, std::chrono::seconds(10));
 }
@@ -226,8 +238,38 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         k.target = t;
         k.record.pid = read_pid(t.pid_file);
         if (!process_alive(k.record.pid)) throw live_error(t.who, "no live process in " + t.pid_file + " to stop");
+        // A supervised process would be started again by its supervisor a
+        // second after it exits: its stop flag first, so the supervisor exits
+        // with it and the stop lasts duration_ms (compose/stack up, the heal,
+        // removes the flag when it starts the supervisor again).
+        std::string flag;
+        if (stack::local_process_of(t.target).supervised) {
+            flag = stack.state_dir + "/" + stack::supervisor_stop_flag(pid_name_of(t));
+            std::ofstream touch(flag, std::ios::app);
+            if (!touch) throw live_error(t.who, "could not write the supervisor's stop flag " + flag);
+        }
         k.record.killed_at_ms = now_ms();
-        terminate(t.who, k.record.pid);
+        try {
+            terminate(t.who, k.record.pid);
+        } catch (const std::exception&) {
+            if (!flag.empty()) std::filesystem::remove(flag);  // still running: its supervisor as it was
+            throw;
+        }
+        // Whatever ends this scope before the heal starts the process again:
+        // no stop outlives its fault.
+        struct start_on_unwind {
+            const stack_config& stack;
+            process_kill& k;
+            bool done = false;
+            ~start_on_unwind() {
+                if (done) return;
+                try {
+                    start_again(stack, k, std::chrono::seconds(300));
+                } catch (const std::exception& e) {
+                    progress(std::string("could not start the stopped process again after an error: ") + e.what());
+                }
+            }
+        } guard{stack, k};
         f.pid = k.record.pid, f.fault_at_ms = k.record.killed_at_ms;
         progress(name + " (pid " + std::to_string(k.record.pid) + ") sent SIGTERM, started again after " +
                  std::to_string(duration_ms / 1000) + " s");
@@ -235,8 +277,22 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         elapsed_until(now_ms(), 20000, [&] { return !process_alive(k.record.pid); }, std::chrono::milliseconds(100));
         if (process_alive(k.record.pid)) ::kill(static_cast<pid_t>(k.record.pid), SIGKILL);
         interruptible_sleep(std::max<std::int64_t>(0, duration_ms - (now_ms() - k.record.killed_at_ms)));
-        heal_kill(stack, k, std::chrono::seconds(300));
+        guard.done = true;
+        start_again(stack, k, std::chrono::seconds(300));
         f.replacement_pid = k.record.replacement_pid, f.healed_at_ms = k.record.replaced_at_ms;
+    } else if (kind == experiment::fault_kind::start) {
+        if (!stack.local())
+            throw live_error(t.who, "a start needs the local stack's compose/stack (a description gives no join)");
+        process_kill k;
+        k.target = t;
+        k.record.pid = read_pid(t.pid_file);  // a stale pid, or 0: start_again waits for another
+        if (process_alive(k.record.pid))
+            throw live_error(
+                t.who, "pid " + std::to_string(k.record.pid) + " in " + t.pid_file + " is running: nothing to start");
+        f.fault_at_ms = k.record.killed_at_ms = now_ms();
+        progress(name + " starting");
+        start_again(stack, k, std::chrono::seconds(300));
+        f.pid = k.record.replacement_pid, f.healed_at_ms = k.record.replaced_at_ms;
     } else {
         auto k = kill_target(stack, t);
         f.pid = k.record.pid, f.fault_at_ms = k.record.killed_at_ms;

@@ -58,7 +58,8 @@ bool came_back_once(const stack_config& stack, const process_kill& k);
 void await_supervisor_replacement(process_kill& k, std::chrono::seconds deadline);
 
 // Starts a killed or stopped component again: locally `compose/stack up
-// <component>` under the same ROSTERRIG_STATE (output appended to
+// <component>` (an extra Connect worker: `compose/stack connect-worker up N`,
+// stack::start_arguments) under the same ROSTERRIG_STATE (output appended to
 // <state>/logs/stack-up.log), then its new pid; described, its start command
 // then its came_back. Bounded by `deadline`.
 void start_again(const stack_config& stack, process_kill& k, std::chrono::seconds deadline);
@@ -84,17 +85,21 @@ void resume_target(const stack_config& stack, process_pause& p);
 // What one fault applied and healed by fault_and_heal was seen to do.
 struct healed_fault {
     long long pid = 0;
-    long long fault_at_ms = 0;      // SIGSTOP, SIGKILL or SIGTERM sent (or the command run), epoch ms
+    long long fault_at_ms = 0;      // SIGSTOP, SIGKILL or SIGTERM sent, the start begun (or the command run), epoch ms
     std::string state_seen_paused;  // pause: the state letter after SIGSTOP, read until T (at most 2 s)
     long long replacement_pid = 0;  // kill, stop: the new process
-    long long healed_at_ms = 0;     // pause: SIGCONT sent; kill, stop: the replacement seen
+    long long healed_at_ms = 0;     // pause: SIGCONT sent; kill, stop: the replacement seen; start: the started one up
 };
 
 // One fault on a process, applied and healed. `pause`: SIGSTOP, `duration_ms`
-// stopped, SIGCONT. `stop`: SIGTERM, `duration_ms`, started again. Any other
-// kind: SIGKILL and its heal (heal_kill, up to 60 s for a supervisor's
-// replacement, 300 s for a start). `name` starts the progress line (the label
-// and the process, "e7b[...]: worker 2").
+// stopped, SIGCONT. `stop` (local stack): SIGTERM, `duration_ms`, started
+// again by start_again; a supervised process's supervisor is told first not
+// to start it again (stack::supervisor_stop_flag), so the stop lasts
+// duration_ms. `start` (local stack): a process that is not running is
+// started (start_again; `pid` is the started one, there is nothing to heal).
+// Any other kind: SIGKILL and its heal (heal_kill, up to 60 s for a
+// supervisor's replacement, 300 s for a start). `name` starts the progress
+// line (the label and the process, "e7b[...]: worker 2").
 healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind kind, const process_target& t,
                             std::int64_t duration_ms, const std::string& name);
 

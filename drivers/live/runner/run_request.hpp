@@ -18,12 +18,15 @@
 
 namespace rosterrig::live {
 
-// A flag that overrides one field of the parameters: a whole number, or a
-// comma-separated list of them.
+// A flag that overrides one field of the parameters: a whole number, a
+// comma-separated list of them, or a comma-separated list of names (which
+// the experiment's own checks judge: an unknown cell is its usage problem).
 template <class E>
 struct count_flag {
     std::string name, metavar, help;
-    std::variant<std::uint64_t E::parameters::*, std::vector<std::int64_t> E::parameters::*> field;
+    std::variant<std::uint64_t E::parameters::*, std::vector<std::int64_t> E::parameters::*,
+                 std::vector<std::string> E::parameters::*>
+        field;
 };
 
 // What the flags ask for: the parameters to run, and where the run goes.
@@ -45,6 +48,7 @@ struct given_flags {
     std::string warehouse = "s3", repro, job_file;
     std::vector<std::uint64_t> counts;
     std::vector<std::vector<std::int64_t>> lists;
+    std::vector<std::vector<std::string>> names;
 };
 
 template <class E>
@@ -57,11 +61,14 @@ void declare_common_flags(cli::arg_parser& p, given_flags<E>& f, const std::vect
         p.choice("--warehouse", f.warehouse, {"s3", "local"}, "where the table's files live (default s3)");
     f.counts.resize(extra.size());
     f.lists.resize(extra.size());
+    f.names.resize(extra.size());
     for (std::size_t i = 0; i < extra.size(); ++i) {
         if (std::holds_alternative<std::uint64_t E::parameters::*>(extra[i].field))
             p.option(extra[i].name, f.counts[i], extra[i].metavar, extra[i].help);
-        else
+        else if (std::holds_alternative<std::vector<std::int64_t> E::parameters::*>(extra[i].field))
             p.option(extra[i].name, f.lists[i], extra[i].metavar, extra[i].help);
+        else
+            p.option(extra[i].name, f.names[i], extra[i].metavar, extra[i].help);
     }
     if constexpr (traits::has_warehouse) {
         p.choice(
@@ -151,8 +158,10 @@ void apply_overrides(const cli::arg_parser& p, given_flags<E>& f, const std::vec
             if (f.counts[i] == 0)
                 throw experiment::bad_input(extra[i].name + ": expected at least 1, got 0", p.usage());
             r.params.** count = f.counts[i];
+        } else if (auto* list = std::get_if<std::vector<std::int64_t> E::parameters::*>(&extra[i].field)) {
+            r.params.** list = f.lists[i];
         } else {
-            r.params.*std::get<std::vector<std::int64_t> E::parameters::*>(extra[i].field) = f.lists[i];
+            r.params.*std::get<std::vector<std::string> E::parameters::*>(extra[i].field) = f.names[i];
         }
     }
 }

@@ -42,8 +42,9 @@ public:
         return *this;
     }
 
-    /// A valued option: std::string, any integer type, double, or a
-    /// comma-separated list of whole numbers (std::vector<std::int64_t>).
+    /// A valued option: std::string, any integer type, double, a
+    /// comma-separated list of whole numbers (std::vector<std::int64_t>), or a
+    /// comma-separated list of names (std::vector<std::string>; no empty name).
     template <class T>
     arg_parser& option(std::string name, T& out, std::string metavar, std::string help, bool is_required = false) {
         std::string flag_name = name;
@@ -165,6 +166,20 @@ private:
     static T convert(const std::string& name, std::string_view text) {
         if constexpr (std::is_same_v<T, std::string>) {
             return std::string(text);
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+            // a comma-separated list of names: coordinator-pause,worker-join
+            std::vector<std::string> out;
+            std::size_t from = 0;
+            for (;;) {
+                const auto comma = text.find(',', from);
+                const auto one =
+                    text.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from);
+                if (one.empty())
+                    throw usage_error(name + ": expected names separated by commas, got \"" + std::string(text) + "\"");
+                out.emplace_back(one);
+                if (comma == std::string_view::npos) return out;
+                from = comma + 1;
+            }
         } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
             // a comma-separated list of whole numbers: 5000,30000,120000
             std::vector<std::int64_t> out;
@@ -186,7 +201,7 @@ private:
             return v;
         } else {
             static_assert(std::is_same_v<T, double>,
-                          "option type: std::string, an integer type, double or a list of int64");
+                          "option type: std::string, an integer type, double, or a list of int64 or of names");
             std::string s(text);
             std::size_t used = 0;
             double v = 0;

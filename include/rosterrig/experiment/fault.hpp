@@ -5,7 +5,7 @@
 // every nemesis carries its own undo).
 //
 // The kinds fall in four layers (layer_of): a process fault a driver applies
-// with a signal or the component's own supervisor (kill, pause, stop); a
+// with a signal, the component's own supervisor or its start (kill, pause, stop, start); a
 // Flink job fault (restore_from_savepoint); a table fault
 // (maintenance_procedure); and the fault proxy's kinds (http_*, tcp_*), which
 // the proxy in drivers/live/proxy/ applies to the traffic in front of one
@@ -34,6 +34,7 @@ enum class fault_kind {
     kill,                    ///< SIGKILL of the target; healed by its supervisor or the experiment's restart
     pause,                   ///< SIGSTOP for duration_ms; healed by SIGCONT
     stop,                    ///< a clean stop; healed by starting it again after duration_ms
+    start,                   ///< a process not running is started (a worker joining its group); no heal: it runs on
     http_lose_reply,         ///< proxy: forward, read the reply, close the client's connection unanswered
     http_hold_reply,         ///< proxy: forward, keep the reply until released or duration_ms passes
     http_status,             ///< proxy: answer `status` (500/502/503/504) without forwarding
@@ -45,7 +46,7 @@ enum class fault_kind {
     tcp_bandwidth            ///< proxy: pass at most bytes_per_second each way
 };
 BOOST_DESCRIBE_ENUM(fault_kind, kill_taskmanager, restore_from_savepoint, maintenance_procedure, kill, pause, stop,
-                    http_lose_reply, http_hold_reply, http_status, http_forward_then_504, http_delay, tcp_delay,
+                    start, http_lose_reply, http_hold_reply, http_status, http_forward_then_504, http_delay, tcp_delay,
                     tcp_blackhole, tcp_reset, tcp_bandwidth)
 
 /// Whom a fault is aimed at.
@@ -72,6 +73,7 @@ inline fault_layer layer_of(fault_kind k) {
         case fault_kind::kill:
         case fault_kind::pause:
         case fault_kind::stop:
+        case fault_kind::start:
             return fault_layer::process;
         case fault_kind::restore_from_savepoint:
             return fault_layer::flink_job;
@@ -157,6 +159,8 @@ inline std::string heal_of(fault_kind kind, fault_target target) {
             return "SIGCONT after duration_ms: " + who + " runs on from where it stopped";
         case fault_kind::stop:
             return who + " is started again after duration_ms";
+        case fault_kind::start:
+            return "none: " + who + " runs on once started; the question is what the table shows";
         case fault_kind::http_lose_reply:
         case fault_kind::http_status:
         case fault_kind::http_forward_then_504:

@@ -7,6 +7,7 @@
 #define ROSTERRIG_STACK_LOCAL_PROCESS_HPP
 
 #include <string>
+#include <vector>
 
 #include "rosterrig/experiment/fault.hpp"
 
@@ -57,6 +58,26 @@ inline kill_heal heal_of_kill(experiment::fault_target target, bool described, b
     if (described) return described_start_given ? kill_heal::experiment_starts : kill_heal::cluster_brings_back;
     return local_process_of(target).supervised ? kill_heal::supervisor_replaces : kill_heal::experiment_starts;
 }
+
+/// The `compose/stack` arguments that start the local process `pid_name` of
+/// `target` again, its supervisor with it: an extra Connect worker
+/// ("connect-w2", "connect-w3") is `connect-worker up N` (compose/stack: `up
+/// connect` starts the stack's own worker only); any other, `up <component>`,
+/// which starts whatever of the component is not running.
+inline std::vector<std::string> start_arguments(experiment::fault_target target, const std::string& pid_name) {
+    const std::string extra_worker = "connect-w";
+    if (target == experiment::fault_target::connect_worker && pid_name.rfind(extra_worker, 0) == 0 &&
+        pid_name.size() == extra_worker.size() + 1)
+        return {"connect-worker", "up", pid_name.substr(extra_worker.size())};
+    return {"up", local_process_of(target).component};
+}
+
+/// The flag file (under the state folder) that tells the supervisor of the
+/// local process `pid_name` not to start it again when it exits: the one
+/// compose/flink/tm-supervisor.sh is given for the TaskManagers and the
+/// Connect workers (`<state>/<name>.stop`; `compose/stack up` removes it when
+/// it starts the supervisor again).
+inline std::string supervisor_stop_flag(const std::string& pid_name) { return pid_name + ".stop"; }
 
 }  // namespace rosterrig::stack
 

@@ -147,10 +147,18 @@ std::vector<rule_case<e7b::definition>> rule_cases<e7b::definition>() {
     };
 }
 
-// Every rule of experiment 7b judges a part its run has: none is listed.
+// The rules of the cells added for issue 35 (coordinator-pause, tasks-4,
+// worker-leave, worker-join), which the shipped run predates: inconclusive on
+// every case until a full run with them is shipped (their hand-built cases,
+// held and refuted, are in test/unit/e7b_connect_rebalance.tests.cpp).
 template <>
 std::set<std::string> rules_not_run<e7b::definition>() {
-    return {};
+    return {"e7b.coordinator-pause-moves-coordinator",
+            "e7b.coordinator-pause-stalls-commits",
+            "e7b.coordinator-pause-two-coordinators",
+            "e7b.tasks-4-kill-stalls-commits",
+            "e7b.worker-leave-exact",
+            "e7b.worker-join-exact"};
 }
 
 }  // namespace rosterrig::claims_test

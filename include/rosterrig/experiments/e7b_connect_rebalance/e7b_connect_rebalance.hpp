@@ -14,8 +14,14 @@
 // read back. Cells: the coordinator's worker SIGKILLed (two workers), before
 // the connector's first table commit and, in a second cell, after it; the
 // other worker paused past its session timeouts and resumed (a zombie); and
-// the control, one worker SIGKILLed (experiment 7's fault). The coordinators
-// the workers started and stopped are counted from their own log lines.
+// the control, one worker SIGKILLed (experiment 7's fault). Added for issue
+// 35, full run only: the coordinator's worker paused past its session
+// timeouts and resumed (the coordinator moves while the old one is a zombie),
+// the first cell's kill with tasks.max 4, the other worker leaving cleanly and
+// started again, and a second worker joining mid-cycle. The coordinators the
+// workers started and stopped are counted from their own log lines, and where
+// the coordinator and the worker group went (the last election after the
+// fault, the group's generation) from the same logs.
 //
 // This header holds the definition (e7b's id, tag, files, rules(), report_section(),
 // hooks) and is the one others include; parameters.hpp, samples.hpp, rules.hpp and

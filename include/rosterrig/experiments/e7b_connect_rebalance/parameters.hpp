@@ -44,9 +44,30 @@ inline constexpr const char* coordinator_kill_after_commit = "coordinator-kill-a
 inline constexpr const char* coordinator_kill_earliest = "coordinator-kill-earliest";
 inline constexpr const char* zombie_pause = "zombie-pause";        ///< two workers; SIGSTOP the other one, then SIGCONT
 inline constexpr const char* one_worker_kill = "one-worker-kill";  ///< the control: one worker, SIGKILLed
+/// Two workers; SIGSTOP the coordinator's past its session timeouts, then
+/// SIGCONT: the coordinator moves while the old one is a zombie (apache/iceberg#17637).
+inline constexpr const char* coordinator_pause = "coordinator-pause";
+/// Two workers, tasks.max 4 over the four partitions (two tasks per worker);
+/// the first cell's SIGKILL of the coordinator's worker.
+inline constexpr const char* tasks_4 = "tasks-4";
+/// Two workers; the other one leaves cleanly (SIGTERM, its supervisor told
+/// not to start it again) and is started again pause_ms later.
+inline constexpr const char* worker_leave = "worker-leave";
+/// One worker at the connector's start; the second is started mid-cycle and
+/// joins the group (a rebalance that moves a task to it).
+inline constexpr const char* worker_join = "worker-join";
+/// Every cell, in the order a full run takes them (the cells added later
+/// last, so that each earlier cell's plan stays what its shipped run drew).
 inline const std::vector<std::string>& known_cells() {
-    static const std::vector<std::string> c{coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest,
-                                            zombie_pause, one_worker_kill};
+    static const std::vector<std::string> c{coordinator_kill,
+                                            coordinator_kill_after_commit,
+                                            coordinator_kill_earliest,
+                                            zombie_pause,
+                                            one_worker_kill,
+                                            coordinator_pause,
+                                            tasks_4,
+                                            worker_leave,
+                                            worker_join};
     return c;
 }
 /// The cells whose fault waits for the table's first snapshot before its delay starts.
@@ -56,18 +77,32 @@ inline std::map<std::string, std::string> connector_properties_of(const std::str
     if (cell == coordinator_kill_earliest) return {{"iceberg.kafka.auto.offset.reset", "earliest"}};
     return {};
 }
-inline int workers_of(const std::string& cell) { return cell == one_worker_kill ? 1 : 2; }
+/// The workers in the group when the cell's connector starts.
+inline int workers_of(const std::string& cell) { return cell == one_worker_kill || cell == worker_join ? 1 : 2; }
+/// The workers in the group once the cell's fault is healed (a join adds one).
+inline int workers_after_heal(const std::string& cell) { return cell == worker_join ? 2 : workers_of(cell); }
+/// Which worker (1 or 2) the cell's fault hits, given the one whose log
+/// elected the coordinator: the other one for the zombie and the clean leave,
+/// the second (the one that joins) for the join, else the coordinator's.
+inline std::int64_t target_worker_of(const std::string& cell, std::int64_t coordinator_worker) {
+    if (cell == worker_join) return 2;
+    if (cell == zombie_pause || cell == worker_leave) return 3 - coordinator_worker;
+    return coordinator_worker;
+}
 
 struct parameters : experiment::feed_parameters {
     parameters() : feed_parameters{.seed = 77, .events = 20000, .providers = 2000, .partitions = 4} {}
-    std::int64_t tasks = 2;                  // tasks.max: one task per worker when there are two
+    std::int64_t tasks = 2;  // tasks.max of every cell but tasks-4 (tasks_of): one task per worker of two
     std::int64_t commit_interval_ms = 2000;  // iceberg.control.commit.interval-ms, experiment 7's
     std::int64_t feed_ms = 10000;            // the feed is paced over this long
     std::int64_t fault_delay_min_ms = 1000;  // after the feed started: inside the feed, so commit cycles are in flight
     std::int64_t fault_delay_max_ms = 5000;
     // A pause longer than the sink consumer's session (6 s, the writer's
     // consumer.override) and the worker group's (10 s, Connect's default),
-    // so the paused worker's task is given to the other worker before it runs again.
+    // so the paused worker's task is given to the other worker before it runs
+    // again. Also how long worker-leave's worker stays away: past the
+    // worker's scheduled.rebalance.max.delay.ms (10 s, compose/connect), so
+    // its task moves before it is back.
     std::int64_t pause_ms = 20000;
     // How long every acknowledged record may take to be committed after the
     // heal: a healthy recovery in experiment 7 committed again within about
@@ -120,50 +155,68 @@ BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
                       (tasks, commit_interval_ms, feed_ms, fault_delay_min_ms, fault_delay_max_ms, pause_ms, settle_ms,
                        restart_settle_ms, first_commit_wait_ms, trials, cells))
 
+/// tasks.max of the cell's connector: 4 in tasks-4 (one task per partition
+/// of the default four), `tasks` in every other cell.
+inline std::int64_t tasks_of(const parameters& p, const std::string& cell) { return cell == tasks_4 ? 4 : p.tasks; }
+
 inline std::optional<std::string> usage_problem(const parameters& p, std::int64_t) {
     for (const auto& c : p.cells)
-        if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end())
-            return "no cell '" + c +
-                   "' (coordinator-kill, coordinator-kill-after-commit, coordinator-kill-earliest, zombie-pause, one-worker-kill)";
+        if (std::find(known_cells().begin(), known_cells().end(), c) == known_cells().end()) {
+            std::string names;
+            for (const auto& k : known_cells()) names += (names.empty() ? "" : ", ") + k;
+            return "no cell '" + c + "' (" + names + ")";
+        }
     if (p.cells.empty()) return "no cell to run";
     if (p.trials == 0) return "--trials: at least 1";
     if (p.events == 0 || p.feed_ms <= 0) return "the feed needs events and a positive duration";
     if (p.fault_delay_max_ms < p.fault_delay_min_ms) return "the fault delay's maximum is below its minimum";
+    if (std::find(p.cells.begin(), p.cells.end(), tasks_4) != p.cells.end() && p.partitions < 4)
+        return "tasks-4 runs four tasks: it needs at least 4 partitions";
     return std::nullopt;
 }
 
+/// The fault each cell applies: SIGSTOP (the zombie, the coordinator's
+/// pause), a clean stop (the leave), a start (the join), else SIGKILL.
 inline experiment::fault_kind kind_of(const std::string& cell) {
-    return cell == zombie_pause ? experiment::fault_kind::pause : experiment::fault_kind::kill;
+    if (cell == zombie_pause || cell == coordinator_pause) return experiment::fault_kind::pause;
+    if (cell == worker_leave) return experiment::fault_kind::stop;
+    if (cell == worker_join) return experiment::fault_kind::start;
+    return experiment::fault_kind::kill;
 }
 
-/// One fault per trial, at a seeded delay after the feed started.
+/// One fault per trial, at a seeded delay after the feed started. Each cell
+/// draws from the plan's seed plus its place among known_cells(), so a cell
+/// run alone (--cells) draws the delays it draws in the full run.
 inline experiment::fault_plan fault_plan(const parameters& p) {
     experiment::fault_plan out;
     out.seed = p.seed ^ 0x653762u;
-    for (std::size_t i = 0; i < p.cells.size(); ++i) {
+    for (const auto& cell : p.cells) {
+        const auto known = std::find(known_cells().begin(), known_cells().end(), cell);
+        const auto i = static_cast<std::uint64_t>(known - known_cells().begin());
         experiment::schedule_spec spec;
-        spec.variants = {p.cells[i]};
+        spec.variants = {cell};
         spec.count = p.trials;
-        spec.kinds = {kind_of(p.cells[i])};
+        spec.kinds = {kind_of(cell)};
         spec.targets = {experiment::fault_target::connect_worker};
-        if (spec.kinds.front() == experiment::fault_kind::pause) spec.parameters.duration_ms = p.pause_ms;
+        if (spec.kinds.front() == experiment::fault_kind::pause || spec.kinds.front() == experiment::fault_kind::stop)
+            spec.parameters.duration_ms = p.pause_ms;
         spec.min_delay_ms = p.fault_delay_min_ms;
         spec.max_delay_ms = p.fault_delay_max_ms;
-        spec.trigger = after_first_commit(p.cells[i]) ? "the table's first snapshot" : "the feed's start";
+        spec.trigger = after_first_commit(cell) ? "the table's first snapshot" : "the feed's start";
         for (const auto& step : experiment::plan_faults(out.seed + i, spec).plan().steps) out.steps.push_back(step);
     }
     return out;
 }
 
-/// The Connect pipeline: experiment 7's append table, commit interval and tasks.
-inline experiment::pipeline_config pipeline_of(const parameters& p) {
+/// The Connect pipeline of a cell: experiment 7's append table and commit interval, the cell's tasks.
+inline experiment::pipeline_config pipeline_of(const parameters& p, const std::string& cell) {
     return {experiment::table_kind::append,
             experiment::checkpoint_mode::exactly_once,
             experiment::iceberg_sink::flink_sink,
             experiment::warehouse::s3,
             experiment::startup_mode::earliest_offset,
             p.commit_interval_ms,
-            p.tasks};
+            tasks_of(p, cell)};
 }
 
 }  // namespace rosterrig::e7b

@@ -1,4 +1,5 @@
-// rosterrig/experiments/e7b_connect_rebalance/report.hpp: experiment 7b's report section (the trials table).
+// rosterrig/experiments/e7b_connect_rebalance/report.hpp: experiment 7b's report section (the trials table,
+// and for trials that recorded them, where the coordinator and the group went).
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_REPORT_HPP
 #define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_REPORT_HPP
 
@@ -9,6 +10,76 @@
 namespace rosterrig::e7b {
 
 // ---- report --------------------------------------------------------------------
+
+/// The cells added for issue 35 in words, for the section's opening (only the
+/// cells the samples have: a run without them renders as it did).
+inline std::string added_cells_text(const samples& s, const parameters& p) {
+    const auto pause_s = report::fixed(static_cast<double>(p.pause_ms) / 1000, 0);
+    const std::vector<std::pair<std::string, std::string>> words{
+        {coordinator_pause, "the coordinator's worker SIGSTOPped for " + pause_s + " s, then SIGCONT"},
+        {tasks_4, "coordinator-kill's fault on a connector with tasks.max 4 (two tasks per worker)"},
+        {worker_leave, "the other worker sent SIGTERM (its supervisor told not to start it again) and started again " +
+                           pause_s + " s later through compose/stack"},
+        {worker_join,
+         "one worker at the connector's start; the second started through compose/stack at the fault's "
+         "moment, joining the group (the window counts from its answering)"}};
+    std::string o;
+    for (const auto& [cell, text] : words)
+        if (!trials_of(s, cell).empty()) o += " " + cell + ": " + text + ".";
+    return o;
+}
+
+/// tasks.max as the worker stored it, by value and the cells that ran it;
+/// "" when no trial recorded it.
+inline std::string tasks_text(const samples& s) {
+    std::map<std::int64_t, std::vector<std::string>> cells_of;
+    for (const auto& x : s.trials) {
+        if (!x.tasks_max) continue;
+        auto& cells = cells_of[*x.tasks_max];
+        if (std::find(cells.begin(), cells.end(), x.cell) == cells.end()) cells.push_back(x.cell);
+    }
+    if (cells_of.empty()) return {};
+    std::string o = " tasks.max as the worker stored it:";
+    std::string sep = " ";
+    for (const auto& [n, cells] : cells_of) {
+        std::string names;
+        for (const auto& c : cells) names += (names.empty() ? "" : ", ") + c;
+        o += sep + std::to_string(n) + " (" + names + ")";
+        sep = "; ";
+    }
+    return o + ".";
+}
+
+/// Where the coordinator and the worker group went, per trial that recorded
+/// it; "" when none did (every trial from before the fields).
+inline std::string movements_table(const samples& s) {
+    bool any = false;
+    for (const auto& x : s.trials) any = any || x.coordinator_worker_after.has_value();
+    if (!any) return {};
+    const auto or_dash = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("–"); };
+    std::string o =
+        "Where the coordinator and the group went (recorded since the coordinator-pause, tasks-4, worker-leave and "
+        "worker-join cells): the coordinator's worker before the fault, and the worker whose log holds the last "
+        "election after it, by the lines' own timestamps (none: no election after the fault); the workers whose logs "
+        "elected a coordinator between the fault and its heal; the worker group's generation as the workers logged it "
+        "(\"Joined group at generation N\") just before the fault and at the window's end.\n\n";
+    report::markdown_table t{{"Cell", "Trial", "tasks.max stored (tasks running)", "Workers at start / at window end",
+                              "Fault on worker: kind, healed after", "Coordinator before → after the fault",
+                              "Elected during the fault (workers)", "Group generation before → at window end"}};
+    for (const auto& x : s.trials) {
+        if (!x.coordinator_worker_after) continue;
+        const auto after = *x.coordinator_worker_after == 0 ? std::string("none elected")
+                                                            : "worker " + std::to_string(*x.coordinator_worker_after);
+        t.row({x.cell, std::to_string(x.index), or_dash(x.tasks_max) + " (" + std::to_string(x.tasks_running) + ")",
+               std::to_string(x.workers) + " / " + or_dash(x.workers_at_window_end),
+               "worker " + std::to_string(x.target_worker) + ": " + experiment::name_of(kind_of(x.cell)) + ", " +
+                   report::fixed(static_cast<double>(x.healed_at_ms - x.fault_at_ms) / 1000, 1) + " s",
+               "worker " + std::to_string(x.coordinator_worker) + " → " + after,
+               x.elected_during_fault ? workers_text(*x.elected_during_fault) : "–",
+               or_dash(x.group_generation_before_fault) + " → " + or_dash(x.group_generation_at_window_end)});
+    }
+    return o + t.render() + "\n";
+}
 
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::with_thousands;
@@ -39,6 +110,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto& one : values) v += (v.empty() ? "" : ", ") + one;
         o += fmt::format(" {}: iceberg.kafka.auto.offset.reset {} (as the worker stored it).", cell, v);
     }
+    o += tasks_text(s) + added_cells_text(s, p);
     o += "\n\n";
     report::markdown_table t{
         {"Cell", "Trial", "Coordinator on / fault on", "Before the fault: snapshots (records committed)",
@@ -68,6 +140,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
                x.coord_members_after_delete < 0 ? "–" : std::to_string(x.coord_members_after_delete),
                x.files_added_twice ? std::to_string(x.files_added_twice->size()) : "–"});
     o += t.render();
+    if (const auto moved = movements_table(s); !moved.empty()) o += "\n" + moved;
     return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
 }
 

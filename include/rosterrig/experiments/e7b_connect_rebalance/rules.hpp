@@ -182,6 +182,64 @@ inline rule_verdict no_file_committed_twice(const samples& s) {
     return files == 0 ? held(facts) : refuted(facts + ": " + which);
 }
 
+/// Workers in words: "1, 2", or "none".
+inline std::string workers_text(const std::vector<std::int64_t>& workers) {
+    std::string out;
+    for (const auto w : workers) out += (out.empty() ? "" : ", ") + std::to_string(w);
+    return out.empty() ? "none" : out;
+}
+
+/// coordinator-pause's premise: in every trial the worker not paused logged a
+/// coordinator election between the SIGSTOP and the SIGCONT (the coordinator
+/// moved while the old one was stopped). A trial that did not record the
+/// elections, or whose paused worker is unknown, cannot say.
+inline rule_verdict coordinator_pause_moves_coordinator(const samples& s) {
+    return experiment::for_each_of(
+        trials_of(s, coordinator_pause), [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
+        [](const trial* t) {
+            if (t->target_pid <= 0) return inconclusive({}, "the fault was not applied");
+            if (!t->elected_during_fault) return inconclusive({}, "the elections during the pause were not recorded");
+            if (t->target_worker < 1 || t->target_worker > 2)
+                return inconclusive({{"paused", t->target_worker}}, "the paused worker is unknown ({paused})");
+            const auto other = 3 - t->target_worker;
+            const auto& elected = *t->elected_during_fault;
+            return experiment::held_if(
+                std::find(elected.begin(), elected.end(), other) != elected.end(),
+                phrase{{{"paused", t->target_worker}, {"other", other}, {"elected", workers_text(elected)}},
+                       "worker {paused} paused; coordinator elections logged during the pause by workers {elected} "
+                       "(the other is worker {other})"});
+        },
+        "no coordinator-pause trial in the samples");
+}
+
+/// tasks-4's kill stalls commits in at least one trial whose connector the
+/// worker stored with tasks.max 4; a trial stored otherwise (or from before
+/// the field) is not the cell's and is left out.
+inline rule_verdict tasks_4_kill_stalls_commits(const samples& s, const parameters& p) {
+    samples four;
+    bool any = false;
+    for (const auto& t : s.trials) {
+        if (t.cell != tasks_4) continue;
+        any = true;
+        if (t.tasks_max == 4) four.trials.push_back(t);
+    }
+    if (any && four.trials.empty()) return inconclusive({}, "no tasks-4 trial's connector was stored with tasks.max 4");
+    return in_some_trial(four, tasks_4, stalled,
+                         phrase{{{"settle_s", p.settle_ms / 1000}},
+                                "acknowledged records still uncommitted {settle_s} s after the killed worker was back, "
+                                "tasks.max 4 as stored,"});
+}
+
+/// worker-join: a trial in which two workers did not answer at the window's
+/// end had no join to judge.
+inline std::optional<phrase> no_join(const trial& t) {
+    if (!t.workers_at_window_end) return phrase{{}, "the workers answering at the window's end were not recorded"};
+    if (*t.workers_at_window_end < 2)
+        return phrase{{{"workers", *t.workers_at_window_end}},
+                      "{workers} worker(s) answering at the window's end: the second did not join"};
+    return std::nullopt;
+}
+
 inline std::vector<rule> rules() {
     return {
         {"e7b.coordinator-kill-stalls-commits",
@@ -256,6 +314,33 @@ inline std::vector<rule> rules() {
                                         "{duplicate_rows} duplicate seq rows in {trials_with} of {trials} trials");
          }},
         {"e7b.no-file-committed-twice", [](const samples& s, const parameters&) { return no_file_committed_twice(s); }},
+        // The cells added for issue 35 (coordinator-pause, tasks-4, worker-leave, worker-join).
+        {"e7b.coordinator-pause-moves-coordinator",
+         [](const samples& s, const parameters&) { return coordinator_pause_moves_coordinator(s); }},
+        {"e7b.coordinator-pause-stalls-commits",
+         [](const samples& s, const parameters& p) {
+             return in_some_trial(s, coordinator_pause, stalled,
+                                  phrase{{{"settle_s", p.settle_ms / 1000}},
+                                         "acknowledged records still uncommitted {settle_s} s after the SIGCONT"});
+         }},
+        {"e7b.coordinator-pause-two-coordinators",
+         [](const samples& s, const parameters&) {
+             return in_some_trial(
+                 s, coordinator_pause, [](const trial& t) { return t.coord_group_samples_with_two > 0; },
+                 phrase{{}, "a sample of the coordinators' group with two or more members after the SIGCONT"});
+         }},
+        {"e7b.tasks-4-kill-stalls-commits",
+         [](const samples& s, const parameters& p) { return tasks_4_kill_stalls_commits(s, p); }},
+        {"e7b.worker-leave-exact",
+         [](const samples& s, const parameters&) {
+             return in_every_trial(s, worker_leave, landed_exactly,
+                                   phrase{{}, "committed within the window, every acknowledged seq once"});
+         }},
+        {"e7b.worker-join-exact",
+         [](const samples& s, const parameters&) {
+             return in_every_trial(s, worker_join, no_join, landed_exactly,
+                                   phrase{{}, "committed within the window, every acknowledged seq once"});
+         }},
     };
 }
 

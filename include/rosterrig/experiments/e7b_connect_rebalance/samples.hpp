@@ -75,6 +75,24 @@ struct trial {
     // twice, apache/iceberg#16282), from every snapshot's manifests at the
     // read-back; absent in trials from before it was recorded.
     std::optional<std::vector<experiment::file_added_twice>> files_added_twice;
+    // Recorded since the coordinator-pause, tasks-4, worker-leave and
+    // worker-join cells (absent in trials from before them):
+    // tasks.max of the connector as the worker stored it (GET /connectors/<name>/config).
+    std::optional<std::int64_t> tasks_max;
+    // The workers (1-based) whose logs gained a coordinator election line
+    // ("Task elected leader, starting commit coordinator") between the fault
+    // and its heal: where the coordinator went while the fault held.
+    std::optional<std::vector<std::int64_t>> elected_during_fault;
+    // The worker whose log holds the last election line between the fault and
+    // the window's end (by the lines' own timestamps); 0: no election after the fault.
+    std::optional<std::int64_t> coordinator_worker_after;
+    // The worker group's generation (the last "Joined group at generation N"
+    // the workers logged since the trial's start), just before the fault and
+    // at the window's end; absent when no worker logged a join.
+    std::optional<std::int64_t> group_generation_before_fault;
+    std::optional<std::int64_t> group_generation_at_window_end;
+    // Workers answering GET / at the window's end.
+    std::optional<std::int64_t> workers_at_window_end;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
                       (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms,
@@ -86,7 +104,8 @@ BOOST_DESCRIBE_STRUCT(trial, (),
                        commit_rounds_timed_out, stray_answers, coord_group_samples, coord_group_max_members,
                        coord_group_samples_with_two, restarted, landed_after_restart_ms, records_after_restart, rows,
                        distinct_seq, duplicate_rows, missing_seq, final_state, coord_members_after_delete,
-                       files_added_twice))
+                       files_added_twice, tasks_max, elected_during_fault, coordinator_worker_after,
+                       group_generation_before_fault, group_generation_at_window_end, workers_at_window_end))
 
 /// A trial's record before it runs: its cell, index and delay from the plan's step.
 inline trial planned_trial(const experiment::fault_step& step) {
@@ -138,6 +157,60 @@ inline coordinator_lines count_coordinator_lines(std::string_view text) {
     c.timeouts = occurrences(text, "Commit timeout reached");
     c.stray = occurrences(text, "Received commit ready when no commit in progress");
     return c;
+}
+
+inline constexpr std::string_view election_line = "Task elected leader, starting commit coordinator";
+
+/// The timestamp of the line holding the last election in a worker's log
+/// text ("2026-12-03 16:01:41,000", the text between the line's leading
+/// brackets, which log4j writes so that it sorts as time); "" when no line
+/// elects, or the electing line has no leading stamp.
+inline std::string last_election_stamp(std::string_view text) {
+    const auto at = text.rfind(election_line);
+    if (at == std::string_view::npos) return {};
+    const auto nl = text.rfind('\n', at);
+    const auto line = nl == std::string_view::npos ? 0 : nl + 1;
+    if (line >= text.size() || text[line] != '[') return {};
+    const auto close = text.find(']', line);
+    if (close == std::string_view::npos || close > at) return {};
+    return std::string(text.substr(line + 1, close - line - 1));
+}
+
+/// Of the workers' log texts (worker 1 first), the worker whose text holds the
+/// latest election line; 0 when none elects.
+inline std::int64_t last_elected_worker(const std::vector<std::string>& texts) {
+    std::int64_t worker = 0;
+    std::string latest;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto stamp = last_election_stamp(texts[i]);
+        if (!stamp.empty() && (worker == 0 || stamp >= latest))
+            worker = static_cast<std::int64_t>(i) + 1, latest = stamp;
+    }
+    return worker;
+}
+
+/// The workers (1-based, in order) whose log texts hold an election line.
+inline std::vector<std::int64_t> electing_workers(const std::vector<std::string>& texts) {
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        if (texts[i].find(election_line) != std::string::npos) out.push_back(static_cast<std::int64_t>(i) + 1);
+    return out;
+}
+
+/// The highest group generation the worker log texts name ("Joined group at
+/// generation N", DistributedHerder's line after every rebalance); none when
+/// no worker logged a join.
+inline std::optional<std::int64_t> latest_group_generation(const std::vector<std::string>& texts) {
+    constexpr std::string_view joined = "Joined group at generation ";
+    std::optional<std::int64_t> out;
+    for (const auto& text : texts)
+        for (auto at = text.find(joined); at != std::string::npos; at = text.find(joined, at + joined.size())) {
+            std::int64_t n = 0;
+            std::size_t i = at + joined.size(), digits = 0;
+            for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) n = n * 10 + (text[i] - '0');
+            if (digits > 0 && (!out || n > *out)) out = n;
+        }
+    return out;
 }
 
 /// The counted lines, into the trial.
