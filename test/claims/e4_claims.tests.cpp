@@ -154,6 +154,9 @@ const auto optimize_newest = [](const e4::expire_run& r) {
 const auto job_committed_again = [](const e4::expire_run& r) {
     return r.variant == "after-compaction" && r.expire.current_writer_after == r.job_id;
 };
+const auto watermark_gone = [](const e4::expire_run& r) {
+    return r.variant == "after-compaction" && !r.expire.after_has_job_watermark;
+};
 
 // Enough runs to say "wherever": three, in both stores.
 bool enough_in_both_stores(const std::vector<const e4::expire_run*>& runs) {
@@ -191,9 +194,7 @@ TEST_CASE(
     "[claims][e4]") {
     C::holds_and_is_mutation_checked(
         [](const e4::samples& x) {
-            const auto runs = of<e4::expire_run>(x.expires, [](const e4::expire_run& r) {
-                return r.variant == "after-compaction" && !r.expire.after_has_job_watermark;
-            });
+            const auto runs = of<e4::expire_run>(x.expires, watermark_gone);
             for (const auto* r : runs) {
                 const bool not_found =
                     std::any_of(r->health.exception_names.begin(), r->health.exception_names.end(),
@@ -206,11 +207,7 @@ TEST_CASE(
             return enough_in_both_stores(runs);
         },
         // Mutation: one such job running again after the kill.
-        [](e4::samples& x) {
-            first<e4::expire_run>(x.expires, [](const e4::expire_run& r) {
-                return r.variant == "after-compaction" && !r.expire.after_has_job_watermark;
-            }).kill.same_job_running = true;
-        });
+        [](e4::samples& x) { first<e4::expire_run>(x.expires, watermark_gone).kill.same_job_running = true; });
 }
 
 TEST_CASE(
