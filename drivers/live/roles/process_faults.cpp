@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -198,6 +199,33 @@ void resume_target(const stack_config& stack, process_pause& p) {
     p.record.resumed_at_ms = now_ms();
 }
 
+namespace {
+
+// Heals a fault when its scope ends before the heal was reached (an error, a
+// stop request): no pause or stop outlives the fault that made it. The heal's
+// own failure is reported, not thrown, from a destructor.
+class heal_on_unwind {
+public:
+    heal_on_unwind(std::string what, std::function<void()> heal) : what_(std::move(what)), heal_(std::move(heal)) {}
+    heal_on_unwind(const heal_on_unwind&) = delete;
+    heal_on_unwind& operator=(const heal_on_unwind&) = delete;
+    ~heal_on_unwind() {
+        if (done) return;
+        try {
+            heal_();
+        } catch (const std::exception& e) {
+            progress("could not " + what_ + " after an error: " + e.what());
+        }
+    }
+    bool done = false;  ///< set just before the heal runs in the ordinary way
+
+private:
+    std::string what_;
+    std::function<void()> heal_;
+};
+
+}  // namespace
+
 healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind kind, const process_target& t,
                             std::int64_t duration_ms, const std::string& name) {
     healed_fault f;
@@ -205,19 +233,7 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         auto p = pause_target(stack, t);
         // Whatever ends this scope before the resume resumes the target: a
         // described pause is in no table the exit handler heals.
-        struct resume_on_unwind {
-            const stack_config& stack;
-            process_pause& p;
-            bool done = false;
-            ~resume_on_unwind() {
-                if (done) return;
-                try {
-                    resume_target(stack, p);
-                } catch (const std::exception& e) {
-                    progress(std::string("could not resume after an error: ") + e.what());
-                }
-            }
-        } guard{stack, p};
+        heal_on_unwind guard("resume", [&] { resume_target(stack, p); });
         auto& r = p.record;
         f.pid = r.pid, f.fault_at_ms = r.paused_at_ms;
         if (r.pid > 0) {
@@ -257,19 +273,8 @@ healed_fault fault_and_heal(const stack_config& stack, experiment::fault_kind ki
         }
         // Whatever ends this scope before the heal starts the process again:
         // no stop outlives its fault.
-        struct start_on_unwind {
-            const stack_config& stack;
-            process_kill& k;
-            bool done = false;
-            ~start_on_unwind() {
-                if (done) return;
-                try {
-                    start_again(stack, k, std::chrono::seconds(300));
-                } catch (const std::exception& e) {
-                    progress(std::string("could not start the stopped process again after an error: ") + e.what());
-                }
-            }
-        } guard{stack, k};
+        heal_on_unwind guard("start the stopped process again",
+                             [&] { start_again(stack, k, std::chrono::seconds(300)); });
         f.pid = k.record.pid, f.fault_at_ms = k.record.killed_at_ms;
         progress(name + " (pid " + std::to_string(k.record.pid) + ") sent SIGTERM, started again after " +
                  std::to_string(duration_ms / 1000) + " s");
