@@ -38,10 +38,19 @@ void run_expire(session& s, const e4::parameters& params, const e4::run_plan& pl
     if (plan.variant == "plain")
         j.wait_snapshots(params.expire_after_snapshots, deadline);
     else {
-        // Right after one of the job's commits, so optimize and expire land before its next.
+        // Right after one of the job's commits, so optimize and expire land before its next. When the
+        // job committed during the optimize, its snapshot is the newest again: call it again after the next.
         j.wait_snapshots(params.expire_after_snapshots - 2, deadline);
-        j.wait_next_commit(deadline);
-        run.compaction = j.call("optimize");
+        for (std::uint64_t call = 1;; ++call) {
+            j.wait_next_commit(deadline);
+            run.compaction = j.call("optimize");
+            run.optimize_calls = call;
+            if (!run.compaction->ok || run.compaction->current_writer_after != j.job ||
+                call >= params.optimize_attempts.value_or(1))
+                break;
+            progress(run.name + ": the job committed during optimize " + std::to_string(call) +
+                     "; again after its next commit");
+        }
     }
     run.expire = j.call(e4::expire_call);
     progress(run.name + ": " + e4::expire_text(run.expire));

@@ -178,17 +178,21 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                            fixed(b->max_ms_per_s, 0), b->samples)
                              : std::string("not sampled"));
     };
+    // -1: Flink's metric fetcher had not reported numRestarts for the job when it was asked.
+    auto restarts_cell = [](const cell_run& r) {
+        return r.restarts_reported < 0 ? std::string("not reported") : std::to_string(r.restarts_reported);
+    };
     auto never_committed = [](const cell_run& r) {
         return fmt::format("{} of {}", r.store.data_unreferenced, r.store.data_files);
     };
     const std::string feed_column = "Feed; source backpressured, median / max (Flink, sampled each second)";
     report::markdown_table t{{"Cell", "Repeat", "In force (Flink)", "Writer input (plan)", feed_column,
-                              "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts",
-                              "Rows", "Missing seqs (contiguous ranges)", "Duplicate seq rows",
-                              "Records the snapshots added", "Data files never committed"}};
+                              "Checkpoints completed / failed (Flink's counts)", "Timed out (history)",
+                              "Restarts (numRestarts)", "Rows", "Missing seqs (contiguous ranges)",
+                              "Duplicate seq rows", "Records the snapshots added", "Data files never committed"}};
     report::markdown_table u{
         {"Upsert cell", "Repeat", "In force (Flink)", "Table (catalog)", feed_column,
-         "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts", "Rows",
+         "Checkpoints completed / failed (Flink's counts)", "Timed out (history)", "Restarts (numRestarts)", "Rows",
          "NPIs in the feed", "NPIs without their last record: on no row / only on older rows",
          "Rows on an NPI already on a row", "Duplicate seq rows", "Files in the store never committed"}};
     for (const auto& r : s.runs) {
@@ -200,17 +204,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
                    fmt::format("write.upsert.enabled={}, key {}",
                                x.table_in_force.write_upsert_enabled.value_or("unset"), ids.empty() ? "none" : ids),
                    feed(r), counts(r),
-                   fmt::format("{} of {} recorded", n(timeouts_recorded(r)), n(r.checkpoints.size())),
-                   std::to_string(r.restarts_reported), n(r.rows), n(x.npis_expected),
-                   fmt::format("{} / {}", n(x.npis_missing), n(x.npis_without_latest)), n(x.rows_sharing_npi),
-                   n(r.duplicate_rows), never_committed(r)});
+                   fmt::format("{} of {} recorded", n(timeouts_recorded(r)), n(r.checkpoints.size())), restarts_cell(r),
+                   n(r.rows), n(x.npis_expected), fmt::format("{} / {}", n(x.npis_missing), n(x.npis_without_latest)),
+                   n(x.rows_sharing_npi), n(r.duplicate_rows), never_committed(r)});
             continue;
         }
         t.row({r.name, fmt::format("#{}", r.repeat), in_force(r),
                fmt::format("{}, {} writer subtasks", r.writer_input, r.writer_parallelism), feed(r), counts(r),
-               fmt::format("{} of {} recorded", n(timeouts_recorded(r)), n(r.checkpoints.size())),
-               std::to_string(r.restarts_reported), n(r.rows),
-               fmt::format("{} ({})", n(r.missing_seq), n(r.missing_runs.size())), n(r.duplicate_rows),
+               fmt::format("{} of {} recorded", n(timeouts_recorded(r)), n(r.checkpoints.size())), restarts_cell(r),
+               n(r.rows), fmt::format("{} ({})", n(r.missing_seq), n(r.missing_runs.size())), n(r.duplicate_rows),
                n(static_cast<std::uint64_t>(std::max<std::int64_t>(0, records_committed(r)))), never_committed(r)});
     }
     o += t.render();

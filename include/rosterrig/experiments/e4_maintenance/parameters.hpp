@@ -51,6 +51,11 @@ struct parameters : experiment::feed_parameters {
     // for expire_after_snapshots - 2 snapshots and then the job's next commit,
     // so its expire, after the optimize, also starts from that many.
     std::int64_t expire_compaction_interval_ms = 10000;
+    // The expiry must find the optimize's commit the newest snapshot. When the
+    // job committed between the two, the optimize is called again after the
+    // job's next commit, up to this many calls in all. Absent in runs from
+    // before it: one call, whatever committed after it.
+    std::optional<std::uint64_t> optimize_attempts;
     // Part 2: remove_orphan_files with records in flight.
     std::int64_t orphan_interval_ms = 30000;
     std::uint64_t orphan_in_flight_events = 4000;  // fed right after a commit; the rest first, committed
@@ -67,7 +72,11 @@ struct parameters : experiment::feed_parameters {
     std::int64_t compaction_interval_ms = 5000;
     std::uint64_t compactions_per_run = 3;
 
-    static parameters full() { return {}; }
+    static parameters full() {
+        parameters p;
+        p.optimize_attempts = 3;
+        return p;
+    }
     static parameters quick_run() {
         parameters p;
         p.quick = true;
@@ -89,6 +98,7 @@ struct parameters : experiment::feed_parameters {
         p.compaction_tables = {"upsert"};
         p.compactions_per_run = 2;
         p.compaction_interval_ms = 3000;  // the drain waits two intervals; calls stay 4 s apart
+        p.optimize_attempts = 3;
         return p;
     }
     double feed_rate() const {
@@ -97,7 +107,7 @@ struct parameters : experiment::feed_parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
                       (parallelism, expire_stores, orphan_stores, repeats, feed_ms, expire_variants, expire_interval_ms,
-                       expire_after_snapshots, expire_compaction_interval_ms, orphan_interval_ms,
+                       expire_after_snapshots, expire_compaction_interval_ms, optimize_attempts, orphan_interval_ms,
                        orphan_in_flight_events, orphan_call_after_ms, orphan_row_groups, small_row_group_bytes,
                        compaction_tables, compaction_interval_ms, compactions_per_run))
 

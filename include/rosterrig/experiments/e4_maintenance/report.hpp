@@ -86,12 +86,21 @@ inline std::string report_section(const result::result_envelope& env, const samp
     if (!s.expires.empty()) {
         o +=
             "**expire_snapshots, then a TaskManager SIGKILL.** Plain: the job's own commit is the newest snapshot. "
-            "After compaction: Trino's optimize committed between two of the job's checkpoints, then the expire, then the kill.\n\n";
+            "After compaction: Trino's optimize committed between two of the job's checkpoints, then the expire, then the kill." +
+            (p.optimize_attempts
+                 ? fmt::format(" When the job committed during the optimize, so that its own snapshot was the newest "
+                               "again, the optimize was called again after the job's next commit, up to {} calls.",
+                               *p.optimize_attempts)
+                 : std::string(" The procedure did not check that the optimize's commit was still the newest.")) +
+            "\n\n";
         report::markdown_table t{
-            {"Run", "Store", "Snapshots before → after", "Newest snapshot after (operation, writer)",
+            {"Run", "Store", "Optimize calls", "Snapshots before → after", "Newest snapshot after (operation, writer)",
              "Job's watermark before the maintenance → after", "After the kill", "Job at the end", "Table"}};
         for (const auto& r : s.expires)
             t.row({r.name, store_name(r.store),
+                   !r.compaction      ? std::string("none")
+                   : r.optimize_calls ? std::to_string(*r.optimize_calls)
+                                      : std::string("1"),
                    fmt::format("{} → {}", r.expire.snapshots_before, r.expire.snapshots_after),
                    fmt::format("{}, {}", r.expire.current_operation_after,
                                r.expire.current_writer_after == r.job_id ? "the job" : "another writer"),

@@ -58,7 +58,12 @@ inline phrase health_phrase(const job_health& h) {
              {"restarts", h.restarts},
              {"exceptions", h.exceptions},
              {"failed_checkpoints", h.failed_checkpoints}},
-            "job {job_state}, {restarts} restarts, {exceptions} exceptions, {failed_checkpoints} failed checkpoints"};
+            // -1: Flink's metric fetcher had not reported numRestarts for the job (flink_rest::restarts).
+            h.restarts < 0
+                ? "job {job_state}, restarts not reported, {exceptions} exceptions, {failed_checkpoints} failed "
+                  "checkpoints"
+                : "job {job_state}, {restarts} restarts, {exceptions} exceptions, {failed_checkpoints} failed "
+                  "checkpoints"};
 }
 inline std::string health_text(const job_health& h) { return health_phrase(h).text(); }
 

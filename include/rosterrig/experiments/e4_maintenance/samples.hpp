@@ -94,7 +94,10 @@ struct expire_run {
     std::uint64_t repeat = 1;
     std::string job_id;
     std::int64_t interval_ms = 0;              // Flink's checkpoint config
-    std::optional<procedure_call> compaction;  // the after-compaction variant's optimize
+    std::optional<procedure_call> compaction;  // the after-compaction variant's optimize (the last call)
+    // How many times it was called: a call after which the job's commit was
+    // the newest snapshot again is followed by another (absent: one call).
+    std::optional<std::uint64_t> optimize_calls;
     procedure_call expire;
     experiment::kill_record kill;
     std::int64_t exceptions_before_kill = 0;
@@ -102,7 +105,7 @@ struct expire_run {
     table_check table;
 };
 BOOST_DESCRIBE_STRUCT(expire_run, (),
-                      (name, store, variant, repeat, job_id, interval_ms, compaction, expire, kill,
+                      (name, store, variant, repeat, job_id, interval_ms, compaction, optimize_calls, expire, kill,
                        exceptions_before_kill, health, table))
 
 /// Part 2: remove_orphan_files with records in flight.
