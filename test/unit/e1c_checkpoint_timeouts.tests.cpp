@@ -402,7 +402,7 @@ TEST_CASE(
                                         "out: 9"));
     auto before = placed_run();
     before.placement.reset();
-    CHECK(e1c::attribution_text(before).empty());
+    CHECK(e1c::attribution_text(before, {}).empty());
     e1c::samples old;
     old.runs.push_back(before);
     CHECK(e1c::report_section(result::result_envelope{}, old, e1c::parameters::full()).find("should have carried") ==
@@ -444,7 +444,7 @@ TEST_CASE(
         r.placement->spans.push_back({s.snapshot_id, 0, 10 * k + 1, 10 * k + 9, 9 - width});
         r.placement->missing.push_back({k - 1, 0, 10 * k + 4, 10 * k + 3 + width, width});
     }
-    const auto text = e1c::attribution_text(r);
+    const auto text = e1c::attribution_text(r, {});
     CHECK_THAT(text, Catch::Contains("its 16 missing seqs (14 runs)"));
     CHECK_THAT(text, Catch::Contains("16 in holes inside what one commit added of their partition (exact)"));
     CHECK_THAT(text, Catch::Contains("The 12 largest of 14 groups:"));
@@ -460,8 +460,41 @@ TEST_CASE("e1c: a hole in a commit that another commit's seqs interleave with is
     x.snapshot_id = 50, x.watermark = 2;
     r.snapshots.insert(r.snapshots.begin(), x);
     r.placement->spans.push_back({50, 0, 9, 9, 1});  // inside snapshot 200's 7-13
-    const auto text = e1c::attribution_text(r);
+    const auto text = e1c::attribution_text(r, {});
     CHECK_THAT(text, Catch::Contains("1 in holes inside what one commit added of their partition, not exact"));
     CHECK_THAT(text, Catch::Contains("its commit, checkpoint 7, should have carried them (not exact: commits "
                                      "interleave there, or its checkpoint is unknown)"));
+}
+
+// Mutations: record_placement storing pieces_of(...) again fails the first
+// check; attribution_of using the stored (empty) pieces without deriving them
+// fails the piece checks; a feed of another size not refused fails the last.
+TEST_CASE(
+    "e1c: a run stores no missing pieces, and its attribution splits the missing runs by the partitions of its cell's seeded feed",
+    "[e1c]") {
+    auto p = e1c::parameters::quick_run();
+    p.events = 2000;
+    const auto spec = e1c::feed_of(p, all_cells.at(0));
+    const auto partition_of_seq = experiment::partition_by_seq(generate(spec));
+    auto r = run(all_cells.at(0), 0, 0);
+    r.events = spec.events, r.missing_seq = 9, r.missing_runs = {{5, 9}, {1500, 1503}};
+    e1c::record_placement(r, {{100, 1, 4, 0}, {100, 10, 1499, 0}, {100, 1504, 2000, 0}}, partition_of_seq);
+    REQUIRE(r.placement);
+    CHECK(r.placement->missing.empty());
+    const auto attributed = e1c::attribution_of(r, e1c::partitions_of_feed(r, p));
+    REQUIRE(attributed);
+    const auto expected = experiment::pieces_of(r.missing_runs, partition_of_seq);
+    std::vector<experiment::missing_piece> got;
+    for (const auto& run : *attributed)
+        for (const auto& a : run.pieces) got.push_back(a.piece);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+        CHECK(got[k].run == expected[k].run);
+        CHECK(got[k].partition == expected[k].partition);
+        CHECK(got[k].first_seq == expected[k].first_seq);
+        CHECK(got[k].last_seq == expected[k].last_seq);
+        CHECK(got[k].seqs == expected[k].seqs);
+    }
+    r.events = 1999;
+    CHECK_THROWS_AS(e1c::partitions_of_feed(r, p), std::logic_error);
 }

@@ -22,6 +22,7 @@
 #include <boost/describe.hpp>
 
 #include "rosterrig/check/missing_ranges.hpp"
+#include "rosterrig/generate/generator.hpp"
 
 namespace rosterrig::experiment {
 
@@ -55,7 +56,10 @@ struct missing_piece {
 };
 BOOST_DESCRIBE_STRUCT(missing_piece, (), (run, partition, first_seq, last_seq, seqs))
 
-/// A run's placement: the spans, ordered by snapshot then partition, and the pieces, by run then partition.
+/// A run's placement: the spans, ordered by snapshot then partition, and the
+/// pieces, by run then partition. The pieces follow from the missing runs and
+/// the seeded feed, so runs store none now (a run that lost hundreds of
+/// thousands of runs carried tens of MB of them); runs from before keep theirs.
 struct seq_placement {
     std::vector<seq_span> spans;
     std::vector<missing_piece> missing;
@@ -67,6 +71,13 @@ template <class Records>
 std::vector<std::uint32_t> partition_by_seq(const Records& records) {
     std::vector<std::uint32_t> out(records.size());
     for (const auto& r : records) out.at(static_cast<std::size_t>(r.seq - 1)) = static_cast<std::uint32_t>(r.partition);
+    return out;
+}
+
+/// seq s's partition at [s - 1], regenerated from the seeded feed; streamed, so no event is kept.
+inline std::vector<std::uint32_t> partition_by_seq_of(const roster_spec& spec) {
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(spec.events));
+    for_each_event(spec, [&](const roster_event& e) { out.at(static_cast<std::size_t>(e.seq - 1)) = e.partition; });
     return out;
 }
 

@@ -35,9 +35,9 @@ inline constexpr std::size_t attribution_lines_shown = 12;
 /// kind (missing_run_attribution.hpp says which is exact), then one line per
 /// S_prev/S_next pair, the largest `attribution_lines_shown` of them (by
 /// seqs, then checkpoint); empty for a run with nothing missing or no placement recorded.
-inline std::string attribution_text(const cell_run& r) {
+inline std::string attribution_text(const cell_run& r, const std::vector<std::uint32_t>& partition_of_seq) {
     using experiment::attribution_kind;
-    const auto attributed = attribution_of(r);
+    const auto attributed = attribution_of(r, partition_of_seq);
     if (!attributed || r.missing_seq == 0) return {};
     struct group {
         const experiment::piece_attribution* first = nullptr;
@@ -248,8 +248,15 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                           "checkpoints {} and ran again after {} s.",
                                           ids, after, restored, running));
     }
-    for (const auto& r : s.runs)
-        if (const auto text = attribution_text(r); !text.empty()) o += "\n" + text;
+    std::map<std::string, std::vector<std::uint32_t>> feeds;  // one regeneration per cell: its repeats share a feed
+    for (const auto& r : s.runs) {
+        auto it = feeds.find(r.name);
+        if (it == feeds.end() && attribution_needs_feed(r))
+            it = feeds.emplace(r.name, partitions_of_feed(r, params)).first;
+        if (const auto text = attribution_text(r, it == feeds.end() ? std::vector<std::uint32_t>{} : it->second);
+            !text.empty())
+            o += "\n" + text;
+    }
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);

@@ -109,14 +109,38 @@ inline phrase loss_phrase(const cell_run& r) {
 }
 inline std::string loss_text(const cell_run& r) { return loss_phrase(r).text(); }
 
+/// Whether a run's attribution needs its feed's partitions: it recorded a
+/// placement without pieces (they are derived) and has missing runs.
+inline bool attribution_needs_feed(const cell_run& r) {
+    return r.placement && !r.upsert && r.placement->missing.empty() && !r.missing_runs.empty();
+}
+
+/// seq s's partition at [s - 1] in the feed `p` gives a run's cell,
+/// regenerated from its seed (seconds for millions of events); refused when
+/// the run recorded another count of events than that feed has.
+inline std::vector<std::uint32_t> partitions_of_feed(const cell_run& r, const parameters& p) {
+    const auto all = cells();
+    const auto c = std::find_if(all.begin(), all.end(), [&](const cell& x) { return x.name == r.name; });
+    if (c == all.end()) throw std::invalid_argument("e1c: run '" + r.name + "' names no cell");
+    const auto feed = feed_of(p, *c);
+    if (feed.events != r.events)
+        throw std::logic_error("e1c: " + run_label(r) + " recorded " + std::to_string(r.events) +
+                               " events, its cell's feed has " + std::to_string(feed.events));
+    return experiment::partition_by_seq_of(feed);
+}
+
 /// An append run's missing runs, each with the commit that should have carried
 /// it (experiment/missing_run_attribution.hpp), computed from the recorded
 /// placement, snapshots and history; nullopt for a run that recorded no
-/// placement (upsert cells, runs from before it was recorded).
-inline std::optional<std::vector<experiment::missing_run_attribution>> attribution_of(const cell_run& r) {
+/// placement (upsert cells, runs from before it was recorded). The pieces are
+/// the recorded ones where a run stored them, else the missing runs split by
+/// `partition_of_seq` (partitions_of_feed; unused when the run stored pieces).
+inline std::optional<std::vector<experiment::missing_run_attribution>> attribution_of(
+    const cell_run& r, const std::vector<std::uint32_t>& partition_of_seq) {
     if (!r.placement || r.upsert) return std::nullopt;
-    return experiment::attribute_missing_runs(r.missing_runs, r.placement->missing, r.placement->spans, r.snapshots,
-                                              r.checkpoints);
+    const auto pieces =
+        r.placement->missing.empty() ? experiment::pieces_of(r.missing_runs, partition_of_seq) : r.placement->missing;
+    return experiment::attribute_missing_runs(r.missing_runs, pieces, r.placement->spans, r.snapshots, r.checkpoints);
 }
 
 /// How long after its trigger checkpoint expired (trigger + end to end, from

@@ -74,9 +74,9 @@ struct cell_run {
     std::optional<std::vector<timeout_kill>> kills;  ///< kill cells only: each kill after a timed-out checkpoint
     /// The offsets the source's group had committed, read each second (they lag checkpoint completion).
     std::optional<std::vector<experiment::committed_offsets_sample>> source_offsets;
-    /// Append cells: the seqs each snapshot added per Kafka partition and the
-    /// missing runs split by partition, what the attribution of each missing
-    /// run is computed from (rules.hpp, attribution_of).
+    /// Append cells: the seqs each snapshot added per Kafka partition, what
+    /// the attribution of each missing run is computed from, with the missing
+    /// runs split by the partitions of the run's feed (rules.hpp, attribution_of).
     std::optional<experiment::seq_placement> placement;
 };
 BOOST_DESCRIBE_STRUCT(cell_run, (),
@@ -135,12 +135,12 @@ inline void record_table(cell_run& r, const experiment::table_observation& o) {
 }
 
 /// An append cell's placement of its seqs, from Trino's islands and the feed's
-/// partitions (`partition_of_seq[s - 1]`: seq s's); after record_table.
+/// partitions (`partition_of_seq[s - 1]`: seq s's); after record_table. The
+/// missing runs' pieces are not stored: attribution_of derives them.
 inline void record_placement(cell_run& r, const std::vector<experiment::seq_island>& islands,
                              const std::vector<std::uint32_t>& partition_of_seq) {
     if (r.upsert || !r.observed) return;
-    r.placement = experiment::seq_placement{experiment::spans_of(islands, partition_of_seq, r.missing_runs),
-                                            experiment::pieces_of(r.missing_runs, partition_of_seq)};
+    r.placement = experiment::seq_placement{experiment::spans_of(islands, partition_of_seq, r.missing_runs), {}};
 }
 
 }  // namespace rosterrig::e1c
