@@ -98,8 +98,7 @@ void run_cell(session& s, const e1c::parameters& params, const experiment::fault
         r.source_offsets = seen.offsets;
         progress(label + ": " + e1c::backpressure_text(r));
         progress(label + ": " + e1c::loss_text(r) + "; " + std::to_string(r.duplicate_rows) + " duplicate seq rows");
-        if (const auto where = e1c::attribution_text(r, partition_of_seq); !where.empty())
-            progress(label + ": " + where);
+        if (const auto at = e1c::attribution_text(r, partition_of_seq); !at.empty()) progress(label + ": " + at);
     });
 }
 
