@@ -112,6 +112,15 @@ TEST_CASE("e1c: the fault counts as applied only with 30 timeouts per short cell
     CHECK(judge("e1c.timeouts-applied", {{run(all_cells[4], 0, 0)}, {}}) == verdict_kind::inconclusive);
 }
 
+// Mutation: timeouts_applied counting an unreported numRestarts (-1) as a restart (`restarts_reported != 0`)
+// makes the inconclusive check fail.
+TEST_CASE("e1c: a restart count Flink never reported leaves timeouts-applied inconclusive, not refuted", "[e1c]") {
+    auto unreported = run(all_cells[0], 30, 0);
+    unreported.restarts_reported = -1;
+    CHECK(judge("e1c.timeouts-applied", {{unreported}, {}}) == verdict_kind::inconclusive);
+    CHECK(judge("e1c.timeouts-applied", {{unreported, run(all_cells[1], 3, 0)}, {}}) == verdict_kind::refuted);
+}
+
 // Mutation: `loses` judging the first run's missing seqs alone makes the held case fail.
 TEST_CASE("e1c: a cell that lost in one run of three holds its loss and refutes a no-loss prediction", "[e1c]") {
     const auto& lossy = all_cells[0];

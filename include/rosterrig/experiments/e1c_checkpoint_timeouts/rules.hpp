@@ -312,21 +312,32 @@ inline experiment::rule_verdict no_duplicates(const samples& s) {
 inline experiment::rule_verdict timeouts_applied(const samples& s, std::uint64_t enough) {
     using namespace experiment;
     phrase what{{{"timeouts_needed", enough}}, {}};
-    boost::json::array short_of;
+    boost::json::array short_of, restarts_unknown;
     std::size_t judged = 0;
     for (const auto& r : s.runs) {
         if (r.timeout_requested_ms >= 60'000) continue;        // the control
         if (r.feed_rate.value_or(0) > 0 || r.kills) continue;  // paced: the prediction is about backpressured cells
         ++judged;
-        what = what + nested(run_label(r), phrase{{{"run", run_label(r)}}, "{run}: "} + timeouts_phrase(r) +
-                                               phrase{{{"checkpoints", r.totals.completed + r.totals.failed},
-                                                       {"restarts", r.restarts_reported}},
-                                                      " of {checkpoints} checkpoints, {restarts} restarts; "});
-        if (timeouts_of(r) < enough || r.restarts_reported != 0) short_of.push_back(boost::json::string(run_label(r)));
+        // -1: Flink's metric fetcher never reported numRestarts, so "no restart" is unknown, not refuted.
+        const bool reported = r.restarts_reported >= 0;
+        what = what +
+               nested(run_label(r), phrase{{{"run", run_label(r)}}, "{run}: "} + timeouts_phrase(r) +
+                                        phrase{{{"checkpoints", r.totals.completed + r.totals.failed}},
+                                               " of {checkpoints} checkpoints, "} +
+                                        (reported ? phrase{{{"restarts", r.restarts_reported}}, "{restarts} restarts; "}
+                                                  : phrase{{}, "restarts not reported; "}));
+        if (timeouts_of(r) < enough || r.restarts_reported > 0)
+            short_of.push_back(boost::json::string(run_label(r)));
+        else if (!reported)
+            restarts_unknown.push_back(boost::json::string(run_label(r)));
     }
     if (judged == 0) return inconclusive({}, "no short-timeout cell ran");
-    if (short_of.empty()) return held(what);
-    return refuted(what + phrase{{{"short_of", std::move(short_of)}}, "short of it: {short_of}"});
+    if (!short_of.empty())
+        return refuted(what + phrase{{{"short_of", std::move(short_of)}}, "short of it: {short_of}"});
+    if (!restarts_unknown.empty())
+        return inconclusive(what + phrase{{{"restarts_unknown", std::move(restarts_unknown)}},
+                                          "no restart count from Flink for {restarts_unknown}"});
+    return held(what);
 }
 
 /// The source's backpressure over a run's drain (feed start to drained), or
