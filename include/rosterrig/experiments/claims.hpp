@@ -129,9 +129,15 @@ inline std::vector<experiment::claim> claims() {
          "each e1c paced run was produced at its cell's rate, with its source's backpressure sampled", e1c,
          "a paced run recorded as produced in one second", false},
         {"Each experiment 1c kill followed a checkpoint that Flink's history shows timed out, and the same job ran again "
-         "from a completed checkpoint",
-         "each e1c kill followed a timed-out checkpoint, and the same job ran again from a completed one", e1c,
-         "a kill's timed-out checkpoint replaced by the id of one that completed", false},
+         "from a completed checkpoint or, when none had completed before the kill, without state",
+         "each e1c kill followed a timed-out checkpoint, and the same job ran again from a completed one or, when none "
+         "had completed, without state",
+         e1c, "a kill's timed-out checkpoint replaced by the id of one that completed", false},
+        {"In every experiment 1c append run produced at once that lost seqs, at least 99 % of the lost seqs lie in holes "
+         "inside what one commit added of their partition, a commit that spanned a timed-out checkpoint",
+         "in every e1c append run produced at once that lost seqs, at least 99 % of them lie in holes inside what one "
+         "commit added of their partition, and that commit spanned a timed-out checkpoint",
+         e1c, "every timed-out checkpoint in the losing runs' histories recorded as completed", false},
         // Experiment 7b
         {"The experiment 7b full run made every planned trial of every cell, each with its fault applied",
          "the e7b full run made every planned trial of every cell, each with its fault applied", e7b, "drop one trial",

@@ -212,7 +212,8 @@ std::vector<rule_case<e1c::definition>> rule_cases<e1c::definition>() {
     out.push_back({"e1c.kills-applied", "a kill run whose second trigger was not above the first restore",
                    [c](S& s, P& p) {
                        p.kills_per_run = 3;
-                       runs_named(s, c[15].name).front()->kills->at(1).timed_out_checkpoint = 5;
+                       auto& kills = *runs_named(s, c[15].name).front()->kills;
+                       kills.at(1).timed_out_checkpoint = kills.at(0).kill.restored_checkpoint_id;
                    },
                    verdict_kind::refuted});
     return out;

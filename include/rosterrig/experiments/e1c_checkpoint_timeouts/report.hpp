@@ -232,11 +232,18 @@ inline std::string report_section(const result::result_envelope& env, const samp
     for (const auto& r : s.runs) {
         if (!r.kills) continue;
         std::string ids, after, restored, running;
+        bool restored_none = false;
         for (const auto& k : *r.kills) {
             ids += fmt::format("{}{}", ids.empty() ? "" : ", ", k.timed_out_checkpoint);
             const auto gap = kill_after_expiry_ms(r, k);
             after += (after.empty() ? "" : ", ") + (gap ? fixed(static_cast<double>(*gap) / 1000.0, 1) : "?");
-            restored += fmt::format("{}{}", restored.empty() ? "" : ", ", k.kill.restored_checkpoint_id);
+            // -1: Flink reported no restored checkpoint; "none" only when none had completed to restore.
+            const auto id = k.kill.restored_checkpoint_id;
+            const bool none = id < 0 && !completed_before(r, k.kill.killed_at_ms);
+            restored_none = restored_none || none;
+            restored += (restored.empty() ? "" : ", ") + (id >= 0 ? std::to_string(id)
+                                                          : none  ? std::string("none")
+                                                                  : std::string("not reported"));
             running += (running.empty() ? "" : ", ") + fixed(static_cast<double>(k.kill.running_after_ms) / 1000.0, 1);
         }
         o +=
@@ -245,8 +252,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
                             ? std::string(".")
                             : fmt::format(", each after the history showed a checkpoint timed out ({}), {} s after its "
                                           "expiry (trigger plus end to end, Flink's history); the job restored "
-                                          "checkpoints {} and ran again after {} s.",
-                                          ids, after, restored, running));
+                                          "checkpoints {} and ran again after {} s.{}",
+                                          ids, after, restored, running,
+                                          restored_none ? " None: Flink reported no restored checkpoint, and no "
+                                                          "checkpoint in its history had completed before the kill, "
+                                                          "so the job started again without state."
+                                                        : ""));
     }
     std::map<std::string, std::vector<std::uint32_t>> feeds;  // one regeneration per cell: its repeats share a feed
     for (const auto& r : s.runs) {

@@ -151,6 +151,14 @@ inline std::optional<std::int64_t> kill_after_expiry_ms(const cell_run& r, const
     return std::nullopt;
 }
 
+/// Whether a checkpoint of the run's recorded history completed (trigger plus
+/// end to end) before `at_ms`: a job killed before any did has none to restore.
+inline bool completed_before(const cell_run& r, std::int64_t at_ms) {
+    return std::any_of(r.checkpoints.begin(), r.checkpoints.end(), [&](const experiment::checkpoint_outcome& c) {
+        return c.status == "COMPLETED" && experiment::ended_at_ms(c) < at_ms;
+    });
+}
+
 /// A cell's runs taken together: what its rules judge.
 struct cell_total {
     std::size_t runs = 0, runs_that_lost = 0, runs_that_doubled = 0;
