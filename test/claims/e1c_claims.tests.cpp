@@ -238,15 +238,13 @@ TEST_CASE(
     "[claims][e1c]") {
     C::holds_and_is_mutation_checked(
         [](const e1c::samples& x, const e1c::parameters& p) {
-            std::map<std::string, std::vector<std::uint32_t>> partitions;  // per cell: its repeats share a feed
+            e1c::feed_partitions partitions(p);
             std::size_t judged = 0;
             for (const auto& r : x.runs) {
                 if (r.upsert || r.feed_rate.value_or(0) > 0 || r.kills || r.missing_seq == 0) continue;
                 const auto run = e1c::run_label(r);
                 if (!claims_test::that(run + " recorded where its seqs are", r.placement.has_value())) return false;
-                auto it = partitions.find(r.name);
-                if (it == partitions.end()) it = partitions.emplace(r.name, e1c::partitions_of_feed(r, p)).first;
-                const auto attributed = e1c::attribution_of(r, it->second);
+                const auto attributed = e1c::attribution_of(r, partitions.of(r));
                 // Exact or not: where commits interleave in a partition, a hole is named but not exact.
                 std::uint64_t in_holes_after_timeout = 0;
                 for (const auto& a : *attributed)

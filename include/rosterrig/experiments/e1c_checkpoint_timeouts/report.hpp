@@ -259,15 +259,9 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                                           "so the job started again without state."
                                                         : ""));
     }
-    std::map<std::string, std::vector<std::uint32_t>> feeds;  // one regeneration per cell: its repeats share a feed
-    for (const auto& r : s.runs) {
-        auto it = feeds.find(r.name);
-        if (it == feeds.end() && attribution_needs_feed(r))
-            it = feeds.emplace(r.name, partitions_of_feed(r, params)).first;
-        if (const auto text = attribution_text(r, it == feeds.end() ? std::vector<std::uint32_t>{} : it->second);
-            !text.empty())
-            o += "\n" + text;
-    }
+    feed_partitions feeds(params);
+    for (const auto& r : s.runs)
+        if (const auto text = attribution_text(r, feeds.of(r)); !text.empty()) o += "\n" + text;
     for (const auto& c : cells()) {
         const auto runs = runs_of(s, c.name);
         const auto total = total_of(runs);

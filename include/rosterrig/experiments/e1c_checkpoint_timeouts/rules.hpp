@@ -2,6 +2,10 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_RULES_HPP
 #define ROSTERRIG_EXPERIMENTS_E1C_CHECKPOINT_TIMEOUTS_RULES_HPP
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "rosterrig/experiments/e1c_checkpoint_timeouts/samples.hpp"
 #include "rosterrig/experiment/missing_run_attribution.hpp"
 
@@ -128,6 +132,24 @@ inline std::vector<std::uint32_t> partitions_of_feed(const cell_run& r, const pa
                                " events, its cell's feed has " + std::to_string(feed.events));
     return experiment::partition_by_seq_of(feed);
 }
+
+/// The feeds' partitions by cell, each regenerated once (a cell's repeats
+/// share a feed) and only for a run that needs it (attribution_needs_feed);
+/// empty for the others, whose attribution does not read them.
+class feed_partitions {
+public:
+    explicit feed_partitions(const parameters& p) : params_(p) {}
+    const std::vector<std::uint32_t>& of(const cell_run& r) {
+        if (const auto it = by_cell_.find(r.name); it != by_cell_.end()) return it->second;
+        if (!attribution_needs_feed(r)) return none_;
+        return by_cell_.emplace(r.name, partitions_of_feed(r, params_)).first->second;
+    }
+
+private:
+    parameters params_;
+    std::map<std::string, std::vector<std::uint32_t>> by_cell_;
+    std::vector<std::uint32_t> none_;
+};
 
 /// An append run's missing runs, each with the commit that should have carried
 /// it (experiment/missing_run_attribution.hpp), computed from the recorded
