@@ -208,6 +208,11 @@ logger.shaded_zookeeper.name = org.apache.flink.shaded.zookeeper3
 logger.shaded_zookeeper.level = INFO
 logger.netty.name = org.jboss.netty.channel.DefaultChannelPipeline
 logger.netty.level = OFF
+# The REST server's metric fetcher logs why a metric query failed only at
+# DEBUG; experiments read backpressure and numRestarts through it, and both
+# went missing for minutes after TaskManager kills (e1c): keep its reasons.
+logger.metricfetcher.name = org.apache.flink.runtime.rest.handler.legacy.metrics
+logger.metricfetcher.level = DEBUG
 appender.console.name = ConsoleAppender
 appender.console.type = CONSOLE
 appender.console.layout.type = PatternLayout

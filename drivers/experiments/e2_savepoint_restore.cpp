@@ -27,6 +27,6 @@ int main(int argc, char** argv) {
         {{"--repeats", "N", "repeats of each variant (default 3, quick 1)", &e2::parameters::repeats}},
         [](session& s, const e2::parameters& params, const experiment::fault_plan&, history& h) {
             for (std::uint64_t r = 1; r <= params.repeats; ++r)
-                for (const auto& v : e2::variants()) run_once(s, params, v, r, h);
+                for (const auto& v : e2::variants(params)) run_once(s, params, v, r, h);
         });
 }

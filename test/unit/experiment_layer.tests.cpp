@@ -174,6 +174,21 @@ TEST_CASE("e2's batches split a repeat's feed in the order they are written, wit
     CHECK(e2::batches(p) == std::vector<seq_range>{{1, 2000}, {2001, 3000}});
 }
 
+// Mutation: drop the `if (p.quick)` erase in e2::variants (the quick run restores
+// the upsert variant again, about a minute more in CI): this fails.
+TEST_CASE("e2's quick run restores the two append variants, its full run all three, each repeat planned", "[config]") {
+    const auto names = [](const e2::parameters& p) {
+        std::vector<std::string> out;
+        for (const auto& v : e2::variants(p)) out.push_back(v.name);
+        return out;
+    };
+    CHECK(names(e2::parameters::quick_run()) == std::vector<std::string>{"append-flinksink", "append-sinkv2"});
+    const auto full = e2::parameters::full();
+    CHECK(names(full) == std::vector<std::string>{"append-flinksink", "upsert-flinksink", "append-sinkv2"});
+    CHECK(e2::fault_plan(full).steps.size() == full.repeats * 3);
+    CHECK(e2::fault_plan(e2::parameters::quick_run()).steps.size() == 2);
+}
+
 // Mutation: in strict_reader.hpp, drop `if constexpr (is_optional<member_t>::value) return;`
 // (an absent optional field refused): the file without them no longer reads, and this fails.
 TEST_CASE("the digests and reported settings round-trip, and results without them still read", "[result]") {
