@@ -16,7 +16,8 @@
 // (the quick feed and window; stays in runs/), or with the full run's feed and
 // windows: rosterrig-e7b --cells worker-join --trials 1 --out FILE (without
 // --out a full run, of any cells, replaces results/). CI's --quick alone is
-// unchanged: one coordinator-kill.
+// unchanged: one coordinator-kill. A stopped full run goes on with --resume
+// HISTORY (runs/e7b_connect_rebalance/), keeping the trials it finished.
 // The stack's second worker is started (and stopped) through compose/stack and
 // left as it was found; every worker JVM is started anew before each trial and
 // once more at the end. The trial, the workers, the fault and its heal, and
@@ -56,6 +57,6 @@ int main(int argc, char** argv) {
                 connect_rest(s.stack.connect()).version();  // a worker that does not answer stops the run first
             h.record([&](e7b::samples& x) { x.worker_version = version; });
             connect_workers w2(s);
-            for (const auto& step : plan.steps) run_trial(s, params, step, w2, h);
+            run_trials(s, params, plan, w2, h);
         });
 }

@@ -1,10 +1,9 @@
 // rosterrig-e8: a table commit whose reply is lost, refused, or that lands late.
-//
-// One job per writer (SinkV2, FlinkSink) whose catalog client goes through the
-// fault proxy; each trial hits one commit POST and, in the zombie cells, kills
-// the committer's TaskManager while that POST waits, so it lands beside the
-// restored job's replay (docs/E8_DESIGN.md). The trial's steps are in
-// drivers/live/jobs/proxied_commit_trial.hpp; everything judged is in
+// One job per writer (SinkV2, FlinkSink) and table, its catalog client through the
+// fault proxy; each trial hits one commit POST and, in the zombie and held cells,
+// kills the committer's TaskManager while that POST waits or its reply is held
+// (docs/E8_DESIGN.md); each run ends with the store listed against the metadata.
+// Trials: drivers/live/jobs/proxied_commit_trial.hpp; everything judged is in
 // include/rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp.
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 #include <rosterrig/generate/generator.hpp>
@@ -13,6 +12,7 @@
 #include "roles/flink_sql_writer.hpp"
 #include "roles/kill_run.hpp"
 #include "roles/observe_table.hpp"
+#include "adapters/table_store.hpp"
 #include "jobs/proxied_commit_trial.hpp"
 #include "runner/runner.hpp"
 
@@ -72,8 +72,10 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
                                          std::chrono::seconds(300));
     const auto seen = observe_table(s.trino, s.table_checks, p.ns, p.table, spec);
     const auto state = s.catalog.load(p.ns, p.table);  // directly, not through the proxy
+    const auto store = check_table_store(s, p.ns, p.table, state.location);
     h.record([&](e8::samples& x) {
         auto& r = x.runs[at];
+        r.store = store;
         r.feed_sha256 = report.feed_sha256;
         r.observed = true;
         if (e8::kind_of(table) == experiment::table_kind::upsert) {
@@ -100,11 +102,18 @@ int main(int argc, char** argv) {
         "Experiment 8: a table commit whose reply is lost, refused, or that lands late (a zombie), against SinkV2 "
         "and FlinkSink, through a fault proxy in front of the Iceberg REST catalog.",
         {}, [](session& s, const e8::parameters& params, const experiment::fault_plan& plan, history& h) {
+            // A resumed run (--resume) keeps the writer runs it read to the end and redoes the one it stopped in.
+            h.record([](e8::samples& x) { return e8::drop_unobserved(x); });
             for (const auto& w : params.writer_names())
-                for (const auto& t : params.tables())
+                for (const auto& t : params.tables()) {
+                    if (h.read([&](const e8::samples& x) { return e8::recorded(x, e8::run_name(w, t.table)); })) {
+                        progress("e8[" + e8::run_name(w, t.table) + "]: recorded before the resume; kept");
+                        continue;
+                    }
                     run_writer(
                         s, params,
                         params.job ? e8::writer_kind{w, experiment::iceberg_sink::flink_sink} : *e8::writer_named(w),
                         t.table, plan, h);
+                }
         });
 }

@@ -8,15 +8,14 @@
 // README's hand-written prose carries a figure no result yields
 // (report/prose_figures.hpp) and prose_allowed below does not list.
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
-#include <iomanip>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include <rosterrig/cli/arg_parser.hpp>
+#include <rosterrig/generate/timestamp.hpp>
 #include <rosterrig/experiments/claims.hpp>
 #include <rosterrig/experiments/registry.hpp>
 #include <rosterrig/report/findings.hpp>
@@ -36,15 +35,12 @@ namespace {
 long long run_seconds(const fs::path& result) {
     try {
         const auto env = result::parse_file(result.string()).as_object();
-        auto epoch = [](const std::string& iso) {
-            std::tm tm{};
-            std::istringstream in(iso);
-            in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%S");
-            if (in.fail()) throw std::invalid_argument(iso);
-            return static_cast<long long>(timegm(&tm));
+        auto epoch = [](const boost::json::value& iso) {
+            const auto ms = parse_iso8601_utc(iso.as_string());
+            if (!ms) throw std::invalid_argument("not an ISO-8601 UTC time");
+            return *ms / 1000;
         };
-        return epoch(std::string(env.at("finished_at").as_string())) -
-               epoch(std::string(env.at("started_at").as_string()));
+        return epoch(env.at("finished_at")) - epoch(env.at("started_at"));
     } catch (const std::exception&) {
         return -1;
     }

@@ -387,3 +387,23 @@ TEST_CASE("e7b: the earliest rule judges only connectors the worker stored with 
     CHECK(judge("e7b.earliest-recovers-exactly", {{trial(e7b::coordinator_kill_earliest, 0, 0, 1000)}, "", {}}) ==
           verdict_kind::refuted);
 }
+
+// Mutation: `recorded` not asking finished() (a trial recorded halfway kept
+// as done): the stopped trial is not run again and this fails.
+TEST_CASE("a resumed e7b run keeps the trials recorded to their end and runs again the one stopped halfway", "[e7b]") {
+    e7b::samples s;
+    for (std::uint64_t i = 1; i <= 3; ++i) {
+        auto t = e7b::planned_trial({i, e7b::worker_join, experiment::fault_kind::start, "", 1000, ""});
+        if (i < 3) t.final_state = "RUNNING";  // the third was stopped after its fault
+        s.trials.push_back(t);
+    }
+    const experiment::fault_step second{2, e7b::worker_join, experiment::fault_kind::start, "", 1000, ""};
+    const experiment::fault_step third{3, e7b::worker_join, experiment::fault_kind::start, "", 1000, ""};
+    const experiment::fault_step other_cell{2, e7b::worker_leave, experiment::fault_kind::stop, "", 1000, ""};
+    CHECK(e7b::recorded(s, second));
+    CHECK_FALSE(e7b::recorded(s, third));
+    CHECK_FALSE(e7b::recorded(s, other_cell));
+    CHECK(e7b::drop_unfinished(s) == 1);
+    CHECK(s.trials.size() == 2);
+    CHECK(e7b::drop_unfinished(s) == 0);
+}

@@ -237,3 +237,180 @@ TEST_CASE(
     CHECK(runs == std::set<std::string>{"job-upsert"});
     CHECK_FALSE(usage_problem(p, 12));
 }
+
+namespace {
+
+const std::string flink_job = "0123456789abcdef0123456789abcdef";
+// A FlinkSink temporary manifest of checkpoint `c`, as iceberg-flink 1.10 names it.
+std::string flink_manifest(std::int64_t c) {
+    return "metadata/" + flink_job + "-f1e2d3c4b5a6978812345678abcdef01-00000-0-" + std::to_string(c) + "-00001.avro";
+}
+
+// A lost reply of checkpoint 7, armed at 10,000 ms and settled at 20,000, in a
+// run whose store holds only what `unreferenced` lists beyond the metadata's files.
+samples lost_reply_run(std::vector<experiment::stray_file> unreferenced) {
+    trial t;
+    t.index = 1, t.kind = cell::lose_reply, t.hit_rule = 1, t.exceptions_after = 1;
+    t.armed_at_ms = 10000, t.healed_at_ms = 15000, t.settled_at_ms = 20000;
+    auto lost = post(10, 1, 11000, 11000, 11050, 200, 0, 7);
+    lost.dropped_at_ms = 11060;
+    t.requests = {lost};
+    samples s;
+    s.runs = {run_with(t, {snap(1, 6, 100), snap(2, 7, 100)})};
+    s.runs[0].store = experiment::store_check{"listing", 30000, 12, {}, std::move(unreferenced)};
+    return s;
+}
+
+}  // namespace
+
+// Mutation: in flink_manifest_checkpoint, read the checkpoint from the last
+// field (the count) instead of the one before it: this fails.
+TEST_CASE("a Flink committer's temporary manifest names its checkpoint, and manifest lists and commit manifests do not",
+          "[e8]") {
+    CHECK(experiment::flink_manifest_checkpoint(flink_manifest(42)) == 42);
+    CHECK(experiment::flink_manifest_checkpoint("s3://w/t/" + flink_manifest(7)) == 7);
+    const std::string list = "metadata/snap-5128312358221112345-1-0a1b2c3d-0000-4000-8000-000000012345.avro";
+    const std::string manifest = "metadata/0a1b2c3d-1111-4000-8000-000000000001-m0.avro";
+    CHECK_FALSE(experiment::flink_manifest_checkpoint(list));
+    CHECK_FALSE(experiment::flink_manifest_checkpoint(manifest));
+    CHECK_FALSE(
+        experiment::flink_manifest_checkpoint("metadata/00012-0a1b2c3d-1111-4000-8000-000000000001.metadata.json"));
+    CHECK(experiment::is_manifest_list(list));
+    CHECK_FALSE(experiment::is_manifest_list(manifest));
+    CHECK(experiment::is_commit_manifest(manifest));
+    CHECK_FALSE(experiment::is_commit_manifest(list));
+    CHECK_FALSE(experiment::is_commit_manifest(flink_manifest(3)));
+}
+
+// Mutation: check_store comparing full paths with the listing's relative ones
+// (the location not stripped): every file is then missing and unreferenced, and this fails.
+TEST_CASE("the store check names the referenced files the store lacks and the files nothing references", "[e8]") {
+    const std::vector<experiment::listed_file> files{
+        {"data/a.parquet", 10, 3000}, {"data/b.parquet", 20, 1000}, {"metadata/snap-1-1-x.avro", 5, 2000}};
+    const auto c = experiment::check_store(
+        files, "s3://w/ns/t",
+        {"s3://w/ns/t/data/a.parquet", "s3://w/ns/t/data/gone.parquet", "s3://elsewhere/data/x.parquet"});
+    CHECK(c.referenced == 2);
+    CHECK(c.referenced_missing == std::vector<std::string>{"data/gone.parquet"});
+    REQUIRE(c.unreferenced.size() == 2);
+    CHECK(c.unreferenced[0].relative == "data/b.parquet");  // oldest first
+    CHECK(c.unreferenced[1].relative == "metadata/snap-1-1-x.avro");
+}
+
+// Mutation: strays_of taking a Flink manifest of any checkpoint, not only the
+// hit's (`*of == c` dropped: the one of checkpoint 9 counted): this fails.
+TEST_CASE("e8: a trial is matched to the Flink manifests of its checkpoint and the commit files written while it ran",
+          "[e8]") {
+    const auto s = lost_reply_run({{flink_manifest(7), 1, 9000},
+                                   {flink_manifest(9), 1, 12000},
+                                   {"metadata/snap-9-1-u.avro", 1, 12000},
+                                   {"metadata/u-m0.avro", 1, 21500},
+                                   {"metadata/v-m0.avro", 1, 7000},
+                                   {"metadata/00003-u.metadata.json", 1, 12000}});
+    const auto st = strays_of(s.runs[0], s.runs[0].trials[0]);
+    CHECK(st.listed);
+    CHECK(st.flink_manifests == std::vector<std::string>{flink_manifest(7)});
+    CHECK(st.manifest_lists == std::vector<std::string>{"metadata/snap-9-1-u.avro"});
+    CHECK(st.commit_manifests.empty());  // 21,500 is past the settle's second; 7,000 before the arming's two
+    CHECK(strays_of_no_trial(s.runs[0]) ==
+          std::vector<std::string>{flink_manifest(9), "metadata/u-m0.avro", "metadata/v-m0.avro"});
+}
+
+// Mutations: judge_unacknowledged_orphans without its lose-reply check, or
+// referenced_file_missing returning nothing: this fails.
+TEST_CASE(
+    "e8: the store rules are refuted by a missing referenced file or a lost reply that left no manifest, and "
+    "stay inconclusive while the Connect sink and held replies do not run",
+    "[e8]") {
+    auto s = lost_reply_run({{flink_manifest(7), 1, 9000}});
+    CHECK(judge_unacknowledged_orphans(s).verdict == verdict_kind::inconclusive);
+    CHECK(judge_no_referenced_missing(s).verdict == verdict_kind::inconclusive);
+    CHECK(judge_no_referenced_missing(s).reason.find("as predicted so far") != std::string::npos);
+
+    auto none_left = lost_reply_run({});
+    CHECK(judge_unacknowledged_orphans(none_left).verdict == verdict_kind::refuted);
+    CHECK(judge_no_referenced_missing(none_left).verdict == verdict_kind::inconclusive);
+
+    s.runs[0].store->referenced_missing = {"data/gone.parquet"};
+    CHECK(judge_no_referenced_missing(s).verdict == verdict_kind::refuted);
+    CHECK(judge_unacknowledged_orphans(s).verdict == verdict_kind::refuted);
+
+    s.runs[0].store.reset();  // a run from before the listing: judged as it was
+    CHECK(judge_no_referenced_missing(s).reason ==
+          "not run: this version does not list the store against the "
+          "snapshots' files");
+}
+
+// Mutation: the upsert table's lose_reply back at 10 trials in full(): this fails.
+TEST_CASE("e8's full run runs each cell on the append and the upsert table as many times as its prediction asks",
+          "[e8]") {
+    const auto p = parameters::full();
+    for (const auto& t : p.tables()) {
+        if (retries_off(t.table)) continue;
+        for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
+                             cell::zombie_refresh}) {
+            INFO(run_name("writer", t.table) << " " << stem_of(c));
+            std::uint64_t n = 0;
+            for (const auto& x : t.cells)
+                if (x.kind == c) n += x.trials;
+            CHECK(n >= asked_trials(c));
+        }
+    }
+}
+
+namespace {
+// A held_kill_late_release trial as the proxy logs it: the hit (rule 1) of
+// checkpoint 7 forwarded at 1000 and applied at 1050, its reply held; the kill
+// at 1100; the restored job's commit of checkpoint 9 applied at 20050; the
+// reply let go at `released`.
+trial held_trial(std::int64_t released) {
+    trial t;
+    t.index = 1, t.kind = cell::held_kill_late_release, t.hit_rule = 1, t.exceptions_after = 1;
+    experiment::kill_record k;
+    k.killed_at_ms = 1100;
+    t.kill = k;
+    auto hit = post(10, 1, 1000, 1000, 1050, 200, 0, 7);
+    hit.released_at_ms = released, hit.released_by = "heal";
+    t.requests = {hit, get(11, 9000), post(12, 0, 20000, 20000, 20050, 200, 200, 9)};
+    return t;
+}
+}  // namespace
+
+// Mutation: held_validity without its "let go before a later checkpoint
+// landed" check (a reply released at 15,000 counted): this fails.
+TEST_CASE(
+    "e8: a held reply's trial counts only when its commit was applied before the kill and let go after a "
+    "later checkpoint landed",
+    "[e8]") {
+    CHECK(validity_of(held_trial(20100)).valid);
+    CHECK_FALSE(validity_of(held_trial(15000)).valid);  // released before checkpoint 9 landed
+    auto late = held_trial(20100);
+    late.requests[0].upstream_replied_at_ms = 1200;  // applied after the kill
+    CHECK_FALSE(validity_of(late).valid);
+    auto unheld = held_trial(20100);
+    unheld.requests[0].released_at_ms.reset();
+    CHECK_FALSE(validity_of(unheld).valid);
+    samples s;
+    s.runs = {run_with(held_trial(20100), {snap(1, 7, 100), snap(2, 9, 100)})};
+    CHECK(judge_cell(s, "sinkv2", cell::held_kill_late_release).verdict == verdict_kind::inconclusive);  // 1 < 30
+    s.runs = {run_with(held_trial(20100), {snap(1, 7, 100), snap(2, 7, 100), snap(3, 9, 100)})};
+    CHECK(judge_cell(s, "sinkv2", cell::held_kill_late_release).verdict == verdict_kind::refuted);
+    CHECK(fault_plan(parameters::quick_run()).steps.at(3).kind == experiment::fault_kind::http_hold_reply);
+}
+
+// Mutation: `recorded` not asking whether the run was read (observed): the run
+// stopped mid-way counts as done, is not run again, and this fails.
+TEST_CASE("a resumed e8 run keeps the writer runs read to their end and redoes the one it stopped in", "[e8]") {
+    samples s;
+    writer_run done;
+    done.writer = "sinkv2", done.observed = true;
+    writer_run stopped;
+    stopped.writer = "sinkv2", stopped.on_table = table_variant::upsert;
+    s.runs = {done, stopped};
+    CHECK(recorded(s, "sinkv2"));
+    CHECK_FALSE(recorded(s, "sinkv2-upsert"));
+    CHECK_FALSE(recorded(s, "flinksink"));
+    CHECK(drop_unobserved(s) == 1);
+    REQUIRE(s.runs.size() == 1);
+    CHECK(run_name(s.runs[0]) == "sinkv2");
+}

@@ -8,6 +8,7 @@
 
 #include "rosterrig/generate/generator.hpp"
 #include "rosterrig/generate/json_lines.hpp"
+#include "rosterrig/generate/timestamp.hpp"
 #include "rosterrig/detail/sha256.hpp"
 
 using namespace rosterrig;
@@ -176,4 +177,18 @@ TEST_CASE("invalid specs are rejected before anything is generated", "[generate]
     CHECK_THROWS_AS(generate(roster_spec{.partitions = 0}), std::invalid_argument);
     CHECK_THROWS_AS(generate(roster_spec{.late_stale_fraction = 1.5}), std::invalid_argument);
     CHECK(generate(roster_spec{.events = 0}).empty());
+}
+
+// Mutation: drop `y -= m <= 2` from days_from_civil (January and February
+// counted in the wrong year; 2000-02-29 is among the times): this fails.
+TEST_CASE("an ISO-8601 UTC time parses back to the milliseconds it was written from, and other text does not",
+          "[generate]") {
+    for (const std::int64_t ms : {0LL, 951782400123LL, 1796554103653LL, 4102444799999LL})
+        CHECK(parse_iso8601_utc(iso8601_utc(ms)) == ms);
+    CHECK(parse_iso8601_utc("2026-12-06T10:53:01Z") == parse_iso8601_utc("2026-12-06T10:53:01.000Z"));
+    CHECK(parse_iso8601_utc("2026-12-06T10:53:01.5Z").value() % 1000 == 500);
+    CHECK(parse_iso8601_utc("2026-12-06T10:53:01.123456Z").value() % 1000 == 123);
+    for (const char* bad : {"", "2026-12-06 10:53:01Z", "2026-13-06T10:53:01Z", "2026-12-06T10:53:01",
+                            "2026-12-06T10:53:01.Z", "2026-12-06T10:53:01+01:00"})
+        CHECK_FALSE(parse_iso8601_utc(bad));
 }

@@ -1,5 +1,7 @@
 #include "adapters/s3_client.hpp"
 
+#include <rosterrig/generate/timestamp.hpp>
+
 #include <chrono>
 #include <ctime>
 
@@ -96,7 +98,8 @@ std::vector<s3_object> s3_client::list_objects(const std::string& bucket, const 
         const auto body = get("/" + bucket, q);
         for (const auto& c : all_of(body, "Contents")) {
             const auto size = first_of(c, "Size");
-            out.push_back({unescape(first_of(c, "Key")), size.empty() ? 0 : std::stoll(size)});
+            out.push_back({unescape(first_of(c, "Key")), size.empty() ? 0 : std::stoll(size),
+                           parse_iso8601_utc(first_of(c, "LastModified")).value_or(0)});
         }
         if (first_of(body, "IsTruncated") != "true") return out;
         token = unescape(first_of(body, "NextContinuationToken"));

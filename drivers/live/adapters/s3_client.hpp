@@ -15,6 +15,7 @@ namespace rosterrig::live {
 struct s3_object {
     std::string key;
     std::int64_t bytes = 0;
+    std::int64_t modified_ms = 0;  // LastModified; 0 when the listing gave none it could read
 };
 
 struct s3_upload {

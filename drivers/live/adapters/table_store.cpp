@@ -1,9 +1,11 @@
 #include "adapters/table_store.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <system_error>
 
+#include "adapters/process_fault.hpp"  // now_ms
 #include "adapters/s3_client.hpp"
 
 namespace rosterrig::live {
@@ -39,7 +41,8 @@ store_files list_location(const stack_config& stack, const std::string& location
         const auto prefix = with_slash(slash == std::string::npos ? std::string() : rest.substr(slash + 1));
         const auto s3 = s3_client_of(stack);
         out.method = "S3 ListObjectsV2 and ListMultipartUploads on s3://" + bucket + "/" + prefix;
-        for (const auto& o : s3.list_objects(bucket, prefix)) out.files.push_back({strip(o.key, prefix), o.bytes});
+        for (const auto& o : s3.list_objects(bucket, prefix))
+            out.files.push_back({strip(o.key, prefix), o.bytes, o.modified_ms});
         out.multipart_uploads = static_cast<std::int64_t>(s3.list_multipart_uploads(bucket, prefix).size());
         out.listed = true;
         // Where S3FileIO keeps a file it has not uploaded yet: the java.io.tmpdir
@@ -68,7 +71,13 @@ store_files list_location(const stack_config& stack, const std::string& location
         std::error_code size_ec;
         if (!it->is_regular_file(size_ec)) continue;
         const auto n = it->file_size(size_ec);
-        out.files.push_back({fs::relative(it->path(), root).string(), size_ec ? 0 : static_cast<std::int64_t>(n)});
+        std::error_code time_ec;
+        const auto written = it->last_write_time(time_ec);
+        const auto ms = time_ec ? 0
+                                : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::file_clock::to_sys(written).time_since_epoch())
+                                      .count();
+        out.files.push_back({fs::relative(it->path(), root).string(), size_ec ? 0 : static_cast<std::int64_t>(n), ms});
     }
     if (ec) throw live_error("walking " + root.string() + ": " + ec.message());
     return out;
@@ -155,6 +164,17 @@ std::int64_t remove_table_files(const stack_config& stack, const std::string& ns
         if (ec) throw live_error("removing " + dir.string() + ": " + ec.message());
     }
     return removed;
+}
+
+experiment::store_check check_table_store(const session& s, const std::string& ns, const std::string& table,
+                                          const std::string& location) {
+    const auto referenced = referenced_paths(s.trino, ns, table);
+    const auto listed = list_location(s, location);
+    if (!listed.listed) throw live_error("the store holds nothing under " + location + " (" + listed.method + ")");
+    auto out = experiment::check_store(listed.files, location, referenced);
+    out.listed_at_ms = now_ms();
+    out.method = listed.method + ", against Trino's $all_entries, $all_manifests, $snapshots and $metadata_log_entries";
+    return out;
 }
 
 }  // namespace rosterrig::live

@@ -10,6 +10,7 @@
 
 #include <rosterrig/experiment/file_commits.hpp>
 #include <rosterrig/experiment/store_listing.hpp>
+#include <rosterrig/experiment/stray_files.hpp>
 
 #include "roles/session.hpp"
 
@@ -59,6 +60,13 @@ struct missing_files {
 // The current snapshot's files ($files) checked against the store's listing.
 missing_files referenced_but_missing(const session& s, const std::string& ns, const std::string& table,
                                      const std::string& location);
+
+// The store under the table's location against every path its metadata
+// references, file by file. The metadata is read first: each file it names
+// was written before the listing, so one the listing lacks is one the store
+// does not hold.
+experiment::store_check check_table_store(const session& s, const std::string& ns, const std::string& table,
+                                          const std::string& location);
 
 }  // namespace rosterrig::live
 

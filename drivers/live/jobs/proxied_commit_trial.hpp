@@ -47,13 +47,39 @@ inline void run_proxied_commit_trial(session& s, const std::string& job, const e
         experiment::fault_parameters hit{
             .duration_ms = 0, .status = t.status, .method = "POST", .path = cp.pattern, .count = 1};
         const auto& z = kind == e8::cell::zombie_409 ? params.zombie_409_timing : params.zombie_refresh_timing;
-        if (e8::has_kill(kind)) hit.duration_ms = z.a_ms;
+        if (e8::is_zombie(kind)) hit.duration_ms = z.a_ms;
+        if (kind == e8::cell::held_kill_late_release) hit.duration_ms = params.hold_deadline();
         t.armed_at_ms = now_ms();
         t.hit_rule = px.add_rule(step.kind, hit);
         save();
         const auto a = cp.wait_rule(
             from, t.hit_rule, std::chrono::seconds(120), [](const auto&) { return true; }, "the hit commit POST");
-        if (e8::has_kill(kind)) {
+        if (kind == e8::cell::held_kill_late_release) {
+            // Applied upstream first: the reply is held from then on.
+            const auto held = cp.wait_rule(
+                from, t.hit_rule, std::chrono::seconds(60),
+                [](const auto& r) { return r.upstream_replied_at_ms > 0 || !r.note.empty(); },
+                "the hit commit applied and its reply held");
+            progress(label + ": commit of checkpoint " + std::to_string(held.watermark) +
+                     " applied, its reply held; killing the committer's TaskManager");
+            t.kill = kill_taskmanager(
+                s, job,
+                {step.index, step.variant, fault_kind::kill_taskmanager, "the hit's reply held", 0,
+                 experiment::heal_of(fault_kind::kill_taskmanager, experiment::fault_target::flink_taskmanager)});
+            save();
+            // The reply goes once the restored job committed a later checkpoint.
+            const auto killed = t.kill->killed_at_ms;
+            poll_until(
+                cp.where, std::chrono::seconds(params.hold_deadline() / 1000 - 10),
+                [&] {
+                    for (const auto& r : table_requests(px, cp.path, from))
+                        if (r.method == "POST" && r.rule == 0 && r.forwarded_at_ms > killed &&
+                            r.upstream_status == 200 && r.watermark > held.watermark)
+                            return true;
+                    return false;
+                },
+                [&] { return "the restored job's commit of a checkpoint after " + std::to_string(held.watermark); });
+        } else if (e8::is_zombie(kind)) {
             // Armed before the kill: nothing else of this job commits while A waits.
             if (kind == e8::cell::zombie_409)
                 t.b_rule = px.add_rule(fault_kind::http_delay,

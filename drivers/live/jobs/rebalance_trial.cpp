@@ -109,4 +109,18 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     progress(label + ": " + e7b::trial_text(t));  // the cell and trial are in the label
 }
 
+void run_trials(session& s, const e7b::parameters& params, const experiment::fault_plan& plan, connect_workers& w2,
+                history_writer<e7b::definition>& h) {
+    const auto dropped = h.record([](e7b::samples& x) { return e7b::drop_unfinished(x); });
+    if (dropped > 0)
+        progress("e7b: " + std::to_string(dropped) + " trial stopped halfway before the resume; run again");
+    for (const auto& step : plan.steps) {
+        if (h.read([&](const e7b::samples& x) { return e7b::recorded(x, step); })) {
+            progress("e7b[" + step.variant + " #" + std::to_string(step.index) + "]: recorded before the resume; kept");
+            continue;
+        }
+        run_trial(s, params, step, w2, h);
+    }
+}
+
 }  // namespace rosterrig::live

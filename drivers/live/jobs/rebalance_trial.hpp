@@ -17,6 +17,11 @@ namespace rosterrig::live {
 void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, connect_workers& w2,
                history_writer<e7b::definition>& h);
 
+// Every step of the plan in order. A resumed run (--resume) keeps the trials
+// it recorded to their end and runs the rest, the one it stopped in included.
+void run_trials(session& s, const e7b::parameters& params, const experiment::fault_plan& plan, connect_workers& w2,
+                history_writer<e7b::definition>& h);
+
 }  // namespace rosterrig::live
 
 #endif

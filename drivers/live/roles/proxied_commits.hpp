@@ -39,6 +39,7 @@ inline std::vector<experiment::table_request> table_requests(const proxy::fault_
             r.snapshot_id = body.snapshot_id, r.watermark = body.watermark;
         }
         r.note = e.note;
+        if (e.hold != 0 && e.released_at_ms > 0) r.released_at_ms = e.released_at_ms, r.released_by = e.released_by;
         out.push_back(std::move(r));
     }
     return out;

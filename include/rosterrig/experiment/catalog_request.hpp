@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <boost/describe.hpp>
@@ -81,10 +82,15 @@ struct table_request {
     std::int64_t snapshot_id = 0;  ///< POST: the snapshot its body adds
     std::int64_t watermark = -1;   ///< POST: that snapshot's flink.max-committed-checkpoint-id
     std::string note;
+    /// A held reply (http_hold_reply): when it was let go, and by what ("release",
+    /// "heal" or "deadline"). Absent for other requests, and in runs from before.
+    std::optional<std::int64_t> released_at_ms;
+    std::optional<std::string> released_by;
 };
 BOOST_DESCRIBE_STRUCT(table_request, (),
                       (event, method, rule, action, received_at_ms, forwarded_at_ms, upstream_replied_at_ms,
-                       answered_at_ms, dropped_at_ms, upstream_status, answered_status, snapshot_id, watermark, note))
+                       answered_at_ms, dropped_at_ms, upstream_status, answered_status, snapshot_id, watermark, note,
+                       released_at_ms, released_by))
 
 }  // namespace rosterrig::experiment
 

@@ -49,6 +49,7 @@ inline std::string base_name(const std::string& path) {
 struct listed_file {
     std::string relative;
     std::int64_t bytes = 0;
+    std::int64_t modified_ms = 0;  // when the store wrote it; 0 when the listing does not say
 };
 
 /// Classifies what the store listed against the paths the table's metadata

@@ -7,7 +7,9 @@
 #define ROSTERRIG_GENERATE_TIMESTAMP_HPP
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace rosterrig {
 
@@ -24,6 +26,15 @@ constexpr void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, uns
     d = doy - (153 * mp + 2) / 5 + 1;
     m = mp < 10 ? mp + 3 : mp - 9;
     y += (m <= 2);
+}
+// Its inverse, days_from_civil (the same source).
+constexpr std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 inline void put_digits(char* out, unsigned value, int width) noexcept {
     for (int i = width - 1; i >= 0; --i) {
@@ -67,6 +78,38 @@ inline std::string iso8601_utc(std::int64_t epoch_ms) {
     std::string s;
     append_iso8601_utc(s, epoch_ms);
     return s;
+}
+
+/// The epoch milliseconds of "YYYY-MM-DDTHH:MM:SS[.fff…]Z" (UTC; digits
+/// past the milliseconds are dropped), as object stores list LastModified
+/// and results record their times; nullopt for any other text.
+inline std::optional<std::int64_t> parse_iso8601_utc(std::string_view t) {
+    const auto num = [&](std::size_t at, std::size_t n) -> std::optional<unsigned> {
+        if (at + n > t.size()) return std::nullopt;
+        unsigned v = 0;
+        for (std::size_t i = at; i < at + n; ++i) {
+            if (t[i] < '0' || t[i] > '9') return std::nullopt;
+            v = v * 10 + static_cast<unsigned>(t[i] - '0');
+        }
+        return v;
+    };
+    if (t.size() < 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
+        return std::nullopt;
+    const auto y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), s = num(17, 2);
+    if (!y || !mo || !d || !h || !mi || !s || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 ||
+        *s > 60)
+        return std::nullopt;
+    std::size_t at = 19;
+    std::int64_t ms = 0;
+    if (t[at] == '.') {
+        std::size_t digits = 0;
+        for (++at; at < t.size() && t[at] >= '0' && t[at] <= '9'; ++at, ++digits)
+            if (digits < 3) ms = ms * 10 + (t[at] - '0');
+        if (digits == 0) return std::nullopt;
+        for (; digits < 3; ++digits) ms *= 10;
+    }
+    if (at + 1 != t.size() || t[at] != 'Z') return std::nullopt;
+    return detail::days_from_civil(*y, *mo, *d) * 86'400'000 + *h * 3'600'000LL + *mi * 60'000LL + *s * 1000LL + ms;
 }
 
 }  // namespace rosterrig

@@ -1,6 +1,6 @@
 // test/claims/rule_cases/e8.cpp: the shipped run with one hit checkpoint committed twice or once, a seq lost, or a fault failing Flink twice.
-// The predictions e8::not_run() lists (Connect, held-reply, outside-window,
-// store listings, operator signals) have no case: their rule
+// The predictions e8::not_run() lists (Connect, held past the timeout or with
+// none, outside-window, operator signals) have no case: their rule
 // returns "not run" whatever the samples hold, so no sample can refute them.
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
@@ -90,6 +90,63 @@ void as_predicted_without_retry(e8::writer_run& r) {
     r.duplicate_rows = 0;
 }
 
+// Every run given a store listing that holds every file its metadata
+// references; with `strays`, also what the store prediction says each valid
+// fault leaves: a lost or 504'd reply a Flink manifest of its checkpoint,
+// an unforwarded 5xx a commit manifest and a manifest list written while it ran.
+void give_stores(e8::samples& s, bool strays) {
+    for (auto& r : s.runs) {
+        r.store = experiment::store_check{"hand-built", 0, 100, {}, {}};
+        if (!strays) continue;
+        for (const auto& t : r.trials) {
+            if (!e8::validity_of(t).valid) continue;
+            const auto n = std::to_string(t.index);
+            if (t.kind == e8::cell::lose_reply || t.kind == e8::cell::forward_then_504)
+                r.store->unreferenced.push_back({"metadata/" + r.job + "-f1e2d3c4b5a6978812345678abcdef01-00000-0-" +
+                                                     std::to_string(e8::hit_checkpoint(t)) + "-00001.avro",
+                                                 1, t.armed_at_ms});
+            else if (t.kind == e8::cell::status_unforwarded) {
+                r.store->unreferenced.push_back({"metadata/snap-" + n + "-1-u.avro", 1, t.armed_at_ms});
+                r.store->unreferenced.push_back({"metadata/u" + n + "-m0.avro", 1, t.armed_at_ms});
+            }
+        }
+    }
+}
+
+// A held-reply trial added to a writer's append run, as the proxy would log
+// it: the commit of the run's last checkpoint applied before the kill, its
+// reply held and let go after a commit of a later one (a made-up id past the
+// run's). With `doubled`, that checkpoint's snapshot appears twice.
+void add_held_trial(e8::samples& s, const std::string& writer, bool doubled) {
+    auto& r = named(s.runs, writer, &e8::writer_run::writer);
+    const auto last = std::find_if(r.snapshots.rbegin(), r.snapshots.rend(),
+                                   [](const auto& x) { return x.watermark >= 0 && check::adds_data(x); });
+    if (last == r.snapshots.rend()) throw std::logic_error("e8 rule cases: no snapshot with a watermark");
+    const auto c = last->watermark;
+    e8::trial t;
+    t.index = r.trials.size() + 1, t.kind = e8::cell::held_kill_late_release, t.hit_rule = 900;
+    t.exceptions_after = t.exceptions_before + 1;
+    experiment::kill_record k;
+    k.killed_at_ms = 1100;
+    t.kill = k;
+    experiment::table_request hit;
+    hit.method = "POST", hit.rule = 900, hit.received_at_ms = 1000, hit.forwarded_at_ms = 1000;
+    hit.upstream_replied_at_ms = 1050, hit.upstream_status = 200, hit.watermark = c;
+    hit.released_at_ms = 20100, hit.released_by = "heal";
+    experiment::table_request later;
+    later.method = "POST", later.received_at_ms = 20000, later.forwarded_at_ms = 20000;
+    later.upstream_replied_at_ms = 20050, later.upstream_status = 200, later.answered_status = 200;
+    later.watermark = c + 1000;
+    t.requests = {hit, later};
+    r.trials.push_back(t);
+    if (doubled) {
+        auto copy = *last;
+        for (const auto& x : r.snapshots) copy.snapshot_id = std::max(copy.snapshot_id, x.snapshot_id + 1);
+        r.snapshots.push_back(copy);
+        r.rows += static_cast<std::uint64_t>(copy.added_records);
+        r.duplicate_rows += static_cast<std::uint64_t>(copy.added_records);
+    }
+}
 }  // namespace
 
 template <>
@@ -181,6 +238,32 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
              s.runs.push_back(std::move(copy));
          },
          verdict_kind::held},
+        {"e8.held-kill-late-release:sinkv2",
+         "a held-reply trial on SinkV2's append run whose checkpoint is committed by two snapshots",
+         [](S& s, P&) { add_held_trial(s, "sinkv2", true); }, verdict_kind::refuted},
+        {"e8.held-kill-late-release:sinkv2",
+         "the same trial, its checkpoint committed once (one trial of the 30 asked)",
+         [](S& s, P&) { add_held_trial(s, "sinkv2", false); }, verdict_kind::inconclusive},
+        {"e8.held-kill-late-release:flinksink",
+         "a held-reply trial on FlinkSink's append run whose checkpoint is committed by two snapshots",
+         [](S& s, P&) { add_held_trial(s, "flinksink", true); }, verdict_kind::refuted},
+        {"e8.no-referenced-file-missing",
+         "every run lists its store, and sinkv2's lacks one data file its metadata references",
+         [](S& s, P&) {
+             give_stores(s, true);
+             named(s.runs, "sinkv2", &e8::writer_run::writer).store->referenced_missing = {"data/gone.parquet"};
+         },
+         verdict_kind::refuted},
+        {"e8.no-referenced-file-missing",
+         "every run lists its store, which holds every referenced file (the Connect sink and held replies still not run)",
+         [](S& s, P&) { give_stores(s, true); }, verdict_kind::inconclusive},
+        {"e8.unacknowledged-commits-leave-orphans",
+         "every run lists its store, and no fault left a file that nothing references",
+         [](S& s, P&) { give_stores(s, false); }, verdict_kind::refuted},
+        {"e8.unacknowledged-commits-leave-orphans",
+         "every run lists its store, and each valid fault left what the prediction says (the Connect sink and held "
+         "replies still not run)",
+         [](S& s, P&) { give_stores(s, true); }, verdict_kind::inconclusive},
     };
 }
 
@@ -188,8 +271,7 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
 
 namespace rosterrig::claims_test {
 // The cells this version does not run (e8::not_run: the Connect writer, the
-// held replies, no retries, outside the window, the store listings and the
-// operator signals): their rules say "not run" whatever they are given.
+// held replies, no retries, outside the window and the operator signals): their rules say "not run" whatever they are given.
 template <>
 std::set<std::string> rules_not_run<e8::definition>() {
     std::set<std::string> out;

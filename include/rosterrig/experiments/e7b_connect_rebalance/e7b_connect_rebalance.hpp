@@ -42,6 +42,7 @@ struct definition {
     static constexpr const char* predictions_file = "predictions/e7b_connect_rebalance.json";
     static constexpr const char* results_file = "results/e7b_connect_rebalance.json";
     static constexpr experiment::hooks<parameters> hooks{
+        .resumable = true,
         .repro_run = &parameters::repro_run,
         .repro_names = &parameters::repro_names,
         .problems = &experiment::slot_problems<parameters, &e7b::usage_problem>,

@@ -107,6 +107,9 @@ BOOST_DESCRIBE_STRUCT(trial, (),
                        files_added_twice, tasks_max, elected_during_fault, coordinator_worker_after,
                        group_generation_before_fault, group_generation_at_window_end, workers_at_window_end))
 
+/// A trial recorded to its end (its second record): its connector's state was read.
+inline bool finished(const trial& t) { return !t.final_state.empty(); }
+
 /// A trial's record before it runs: its cell, index and delay from the plan's step.
 inline trial planned_trial(const experiment::fault_step& step) {
     trial t;
@@ -132,6 +135,18 @@ struct samples {
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (trials, worker_version, predictions))
+
+/// Whether the trial of `step` was recorded to its end: a resumed run keeps it.
+inline bool recorded(const samples& s, const experiment::fault_step& step) {
+    return std::any_of(s.trials.begin(), s.trials.end(),
+                       [&](const trial& t) { return t.cell == step.variant && t.index == step.index && finished(t); });
+}
+
+/// Drops the trial a stopped run recorded only halfway (after its fault,
+/// before its window's end): a resumed run runs that step again. Returns how many.
+inline std::size_t drop_unfinished(samples& s) {
+    return static_cast<std::size_t>(std::erase_if(s.trials, [](const trial& t) { return !finished(t); }));
+}
 
 // ---- the workers' log lines ------------------------------------------------------
 

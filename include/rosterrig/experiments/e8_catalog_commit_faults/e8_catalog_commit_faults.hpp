@@ -28,6 +28,7 @@ struct definition {
     static constexpr const char* predictions_file = "predictions/e8_catalog_commit_faults.json";
     static constexpr const char* results_file = "results/e8_catalog_commit_faults.json";
     static constexpr experiment::hooks<parameters> hooks{
+        .resumable = true,
         .warehouse = &parameters::warehouse,
         .repro_run = &parameters::repro_run,
         .repro_names = &parameters::repro_names,

@@ -48,8 +48,12 @@ enum class cell {
     forward_then_504,    ///< forwarded, applied, answered 504
     zombie_409,  ///< A delayed, the committer's TaskManager killed, the replay B delayed so A lands first: B gets 409
     zombie_refresh,  ///< A delayed, the kill, every table GET delayed: A lands between the restored load and the replay's refresh
+    /// forwarded and applied, its reply held; the committer's TaskManager killed; the reply
+    /// released after the restored job committed a later checkpoint
+    held_kill_late_release,
 };
-BOOST_DESCRIBE_ENUM(cell, lose_reply, status_unforwarded, forward_then_504, zombie_409, zombie_refresh)
+BOOST_DESCRIBE_ENUM(cell, lose_reply, status_unforwarded, forward_then_504, zombie_409, zombie_refresh,
+                    held_kill_late_release)
 
 /// The prediction-id stem of a cell (e8.<stem>:<writer>).
 inline std::string stem_of(cell c) {
@@ -64,12 +68,18 @@ inline std::string stem_of(cell c) {
             return "zombie-409";
         case cell::zombie_refresh:
             return "zombie-refresh";
+        case cell::held_kill_late_release:
+            return "held-kill-late-release";
     }
     return "?";
 }
-inline bool has_kill(cell c) { return c == cell::zombie_409 || c == cell::zombie_refresh; }
-/// A cell whose fault, by the 1.10.1 code, doubles the checkpoint it hits (docs/E8_DESIGN.md §3).
-inline bool predicted_to_double(cell c) { return has_kill(c); }
+inline bool is_zombie(cell c) { return c == cell::zombie_409 || c == cell::zombie_refresh; }
+/// The cells whose trial SIGKILLs the committer's TaskManager.
+inline bool has_kill(cell c) { return is_zombie(c) || c == cell::held_kill_late_release; }
+/// A cell whose fault, by the 1.10.1 code, doubles the checkpoint it hits
+/// (docs/E8_DESIGN.md §3): a commit that lands after the restored committer
+/// read the table. A held reply's commit landed before the kill.
+inline bool predicted_to_double(cell c) { return is_zombie(c); }
 
 /// One writer under test: the prediction-id suffix and the sink it selects.
 struct writer_kind {
@@ -145,6 +155,11 @@ struct parameters {
     std::optional<std::vector<table_cells>> more_tables;
     zombie_timing zombie_409_timing{20000, 20000, 0};
     zombie_timing zombie_refresh_timing{35000, 0, 20000};
+    /// held_kill_late_release: the hold's deadline, past the restored job's
+    /// first commit (the trial releases the reply then, or gives up at it).
+    /// Absent in runs from before the cell.
+    std::optional<std::int64_t> hold_deadline_ms = 180000;
+    std::int64_t hold_deadline() const { return hold_deadline_ms.value_or(180000); }
     std::vector<unsigned> statuses = {500, 502, 503, 504};  ///< status_unforwarded draws one per trial
     std::string repro;                                      ///< a --repro run: its name
     bool quick = false;
@@ -156,26 +171,30 @@ struct parameters {
 
     static parameters full() {
         parameters p;
-        // About 30 min on this machine (2 vCPUs): the deterministic zombie cells
-        // at the predictions' n on the append table, the null cells at a third of it.
-        p.cells = {{cell::zombie_409, 10},
-                   {cell::zombie_refresh, 5},
-                   {cell::lose_reply, 10},
-                   {cell::status_unforwarded, 8},
-                   {cell::forward_then_504, 5}};
-        // The zombie cells on an upsert table (the predictions ask both kinds),
-        // and the zombie-409 recipe with the catalog commit's retry turned off on both.
-        p.more_tables =
-            std::vector<table_cells>{{table_variant::upsert, {{cell::zombie_409, 10}, {cell::zombie_refresh, 5}}},
-                                     {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
-                                     {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
+        // Every cell on the append and the upsert table at the n its prediction
+        // asks per table kind (rules.hpp, asked_trials: 30 for the lost reply
+        // and the unforwarded 5xx, whose one-sided bound needs them; 10 and 5
+        // for the rest), and the zombie-409 recipe with the commit's retry off
+        // on both. About three hours on this machine (2 vCPUs): a trial without
+        // a kill takes about 10 s, one with a kill 35 to 75 s. A stopped run
+        // goes on with --resume.
+        const std::vector<cell_count> every{{cell::zombie_409, 10},       {cell::zombie_refresh, 5},
+                                            {cell::lose_reply, 30},       {cell::status_unforwarded, 30},
+                                            {cell::forward_then_504, 10}, {cell::held_kill_late_release, 30}};
+        p.cells = every;
+        p.more_tables = std::vector<table_cells>{{table_variant::upsert, every},
+                                                 {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
+                                                 {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
         return p;
     }
     static parameters quick_run() {
         parameters p;
         p.quick = true;
         p.writers = {"sinkv2"};
-        p.cells = {{cell::lose_reply, 1}, {cell::status_unforwarded, 1}, {cell::zombie_409, 1}};
+        p.cells = {{cell::lose_reply, 1},
+                   {cell::status_unforwarded, 1},
+                   {cell::zombie_409, 1},
+                   {cell::held_kill_late_release, 1}};
         p.more_tables = std::vector<table_cells>{{table_variant::upsert, {{cell::lose_reply, 1}}}};
         p.statuses = {503};
         return p;
@@ -214,7 +233,7 @@ struct parameters {
         for (const auto& t : tables()) {
             std::uint64_t run = 60;  // the job's start, the settle and the drain
             for (const auto& c : t.cells)
-                run += c.trials * (c.kind == cell::zombie_refresh ? 110 : c.kind == cell::zombie_409 ? 80 : 35);
+                run += c.trials * (c.kind == cell::zombie_refresh ? 110 : has_kill(c.kind) ? 80 : 35);
             longest = std::max(longest, run);
         }
         return longest;
@@ -228,7 +247,8 @@ struct parameters {
 
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells,
-                       more_tables, zombie_409_timing, zombie_refresh_timing, statuses, repro, quick, warehouse, job))
+                       more_tables, zombie_409_timing, zombie_refresh_timing, hold_deadline_ms, statuses, repro, quick,
+                       warehouse, job))
 
 /// The pipeline of one writer's run on `table`: exactly-once, parallelism 1, checkpoints every checkpoint_interval_ms.
 inline experiment::pipeline_config pipeline_of(const parameters& p, experiment::iceberg_sink sink,
@@ -267,8 +287,9 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
                 if (c.kind == cell::status_unforwarded && !p.statuses.empty())
                     what +=
                         ", answered " + std::to_string(p.statuses[rosterrig::uniform_below(rng, p.statuses.size())]);
-                const auto kind = has_kill(c.kind)                   ? experiment::fault_kind::http_delay
-                                  : c.kind == cell::lose_reply       ? experiment::fault_kind::http_lose_reply
+                const auto kind = is_zombie(c.kind)                        ? experiment::fault_kind::http_delay
+                                  : c.kind == cell::held_kill_late_release ? experiment::fault_kind::http_hold_reply
+                                  : c.kind == cell::lose_reply             ? experiment::fault_kind::http_lose_reply
                                   : c.kind == cell::forward_then_504 ? experiment::fault_kind::http_forward_then_504
                                                                      : experiment::fault_kind::http_status;
                 plan.steps.push_back(
@@ -307,6 +328,7 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
             t->get_ms >= p.socket_timeout_ms)
             return "a zombie delay must be above 0 and under the client's socket timeout (" +
                    std::to_string(p.socket_timeout_ms) + " ms)";
+    if (p.hold_deadline() < 30000) return "the hold's deadline must be at least 30 s (30000 ms)";
     // A zombie trial kills the committer's TaskManager: another must take the job.
     if (slots < 2)
         return "a zombie trial needs a second free task slot for the restored job; Flink offers " +

@@ -25,17 +25,41 @@ inline std::string report_section(const result::result_envelope& env, const samp
         "exact: snapshots from the catalog, requests from the proxy's log, rows from a full Trino scan{}.\n\n",
         report::fixed(static_cast<double>(p.checkpoint_interval_ms) / 1000, 0), more, report::fixed(p.rate, 0),
         p.quick ? "; **quick run**" : "");
-    report::markdown_table t{{"Writer (and table, when not append)", "Trial", "Fault", "Checkpoint hit",
-                              "Valid (what the proxy saw)", "Snapshots with that watermark", "Records committed twice",
-                              "Flink failures"}};
+    // The store's columns only for results whose runs listed it.
+    const bool any_store =
+        std::any_of(s.runs.begin(), s.runs.end(), [](const writer_run& r) { return r.store.has_value(); });
+    std::vector<std::string> trial_columns{"Writer (and table, when not append)",
+                                           "Trial",
+                                           "Fault",
+                                           "Checkpoint hit",
+                                           "Valid (what the proxy saw)",
+                                           "Snapshots with that watermark",
+                                           "Records committed twice",
+                                           "Flink failures"};
+    if (any_store)
+        trial_columns.push_back(
+            "Files it left that nothing references: Flink manifests of its checkpoint / commit manifests / manifest "
+            "lists / data files");
+    report::markdown_table t{trial_columns};
     for (const auto& r : s.runs)
         for (const auto& x : r.trials) {
             const auto oc = outcome_of(r, x);
-            t.row({run_name(r), std::to_string(x.index),
-                   x.status ? fmt::format("{} {}", stem_of(x.kind), x.status) : stem_of(x.kind),
-                   std::to_string(oc.checkpoint), fmt::format("{}{}", oc.valid.valid ? "yes: " : "no: ", oc.valid.why),
-                   std::to_string(oc.commits_of_checkpoint), std::to_string(oc.excess_records),
-                   std::to_string(x.exceptions_after - x.exceptions_before)});
+            std::vector<std::string> row{run_name(r),
+                                         std::to_string(x.index),
+                                         x.status ? fmt::format("{} {}", stem_of(x.kind), x.status) : stem_of(x.kind),
+                                         std::to_string(oc.checkpoint),
+                                         fmt::format("{}{}", oc.valid.valid ? "yes: " : "no: ", oc.valid.why),
+                                         std::to_string(oc.commits_of_checkpoint),
+                                         std::to_string(oc.excess_records),
+                                         std::to_string(x.exceptions_after - x.exceptions_before)};
+            if (any_store) {
+                const auto st = strays_of(r, x);
+                row.push_back(st.listed ? fmt::format("{} / {} / {} / {}", st.flink_manifests.size(),
+                                                      st.commit_manifests.size(), st.manifest_lists.size(),
+                                                      st.data_files.size())
+                                        : "not listed");
+            }
+            t.row(row);
         }
     o += t.render() + "\n";
     o += "![Snapshots carrying each checkpoint id, per writer, from the catalog; 2 is a checkpoint committed twice]"
@@ -47,6 +71,10 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                      "Missing seqs"};
     if (any_upsert) columns.push_back("Upsert: NPIs with more than one row / missing / stale rows");
     columns.insert(columns.end(), {"Records added by the snapshots minus events sent", "Watermarks committed twice"});
+    if (any_store)
+        columns.push_back(
+            "Store at the end: files the metadata references / of them missing / files nothing references (no "
+            "trial's, metadata JSON aside)");
     report::markdown_table end{columns};
     for (const auto& r : s.runs) {
         const auto rr = replay_report(r);
@@ -61,6 +89,11 @@ inline std::string report_section(const result::result_envelope& env, const samp
                                                r.missing_npis.value_or(0), r.stale_rows.value_or(0))
                                  : "n/a (append)");
         row.insert(row.end(), {std::to_string(rr.excess_records()), std::to_string(rr.replayed_watermarks.size())});
+        if (any_store)
+            row.push_back(r.store ? fmt::format("{} / {} / {} ({})", r.store->referenced,
+                                                r.store->referenced_missing.size(), r.store->unreferenced.size(),
+                                                strays_of_no_trial(r).size())
+                                  : "not listed");
         end.row(row);
     }
     return o + end.render() + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);

@@ -2,6 +2,7 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_SAMPLES_HPP
 #define ROSTERRIG_EXPERIMENTS_E8_CATALOG_COMMIT_FAULTS_SAMPLES_HPP
 
+#include "rosterrig/experiment/stray_files.hpp"
 #include "rosterrig/experiments/e8_catalog_commit_faults/parameters.hpp"
 
 namespace rosterrig::e8 {
@@ -55,12 +56,15 @@ struct writer_run {
     /// Upsert tables, against the latest row per NPI of the feed: NPIs with more than one row, NPIs missing, rows not the latest.
     std::optional<std::uint64_t> rows_sharing_npi, missing_npis, stale_rows;
     std::vector<check::snapshot_entry> snapshots;  ///< the table's snapshots, oldest first, from the catalog
+    /// The store under the table's location at the end, against every path the
+    /// metadata references (absent in runs from before it was listed).
+    std::optional<experiment::store_check> store;
 };
 BOOST_DESCRIBE_STRUCT(writer_run, (),
                       (writer, on_table, job, table, mode_in_force, interval_in_force_ms, sink_in_force,
                        catalog_properties, table_properties, proxy_address, feed_sha256, events, trials, observed, rows,
-                       duplicate_rows, missing_seq, missing_runs, rows_sharing_npi, missing_npis, stale_rows,
-                       snapshots))
+                       duplicate_rows, missing_seq, missing_runs, rows_sharing_npi, missing_npis, stale_rows, snapshots,
+                       store))
 
 inline table_variant variant_of(const writer_run& r) { return r.on_table.value_or(table_variant::append); }
 inline std::string run_name(const writer_run& r) { return run_name(r.writer, variant_of(r)); }
@@ -99,6 +103,20 @@ struct samples {
     std::vector<prediction_outcome> predictions;
 };
 BOOST_DESCRIBE_STRUCT(samples, (), (runs, predictions))
+
+/// Whether the writer run named `name` (run_name) was recorded to its end, its
+/// table read: a resumed run (--resume) keeps it.
+inline bool recorded(const samples& s, const std::string& name) {
+    return std::any_of(s.runs.begin(), s.runs.end(),
+                       [&](const writer_run& r) { return r.observed && run_name(r) == name; });
+}
+
+/// Drops the writer runs a stopped run left before their table was read: a
+/// resumed run runs them again from the start, on a new job and table (the
+/// stopped one's were cleaned up). Returns how many.
+inline std::size_t drop_unobserved(samples& s) {
+    return static_cast<std::size_t>(std::erase_if(s.runs, [](const writer_run& r) { return !r.observed; }));
+}
 
 }  // namespace rosterrig::e8
 
