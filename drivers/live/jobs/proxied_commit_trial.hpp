@@ -71,13 +71,7 @@ inline void run_proxied_commit_trial(session& s, const std::string& job, const e
             const auto killed = t.kill->killed_at_ms;
             poll_until(
                 cp.where, std::chrono::seconds(params.hold_deadline() / 1000 - 10),
-                [&] {
-                    for (const auto& r : table_requests(px, cp.path, from))
-                        if (r.method == "POST" && r.rule == 0 && r.forwarded_at_ms > killed &&
-                            r.upstream_status == 200 && r.watermark > held.watermark)
-                            return true;
-                    return false;
-                },
+                [&] { return e8::later_commit(table_requests(px, cp.path, from), killed, held.watermark) != nullptr; },
                 [&] { return "the restored job's commit of a checkpoint after " + std::to_string(held.watermark); });
         } else if (e8::is_zombie(kind)) {
             // Armed before the kill: nothing else of this job commits while A waits.

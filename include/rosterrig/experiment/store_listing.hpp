@@ -52,14 +52,20 @@ struct listed_file {
     std::int64_t modified_ms = 0;  // when the store wrote it; 0 when the listing does not say
 };
 
+/// The referenced full paths under `location`, relative to it (as a listing names them).
+inline std::set<std::string> relative_to(const std::string& location, const std::set<std::string>& referenced) {
+    std::set<std::string> refs;
+    const std::string root = location.empty() || location.back() == '/' ? location : location + "/";
+    for (const auto& r : referenced)
+        if (r.rfind(root, 0) == 0) refs.insert(r.substr(root.size()));
+    return refs;
+}
+
 /// Classifies what the store listed against the paths the table's metadata
 /// references (full paths, compared by their part after `location`).
 inline store_listing classify(const std::vector<listed_file>& files, const std::string& location,
                               const std::set<std::string>& referenced) {
-    std::set<std::string> refs;
-    const std::string root = location.back() == '/' ? location : location + "/";
-    for (const auto& r : referenced)
-        if (r.rfind(root, 0) == 0) refs.insert(r.substr(root.size()));
+    const auto refs = relative_to(location, referenced);
     store_listing out;
     for (const auto& f : files) {
         const bool ref = refs.count(f.relative) > 0;

@@ -33,7 +33,7 @@ BOOST_DESCRIBE_STRUCT(stray_file, (), (relative, bytes, modified_ms))
 
 /// The store under a table's location, checked against its metadata.
 struct store_check {
-    std::string method;            ///< how the store was listed
+    std::string method;             ///< how the store was listed
     std::int64_t listed_at_ms = 0;  ///< after the metadata was read: a file it references was written before
     std::int64_t referenced = 0;    ///< paths under the location that the metadata references
     std::vector<std::string> referenced_missing;  ///< of those, the ones the store does not hold (relative)
@@ -45,10 +45,8 @@ BOOST_DESCRIBE_STRUCT(store_check, (), (method, listed_at_ms, referenced, refere
 /// before the listing, so every file they name was already written).
 inline store_check check_store(const std::vector<listed_file>& files, const std::string& location,
                                const std::set<std::string>& referenced) {
-    const std::string root = location.empty() || location.back() == '/' ? location : location + "/";
-    std::set<std::string> refs, held;
-    for (const auto& r : referenced)
-        if (r.rfind(root, 0) == 0) refs.insert(r.substr(root.size()));
+    const auto refs = relative_to(location, referenced);
+    std::set<std::string> held;
     store_check out;
     out.referenced = static_cast<std::int64_t>(refs.size());
     for (const auto& f : files) {
@@ -90,8 +88,8 @@ inline std::optional<std::int64_t> flink_manifest_checkpoint(std::string_view pa
     const auto& [count, checkpoint, attempt, subtask] = fields;
     // What is left starts with the job id (32 hex digits) and its dash.
     if (count.size() != 5 || subtask.size() != 5 || !detail::all_digits(count) || !detail::all_digits(subtask) ||
-        !detail::all_digits(attempt) || !detail::all_digits(checkpoint) || checkpoint.size() > 18 ||
-        name.size() < 34 || name[32] != '-')
+        !detail::all_digits(attempt) || !detail::all_digits(checkpoint) || checkpoint.size() > 18 || name.size() < 34 ||
+        name[32] != '-')
         return std::nullopt;
     for (const char c : name.substr(0, 32))
         if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return std::nullopt;

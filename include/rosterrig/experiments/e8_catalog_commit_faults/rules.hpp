@@ -35,6 +35,17 @@ inline validity valid_if(bool ok, experiment::facts f, std::string_view pattern)
     return {ok, std::move(f), std::move(why)};
 }
 
+/// The first commit POST no rule touched, forwarded after `killed_ms` and
+/// applied, of a checkpoint after `watermark`: the restored job's. nullptr: none yet.
+inline const table_request* later_commit(const std::vector<table_request>& requests, std::int64_t killed_ms,
+                                         std::int64_t watermark) {
+    for (const auto& r : requests)
+        if (r.method == "POST" && r.rule == 0 && r.forwarded_at_ms > killed_ms && r.upstream_status == 200 &&
+            r.watermark > watermark)
+            return &r;
+    return nullptr;
+}
+
 /// A held reply's trial: the hit commit applied before the kill, its reply
 /// held, and let go only after a commit of a later checkpoint, forwarded
 /// after the kill, was applied (the restored job's).
@@ -46,13 +57,7 @@ inline validity held_validity(const trial& t, const table_request& hit) {
         return valid_if(false, at, "checkpoint {checkpoint}'s commit was not applied before the kill");
     if (!hit.released_at_ms)
         return valid_if(false, at, "checkpoint {checkpoint}'s reply was not held (no release in the proxy's log)");
-    const table_request* later = nullptr;
-    for (const auto& r : t.requests)
-        if (r.method == "POST" && r.rule != t.hit_rule && r.forwarded_at_ms > killed && r.upstream_status == 200 &&
-            r.watermark > hit.watermark) {
-            later = &r;
-            break;
-        }
+    const auto* later = later_commit(t.requests, killed, hit.watermark);
     if (!later) return valid_if(false, at, "no later checkpoint was committed after the kill");
     if (*hit.released_at_ms <= later->upstream_replied_at_ms)
         return valid_if(false, at, "checkpoint {checkpoint}'s reply was let go before a later checkpoint landed");
