@@ -146,6 +146,9 @@ TEST_CASE(
     CHECK(e7b::kind_of(e7b::worker_leave) == fault_kind::stop);
     CHECK(e7b::kind_of(e7b::worker_join) == fault_kind::start);
     CHECK(e7b::kind_of(e7b::tasks_4) == fault_kind::kill);
+    // Mutation: leave config-update to the default SIGKILL (kind_of) and this fails.
+    CHECK(e7b::kind_of(e7b::config_update) == fault_kind::reconfigure);
+    CHECK(e7b::workers_of(e7b::config_update) == 1);
     const auto p = e7b::parameters::full();
     for (const auto& s : e7b::fault_plan(p).steps) {
         if (s.variant == e7b::worker_leave)
@@ -307,6 +310,28 @@ TEST_CASE(
     CHECK(judge(join, {{joined, lost}, "", {}}) == verdict_kind::refuted);
     CHECK(judge(join, {{alone}, "", {}}) == verdict_kind::inconclusive);
     CHECK(judge(join, {{trial(e7b::worker_join, 1000)}, "", {}}) == verdict_kind::inconclusive);  // not recorded
+}
+
+// Mutation: judge config-update's loss by records_at_window_end (short before the restart) instead
+// of missing_seq (the final read-back) and the refuted case holds.
+TEST_CASE(
+    "e7b: a config update shows two coordinators when the worker logged two left running, and loses records only by the final read-back",
+    "[e7b]") {
+    const std::string two = "e7b.config-update-two-coordinators";
+    auto one = trial(e7b::config_update, 1000);
+    one.coordinators_started = 2, one.coordinators_stopped = 1;
+    auto zombie = one;
+    zombie.coordinators_started = 3;
+    CHECK(judge(two, {{one, zombie}, "", {}}) == verdict_kind::held);
+    CHECK(judge(two, {{one}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(two, {{trial(e7b::worker_join, 1000)}, "", {}}) == verdict_kind::inconclusive);
+    const std::string lost = "e7b.config-update-loses-records";
+    auto recovered = trial(e7b::config_update, 0);  // short at the window's end, whole after the restart
+    CHECK(judge(lost, {{trial(e7b::config_update, 1000), recovered}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(lost, {{recovered, trial(e7b::config_update, 0, 0, 1000)}, "", {}}) == verdict_kind::held);
+    auto not_applied = trial(e7b::config_update, 0, 0, 1000);
+    not_applied.target_pid = 0;
+    CHECK(judge(lost, {{not_applied}, "", {}}) == verdict_kind::inconclusive);
 }
 
 // Mutation: render the movements table whatever the trials recorded and the first check fails

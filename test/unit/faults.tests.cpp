@@ -80,6 +80,9 @@ TEST_CASE("every kind belongs to the layer that applies it", "[faults]") {
     CHECK(layer_of(fault_kind::tcp_reset) == fault_layer::proxy_tcp);
     CHECK(layer_of(fault_kind::restore_from_savepoint) == fault_layer::flink_job);
     CHECK(layer_of(fault_kind::maintenance_procedure) == fault_layer::table);
+    CHECK(layer_of(fault_kind::reconfigure) == fault_layer::admin_api);
+    CHECK(heal_of(fault_kind::reconfigure, fault_target::connect_worker).rfind("none: the Connect worker runs on", 0) ==
+          0);
     std::size_t proxy_kinds = 0;
     for (auto k : enumerators_of<fault_kind>())
         if (layer_of(k) == fault_layer::proxy_http || layer_of(k) == fault_layer::proxy_tcp) ++proxy_kinds;
@@ -101,6 +104,9 @@ TEST_CASE("a fault that cannot be applied as given says why", "[faults]") {
     p.path = "([";
     CHECK(fault_problem(make_fault(fault_kind::http_delay, fault_target::iceberg_catalog, p)));
     CHECK(fault_problem(make_fault(fault_kind::tcp_bandwidth, fault_target::kafka_broker, {})));
+    // Mutation: drop reconfigure's target check in fault_problem and the first line fails.
+    CHECK(fault_problem(make_fault(fault_kind::reconfigure, fault_target::iceberg_catalog, {})));
+    CHECK_FALSE(fault_problem(make_fault(fault_kind::reconfigure, fault_target::connect_worker, {})));
     auto healless = make_fault(fault_kind::kill, fault_target::trino);
     healless.heal.clear();
     CHECK(fault_problem(healless));

@@ -14,10 +14,32 @@
 #include "roles/observe_table.hpp"
 #include "adapters/table_store.hpp"
 #include "adapters/poll.hpp"
+#include "adapters/process_fault.hpp"
 #include "roles/process_faults.hpp"
 #include "runner/progress.hpp"
 
 namespace rosterrig::live {
+
+namespace {
+
+// An operator's update: the stored configuration with one property added (its
+// value the moment), written back through REST. Connect stops every task and
+// starts it again with the new configuration; nothing is healed after it. The
+// pid is the worker's that took the update (a trial without one applied nothing).
+healed_fault reconfigure(const connect_rest& rest, const std::string& connector, const std::string& pid_file,
+                         const std::string& label) {
+    auto config = rest.config(connector);
+    healed_fault f;
+    f.pid = read_pid(pid_file);
+    f.fault_at_ms = now_ms();
+    config["rosterrig.reconfigured-at"] = std::to_string(f.fault_at_ms);
+    rest.put_config(connector, config);
+    f.healed_at_ms = now_ms();
+    progress(label + ": configuration updated through REST (rosterrig.reconfigured-at added)");
+    return f;
+}
+
+}  // namespace
 
 void run_trial(session& s, const e7b::parameters& params, const experiment::fault_step& step, connect_workers& w2,
                history_writer<e7b::definition>& h) {
@@ -58,8 +80,11 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
     t.group_generation_before_fault = e7b::latest_group_generation(appended_texts(logs));
     const auto since_fault = marks();  // what the workers log from the fault on
-    const auto f = fault_and_heal(s.stack, step.kind, {experiment::fault_target::connect_worker, who, pid_file, {}},
-                                  params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
+    const auto f =
+        step.kind == experiment::fault_kind::reconfigure
+            ? reconfigure(scope.writer.rest, t.connector, pid_file, label)
+            : fault_and_heal(s.stack, step.kind, {experiment::fault_target::connect_worker, who, pid_file, {}},
+                             params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
     t.elected_during_fault = e7b::electing_workers(appended_texts(since_fault));
     t.target_pid = f.pid, t.fault_at_ms = f.fault_at_ms, t.state_seen_paused = f.state_seen_paused;
     t.replacement_pid = f.replacement_pid, t.healed_at_ms = f.healed_at_ms;

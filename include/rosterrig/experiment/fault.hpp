@@ -4,12 +4,13 @@
 // target by heal_of, so that no fault exists without one: Jepsen's rule that
 // every nemesis carries its own undo).
 //
-// The kinds fall in four layers (layer_of): a process fault a driver applies
+// The kinds fall in five layers (layer_of): a process fault a driver applies
 // with a signal, the component's own supervisor or its start (kill, pause, stop, start); a
 // Flink job fault (restore_from_savepoint); a table fault
-// (maintenance_procedure); and the fault proxy's kinds (http_*, tcp_*), which
+// (maintenance_procedure); the fault proxy's kinds (http_*, tcp_*), which
 // the proxy in drivers/live/proxy/ applies to the traffic in front of one
-// component. Pure: no I/O, no clock.
+// component; and an operator's call to the component's own admin API
+// (reconfigure). Pure: no I/O, no clock.
 #ifndef ROSTERRIG_EXPERIMENT_FAULT_HPP
 #define ROSTERRIG_EXPERIMENT_FAULT_HPP
 
@@ -43,11 +44,12 @@ enum class fault_kind {
     tcp_delay,               ///< proxy: every chunk waits duration_ms before it is passed on
     tcp_blackhole,           ///< proxy: accept and read, never forward nor answer
     tcp_reset,               ///< proxy: reset the connection (RST) after duration_ms
-    tcp_bandwidth            ///< proxy: pass at most bytes_per_second each way
+    tcp_bandwidth,           ///< proxy: pass at most bytes_per_second each way
+    reconfigure              ///< the target's configuration changed through its own API (an operator's update); no heal
 };
 BOOST_DESCRIBE_ENUM(fault_kind, kill_taskmanager, restore_from_savepoint, maintenance_procedure, kill, pause, stop,
                     start, http_lose_reply, http_hold_reply, http_status, http_forward_then_504, http_delay, tcp_delay,
-                    tcp_blackhole, tcp_reset, tcp_bandwidth)
+                    tcp_blackhole, tcp_reset, tcp_bandwidth, reconfigure)
 
 /// Whom a fault is aimed at.
 enum class fault_target {
@@ -64,8 +66,8 @@ BOOST_DESCRIBE_ENUM(fault_target, flink_jobmanager, flink_taskmanager, sql_gatew
                     kafka_broker, connect_worker, trino)
 
 /// Who applies a kind of fault.
-enum class fault_layer { process, flink_job, table, proxy_http, proxy_tcp };
-BOOST_DESCRIBE_ENUM(fault_layer, process, flink_job, table, proxy_http, proxy_tcp)
+enum class fault_layer { process, flink_job, table, proxy_http, proxy_tcp, admin_api };
+BOOST_DESCRIBE_ENUM(fault_layer, process, flink_job, table, proxy_http, proxy_tcp, admin_api)
 
 inline fault_layer layer_of(fault_kind k) {
     switch (k) {
@@ -90,6 +92,8 @@ inline fault_layer layer_of(fault_kind k) {
         case fault_kind::tcp_reset:
         case fault_kind::tcp_bandwidth:
             return fault_layer::proxy_tcp;
+        case fault_kind::reconfigure:
+            return fault_layer::admin_api;
     }
     return fault_layer::process;
 }
@@ -176,6 +180,8 @@ inline std::string heal_of(fault_kind kind, fault_target target) {
         case fault_kind::tcp_bandwidth:
             return "the proxy's rule is removed (or disarms after its count): new connections to " + who +
                    " pass unchanged";
+        case fault_kind::reconfigure:
+            return "none: " + who + " runs on with the new configuration; the question is what the table shows";
     }
     return "unknown";
 }
@@ -228,6 +234,8 @@ inline std::optional<std::string> fault_problem(const fault& f) {
         return name_of(f.kind) + " needs a duration_ms above 0";
     if (f.kind == fault_kind::tcp_bandwidth && p.bytes_per_second == 0)
         return "tcp_bandwidth needs bytes_per_second above 0";
+    if (f.kind == fault_kind::reconfigure && f.target != fault_target::connect_worker)
+        return "reconfigure goes through the Connect worker's REST API: no other target takes one yet";
     return std::nullopt;
 }
 

@@ -53,10 +53,12 @@ struct parameters : experiment::feed_parameters {
         p.kills =
             1;  // a Connect worker takes about 40 s to commit again after a kill: one kill keeps the quick run under 3 minutes
         p.offsets_events = 1000;
-        p.offsets_watch_ms = 8000;  // a replay is still waited for until it lands (at most 60 s)
+        // Two commit rounds and a half: a replay shows at once in the group's
+        // offsets and is still waited for until it lands (at most 60 s).
+        p.offsets_watch_ms = 5000;
         p.dial_intervals_ms = {5000};
-        p.dial_events = 2000;
-        p.dial_feed_ms = 10000;
+        p.dial_events = 1600;
+        p.dial_feed_ms = 8000;
         return p;
     }
     roster_spec offsets_feed() const {

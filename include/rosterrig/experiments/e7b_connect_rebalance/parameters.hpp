@@ -56,6 +56,12 @@ inline constexpr const char* worker_leave = "worker-leave";
 /// One worker at the connector's start; the second is started mid-cycle and
 /// joins the group (a rebalance that moves a task to it).
 inline constexpr const char* worker_join = "worker-join";
+/// One worker, no process fault: the connector's configuration updated
+/// through REST mid-cycle (one property added), as an operator does. Connect
+/// stops every task and starts it again with the new configuration, while
+/// the sink's consumer group rebalances: the moment apache/iceberg#17637
+/// says 1.10's close() can leave the coordinator running.
+inline constexpr const char* config_update = "config-update";
 /// Every cell, in the order a full run takes them (the cells added later
 /// last, so that each earlier cell's plan stays what its shipped run drew).
 inline const std::vector<std::string>& known_cells() {
@@ -67,7 +73,8 @@ inline const std::vector<std::string>& known_cells() {
                                             coordinator_pause,
                                             tasks_4,
                                             worker_leave,
-                                            worker_join};
+                                            worker_join,
+                                            config_update};
     return c;
 }
 /// The cells whose fault waits for the table's first snapshot before its delay starts.
@@ -78,7 +85,9 @@ inline std::map<std::string, std::string> connector_properties_of(const std::str
     return {};
 }
 /// The workers in the group when the cell's connector starts.
-inline int workers_of(const std::string& cell) { return cell == one_worker_kill || cell == worker_join ? 1 : 2; }
+inline int workers_of(const std::string& cell) {
+    return cell == one_worker_kill || cell == worker_join || cell == config_update ? 1 : 2;
+}
 /// The workers in the group once the cell's fault is healed (a join adds one).
 inline int workers_after_heal(const std::string& cell) { return cell == worker_join ? 2 : workers_of(cell); }
 /// Which worker (1 or 2) the cell's fault hits, given the one whose log
@@ -137,9 +146,10 @@ struct parameters : experiment::feed_parameters {
     }
     /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
     /// REST restart: the kill before the first commit (records lost for
-    /// good) and, beside it, the same kill after the first commit.
+    /// good) and, beside it, the same kill after the first commit; and the
+    /// configuration update on one worker (no process fault at all).
     static std::vector<std::string> repro_names() {
-        return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest};
+        return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest, config_update};
     }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
@@ -176,11 +186,13 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
 }
 
 /// The fault each cell applies: SIGSTOP (the zombie, the coordinator's
-/// pause), a clean stop (the leave), a start (the join), else SIGKILL.
+/// pause), a clean stop (the leave), a start (the join), a REST
+/// configuration update (config-update), else SIGKILL.
 inline experiment::fault_kind kind_of(const std::string& cell) {
     if (cell == zombie_pause || cell == coordinator_pause) return experiment::fault_kind::pause;
     if (cell == worker_leave) return experiment::fault_kind::stop;
     if (cell == worker_join) return experiment::fault_kind::start;
+    if (cell == config_update) return experiment::fault_kind::reconfigure;
     return experiment::fault_kind::kill;
 }
 

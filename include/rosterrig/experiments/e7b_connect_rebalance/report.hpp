@@ -22,7 +22,10 @@ inline std::string added_cells_text(const samples& s, const parameters& p) {
                            pause_s + " s later through compose/stack"},
         {worker_join,
          "one worker at the connector's start; the second started through compose/stack at the fault's "
-         "moment, joining the group (the window counts from its answering)"}};
+         "moment, joining the group (the window counts from its answering)"},
+        {config_update,
+         "one worker; at the fault's moment the connector's configuration updated through REST (one property "
+         "added, rosterrig.reconfigured-at), which makes Connect stop every task and start it again"}};
     std::string o;
     for (const auto& [cell, text] : words)
         if (!trials_of(s, cell).empty()) o += " " + cell + ": " + text + ".";

@@ -341,6 +341,18 @@ inline std::vector<rule> rules() {
              return in_every_trial(s, worker_join, no_join, landed_exactly,
                                    phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
+        {"e7b.config-update-two-coordinators",
+         [](const samples& s, const parameters&) {
+             return in_some_trial(
+                 s, config_update, [](const trial& t) { return coordinators_left(t) >= 2; },
+                 phrase{{}, "two or more coordinators started and not stopped, as the worker logged"});
+         }},
+        {"e7b.config-update-loses-records",
+         [](const samples& s, const parameters&) {
+             return in_some_trial(
+                 s, config_update, [](const trial& t) { return t.missing_seq > 0; },
+                 phrase{{}, "acknowledged seqs missing from the final read-back, after the restart window,"});
+         }},
     };
 }
 
