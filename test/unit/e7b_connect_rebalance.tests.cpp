@@ -149,6 +149,8 @@ TEST_CASE(
     // Mutation: leave config-update to the default SIGKILL (kind_of) and this fails.
     CHECK(e7b::kind_of(e7b::config_update) == fault_kind::reconfigure);
     CHECK(e7b::workers_of(e7b::config_update) == 1);
+    CHECK(e7b::kind_of(e7b::task_restart) == fault_kind::restart_task);
+    CHECK(e7b::workers_of(e7b::task_restart) == 1);
     const auto p = e7b::parameters::full();
     for (const auto& s : e7b::fault_plan(p).steps) {
         if (s.variant == e7b::worker_leave)
@@ -332,6 +334,12 @@ TEST_CASE(
     auto not_applied = trial(e7b::config_update, 0, 0, 1000);
     not_applied.target_pid = 0;
     CHECK(judge(lost, {{not_applied}, "", {}}) == verdict_kind::inconclusive);
+    // The task restart's two rules judge its own cell, not config-update's.
+    // Mutation: judge task-restart's rules over config_update and the held case refutes.
+    auto restarted = zombie;
+    restarted.cell = e7b::task_restart;
+    CHECK(judge("e7b.task-restart-two-coordinators", {{one, restarted}, "", {}}) == verdict_kind::held);
+    CHECK(judge("e7b.task-restart-loses-records", {{zombie}, "", {}}) == verdict_kind::inconclusive);
 }
 
 // Mutation: render the movements table whatever the trials recorded and the first check fails

@@ -81,6 +81,7 @@ TEST_CASE("every kind belongs to the layer that applies it", "[faults]") {
     CHECK(layer_of(fault_kind::restore_from_savepoint) == fault_layer::flink_job);
     CHECK(layer_of(fault_kind::maintenance_procedure) == fault_layer::table);
     CHECK(layer_of(fault_kind::reconfigure) == fault_layer::admin_api);
+    CHECK(layer_of(fault_kind::restart_task) == fault_layer::admin_api);
     CHECK(heal_of(fault_kind::reconfigure, fault_target::connect_worker).rfind("none: the Connect worker runs on", 0) ==
           0);
     std::size_t proxy_kinds = 0;

@@ -131,6 +131,13 @@ void connect_rest::restart(const std::string& name) const {
     parsed(where_, r, "POST restart");
 }
 
+void connect_rest::restart_task(const std::string& name, int task) const {
+    const auto path = path_of(name) + "/tasks/" + std::to_string(task) + "/restart";
+    const auto r = http_call(where_, http_method::post, path, {}, "application/json", deadline);
+    if (r.status == 202 || r.status == 204) return;
+    parsed(where_, r, "POST " + path);
+}
+
 bool connect_rest::remove(const std::string& name) const {
     const auto r = http_call(where_, http_method::del, path_of(name), {}, "application/json", deadline);
     if (r.status == 404) return false;

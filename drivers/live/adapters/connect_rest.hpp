@@ -62,6 +62,8 @@ public:
     void resume(const std::string& name) const;
     // POST /connectors/<name>/restart?includeTasks=true: the connector and every task, what an operator does.
     void restart(const std::string& name) const;
+    // POST /connectors/<name>/tasks/<task>/restart: that task alone, what an operator does to a failed one.
+    void restart_task(const std::string& name, int task) const;
     // DELETE /connectors/<name>; true when it existed.
     bool remove(const std::string& name) const;
 

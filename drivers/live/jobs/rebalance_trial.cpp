@@ -22,20 +22,26 @@ namespace rosterrig::live {
 
 namespace {
 
-// An operator's update: the stored configuration with one property added (its
-// value the moment), written back through REST. Connect stops every task and
-// starts it again with the new configuration; nothing is healed after it. The
-// pid is the worker's that took the update (a trial without one applied nothing).
-healed_fault reconfigure(const connect_rest& rest, const std::string& connector, const std::string& pid_file,
-                         const std::string& label) {
-    auto config = rest.config(connector);
+// An operator's call to the worker's REST API: a configuration update (the
+// stored configuration with one property added, its value the moment), or a
+// restart of one task. Either way Connect stops the task(s) and starts them
+// again; nothing is healed after it. The pid is the worker's that took the
+// call (a trial without one applied nothing).
+healed_fault operator_call(experiment::fault_kind kind, const connect_rest& rest, const std::string& connector,
+                           const std::string& pid_file, const std::string& label) {
     healed_fault f;
     f.pid = read_pid(pid_file);
     f.fault_at_ms = now_ms();
-    config["rosterrig.reconfigured-at"] = std::to_string(f.fault_at_ms);
-    rest.put_config(connector, config);
+    if (kind == experiment::fault_kind::reconfigure) {
+        auto config = rest.config(connector);
+        config["rosterrig.reconfigured-at"] = std::to_string(f.fault_at_ms);
+        rest.put_config(connector, config);
+        progress(label + ": configuration updated through REST (rosterrig.reconfigured-at added)");
+    } else {
+        rest.restart_task(connector, e7b::restarted_task);
+        progress(label + ": task " + std::to_string(e7b::restarted_task) + " restarted through REST");
+    }
     f.healed_at_ms = now_ms();
-    progress(label + ": configuration updated through REST (rosterrig.reconfigured-at added)");
     return f;
 }
 
@@ -81,8 +87,8 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     t.group_generation_before_fault = e7b::latest_group_generation(appended_texts(logs));
     const auto since_fault = marks();  // what the workers log from the fault on
     const auto f =
-        step.kind == experiment::fault_kind::reconfigure
-            ? reconfigure(scope.writer.rest, t.connector, pid_file, label)
+        experiment::layer_of(step.kind) == experiment::fault_layer::admin_api
+            ? operator_call(step.kind, scope.writer.rest, t.connector, pid_file, label)
             : fault_and_heal(s.stack, step.kind, {experiment::fault_target::connect_worker, who, pid_file, {}},
                              params.pause_ms, label + ": worker " + std::to_string(t.target_worker));
     t.elected_during_fault = e7b::electing_workers(appended_texts(since_fault));

@@ -10,7 +10,7 @@
 // (maintenance_procedure); the fault proxy's kinds (http_*, tcp_*), which
 // the proxy in drivers/live/proxy/ applies to the traffic in front of one
 // component; and an operator's call to the component's own admin API
-// (reconfigure). Pure: no I/O, no clock.
+// (reconfigure, restart_task). Pure: no I/O, no clock.
 #ifndef ROSTERRIG_EXPERIMENT_FAULT_HPP
 #define ROSTERRIG_EXPERIMENT_FAULT_HPP
 
@@ -45,11 +45,12 @@ enum class fault_kind {
     tcp_blackhole,           ///< proxy: accept and read, never forward nor answer
     tcp_reset,               ///< proxy: reset the connection (RST) after duration_ms
     tcp_bandwidth,           ///< proxy: pass at most bytes_per_second each way
-    reconfigure              ///< the target's configuration changed through its own API (an operator's update); no heal
+    reconfigure,             ///< the target's configuration changed through its own API (an operator's update); no heal
+    restart_task             ///< one task of the target restarted through its own API (Connect's task restart); no heal
 };
 BOOST_DESCRIBE_ENUM(fault_kind, kill_taskmanager, restore_from_savepoint, maintenance_procedure, kill, pause, stop,
                     start, http_lose_reply, http_hold_reply, http_status, http_forward_then_504, http_delay, tcp_delay,
-                    tcp_blackhole, tcp_reset, tcp_bandwidth, reconfigure)
+                    tcp_blackhole, tcp_reset, tcp_bandwidth, reconfigure, restart_task)
 
 /// Whom a fault is aimed at.
 enum class fault_target {
@@ -93,6 +94,7 @@ inline fault_layer layer_of(fault_kind k) {
         case fault_kind::tcp_bandwidth:
             return fault_layer::proxy_tcp;
         case fault_kind::reconfigure:
+        case fault_kind::restart_task:
             return fault_layer::admin_api;
     }
     return fault_layer::process;
@@ -182,6 +184,8 @@ inline std::string heal_of(fault_kind kind, fault_target target) {
                    " pass unchanged";
         case fault_kind::reconfigure:
             return "none: " + who + " runs on with the new configuration; the question is what the table shows";
+        case fault_kind::restart_task:
+            return "none: " + who + " runs the task again once restarted; the question is what the table shows";
     }
     return "unknown";
 }
@@ -234,8 +238,8 @@ inline std::optional<std::string> fault_problem(const fault& f) {
         return name_of(f.kind) + " needs a duration_ms above 0";
     if (f.kind == fault_kind::tcp_bandwidth && p.bytes_per_second == 0)
         return "tcp_bandwidth needs bytes_per_second above 0";
-    if (f.kind == fault_kind::reconfigure && f.target != fault_target::connect_worker)
-        return "reconfigure goes through the Connect worker's REST API: no other target takes one yet";
+    if (layer == fault_layer::admin_api && f.target != fault_target::connect_worker)
+        return name_of(f.kind) + " goes through the Connect worker's REST API: no other target takes one yet";
     return std::nullopt;
 }
 

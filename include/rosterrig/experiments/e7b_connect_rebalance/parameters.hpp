@@ -62,6 +62,13 @@ inline constexpr const char* worker_join = "worker-join";
 /// the sink's consumer group rebalances: the moment apache/iceberg#17637
 /// says 1.10's close() can leave the coordinator running.
 inline constexpr const char* config_update = "config-update";
+/// One worker, no process fault: task 0 restarted through REST mid-cycle
+/// (what an operator does to a failed task). Task 0 sorts first in the sink
+/// consumers' range assignment, so it leaves with partition 0 and takes it
+/// back from task 1 in the rebalance when it rejoins.
+inline constexpr const char* task_restart = "task-restart";
+/// The task task-restart restarts.
+inline constexpr int restarted_task = 0;
 /// Every cell, in the order a full run takes them (the cells added later
 /// last, so that each earlier cell's plan stays what its shipped run drew).
 inline const std::vector<std::string>& known_cells() {
@@ -74,7 +81,8 @@ inline const std::vector<std::string>& known_cells() {
                                             tasks_4,
                                             worker_leave,
                                             worker_join,
-                                            config_update};
+                                            config_update,
+                                            task_restart};
     return c;
 }
 /// The cells whose fault waits for the table's first snapshot before its delay starts.
@@ -86,7 +94,7 @@ inline std::map<std::string, std::string> connector_properties_of(const std::str
 }
 /// The workers in the group when the cell's connector starts.
 inline int workers_of(const std::string& cell) {
-    return cell == one_worker_kill || cell == worker_join || cell == config_update ? 1 : 2;
+    return cell == one_worker_kill || cell == worker_join || cell == config_update || cell == task_restart ? 1 : 2;
 }
 /// The workers in the group once the cell's fault is healed (a join adds one).
 inline int workers_after_heal(const std::string& cell) { return cell == worker_join ? 2 : workers_of(cell); }
@@ -147,9 +155,11 @@ struct parameters : experiment::feed_parameters {
     /// `--repro NAME`: one trial of one cell, the quick run's feed, with the
     /// REST restart: the kill before the first commit (records lost for
     /// good) and, beside it, the same kill after the first commit; and the
-    /// configuration update on one worker (no process fault at all).
+    /// configuration update and the task restart on one worker (no process
+    /// fault at all).
     static std::vector<std::string> repro_names() {
-        return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest, config_update};
+        return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest, config_update,
+                task_restart};
     }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
@@ -187,12 +197,13 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
 
 /// The fault each cell applies: SIGSTOP (the zombie, the coordinator's
 /// pause), a clean stop (the leave), a start (the join), a REST
-/// configuration update (config-update), else SIGKILL.
+/// configuration update (config-update) or task restart (task-restart), else SIGKILL.
 inline experiment::fault_kind kind_of(const std::string& cell) {
     if (cell == zombie_pause || cell == coordinator_pause) return experiment::fault_kind::pause;
     if (cell == worker_leave) return experiment::fault_kind::stop;
     if (cell == worker_join) return experiment::fault_kind::start;
     if (cell == config_update) return experiment::fault_kind::reconfigure;
+    if (cell == task_restart) return experiment::fault_kind::restart_task;
     return experiment::fault_kind::kill;
 }
 

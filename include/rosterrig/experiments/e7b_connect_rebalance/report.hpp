@@ -25,7 +25,9 @@ inline std::string added_cells_text(const samples& s, const parameters& p) {
          "moment, joining the group (the window counts from its answering)"},
         {config_update,
          "one worker; at the fault's moment the connector's configuration updated through REST (one property "
-         "added, rosterrig.reconfigured-at), which makes Connect stop every task and start it again"}};
+         "added, rosterrig.reconfigured-at), which makes Connect stop every task and start it again"},
+        {task_restart,
+         "one worker; at the fault's moment task 0 restarted through REST (POST /connectors/<c>/tasks/0/restart)"}};
     std::string o;
     for (const auto& [cell, text] : words)
         if (!trials_of(s, cell).empty()) o += " " + cell + ": " + text + ".";

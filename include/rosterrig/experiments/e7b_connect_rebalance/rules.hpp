@@ -90,6 +90,22 @@ rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&&
                                                     " in {trials_showing} of {trials} {cell} trials"});
 }
 
+/// Held when a trial of `cell` ended with two or more coordinators started and
+/// not stopped, as the workers logged.
+inline rule_verdict left_two_coordinators(const samples& s, const std::string& cell) {
+    return in_some_trial(
+        s, cell, [](const trial& t) { return coordinators_left(t) >= 2; },
+        phrase{{}, "two or more coordinators started and not stopped, as the workers logged"});
+}
+
+/// Held when a trial of `cell` misses acknowledged seqs in its final read-back
+/// (after the REST restart's window, when it had one).
+inline rule_verdict lost_for_good(const samples& s, const std::string& cell) {
+    return in_some_trial(
+        s, cell, [](const trial& t) { return t.missing_seq > 0; },
+        phrase{{}, "acknowledged seqs missing from the final read-back, after the restart window,"});
+}
+
 /// Held when every trial of `cell` shows `ok`; refuted when one does not. A
 /// trial whose fault did not apply, or that `cannot_say` gives a reason for
 /// (a condition the cell needs and the trial lacked), is inconclusive.
@@ -250,11 +266,7 @@ inline std::vector<rule> rules() {
                                          "was back"});
          }},
         {"e7b.coordinator-kill-leaves-two-coordinators",
-         [](const samples& s, const parameters&) {
-             return in_some_trial(
-                 s, coordinator_kill, [](const trial& t) { return coordinators_left(t) >= 2; },
-                 phrase{{}, "two or more coordinators started and not stopped, as the workers logged"});
-         }},
+         [](const samples& s, const parameters&) { return left_two_coordinators(s, coordinator_kill); }},
         {"e7b.restart-recovers-exactly",
          [](const samples& s, const parameters&) {
              // A trial short at the window's end that was never restarted (no restart window) cannot say.
@@ -342,17 +354,13 @@ inline std::vector<rule> rules() {
                                    phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
         {"e7b.config-update-two-coordinators",
-         [](const samples& s, const parameters&) {
-             return in_some_trial(
-                 s, config_update, [](const trial& t) { return coordinators_left(t) >= 2; },
-                 phrase{{}, "two or more coordinators started and not stopped, as the worker logged"});
-         }},
+         [](const samples& s, const parameters&) { return left_two_coordinators(s, config_update); }},
         {"e7b.config-update-loses-records",
-         [](const samples& s, const parameters&) {
-             return in_some_trial(
-                 s, config_update, [](const trial& t) { return t.missing_seq > 0; },
-                 phrase{{}, "acknowledged seqs missing from the final read-back, after the restart window,"});
-         }},
+         [](const samples& s, const parameters&) { return lost_for_good(s, config_update); }},
+        {"e7b.task-restart-two-coordinators",
+         [](const samples& s, const parameters&) { return left_two_coordinators(s, task_restart); }},
+        {"e7b.task-restart-loses-records",
+         [](const samples& s, const parameters&) { return lost_for_good(s, task_restart); }},
     };
 }
 
