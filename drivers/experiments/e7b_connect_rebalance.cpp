@@ -14,6 +14,7 @@
 //   worker-join                    one worker; the second started mid-cycle (it joins)
 //   config-update                  one worker; the connector's configuration updated through REST
 //   task-restart                   one worker; task 0 restarted through REST
+//   task-restart-in-commit         the same, as soon as the coordinator starts a commit round
 // One cell, once, for a live check: rosterrig-e7b --quick --cells worker-join
 // (the quick feed and window; stays in runs/), or with the full run's feed and
 // windows: rosterrig-e7b --cells worker-join --trials 1 --out FILE (without

@@ -342,6 +342,26 @@ TEST_CASE(
     CHECK(judge("e7b.task-restart-loses-records", {{zombie}, "", {}}) == verdict_kind::inconclusive);
 }
 
+// Mutation: count every task-restart-in-commit trial, aimed or not (drop the erase_if), and the
+// unaimed trial's loss makes the refuted case hold.
+TEST_CASE("e7b: the restart aimed inside a commit round is judged only on trials whose restart followed a round",
+          "[e7b]") {
+    using experiment::fault_kind;
+    CHECK(e7b::kind_of(e7b::task_restart_in_commit) == fault_kind::restart_task);
+    CHECK(e7b::aimed_at_commit_round(e7b::task_restart_in_commit));
+    CHECK_FALSE(e7b::aimed_at_commit_round(e7b::task_restart));
+    const std::string id = "e7b.task-restart-in-commit-loses-records";
+    auto aimed_whole = trial(e7b::task_restart_in_commit, 1000);
+    aimed_whole.aimed_in_commit = true;
+    auto aimed_short = trial(e7b::task_restart_in_commit, 0, 0, 600);
+    aimed_short.aimed_in_commit = true;
+    auto unaimed_short = aimed_short;
+    unaimed_short.aimed_in_commit = false;
+    CHECK(judge(id, {{aimed_whole, aimed_short}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{aimed_whole, unaimed_short}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{unaimed_short}, "", {}}) == verdict_kind::inconclusive);
+}
+
 // Mutation: render the movements table whatever the trials recorded and the first check fails
 // (the shipped README section would change).
 TEST_CASE("e7b: the report shows where the coordinator went only for trials that recorded it", "[e7b]") {

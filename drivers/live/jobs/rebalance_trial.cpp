@@ -82,6 +82,12 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
         progress(label + ": " + e7b::first_snapshot_text(t));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(step.delay_ms));
+    if (e7b::aimed_at_commit_round(t.cell)) {
+        const auto from = marks();  // a round started before the delay ended does not count
+        t.aimed_in_commit = elapsed_until(
+                                now_ms(), params.aim_wait_ms, [&] { return coordinator_lines_since(from).rounds > 0; },
+                                std::chrono::milliseconds(10)) >= 0;
+    }
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
     t.records_before_fault = committed_records(s.catalog, p.ns, p.table);
     t.group_generation_before_fault = e7b::latest_group_generation(appended_texts(logs));

@@ -67,8 +67,14 @@ inline constexpr const char* config_update = "config-update";
 /// consumers' range assignment, so it leaves with partition 0 and takes it
 /// back from task 1 in the rebalance when it rejoins.
 inline constexpr const char* task_restart = "task-restart";
-/// The task task-restart restarts.
+/// task-restart aimed inside a commit round: task 0 restarted as soon as
+/// the worker logs the coordinator's next "Commit <id> initiated" after the
+/// delay, so that the task stops while the round is answered and committed.
+inline constexpr const char* task_restart_in_commit = "task-restart-in-commit";
+/// The task task-restart and task-restart-in-commit restart.
 inline constexpr int restarted_task = 0;
+/// The cells whose fault waits, after its delay, for a commit round to start.
+inline bool aimed_at_commit_round(const std::string& cell) { return cell == task_restart_in_commit; }
 /// Every cell, in the order a full run takes them (the cells added later
 /// last, so that each earlier cell's plan stays what its shipped run drew).
 inline const std::vector<std::string>& known_cells() {
@@ -82,7 +88,8 @@ inline const std::vector<std::string>& known_cells() {
                                             worker_leave,
                                             worker_join,
                                             config_update,
-                                            task_restart};
+                                            task_restart,
+                                            task_restart_in_commit};
     return c;
 }
 /// The cells whose fault waits for the table's first snapshot before its delay starts.
@@ -94,7 +101,10 @@ inline std::map<std::string, std::string> connector_properties_of(const std::str
 }
 /// The workers in the group when the cell's connector starts.
 inline int workers_of(const std::string& cell) {
-    return cell == one_worker_kill || cell == worker_join || cell == config_update || cell == task_restart ? 1 : 2;
+    return cell == one_worker_kill || cell == worker_join || cell == config_update || cell == task_restart ||
+                   cell == task_restart_in_commit
+               ? 1
+               : 2;
 }
 /// The workers in the group once the cell's fault is healed (a join adds one).
 inline int workers_after_heal(const std::string& cell) { return cell == worker_join ? 2 : workers_of(cell); }
@@ -133,6 +143,9 @@ struct parameters : experiment::feed_parameters {
     // How long the after-commit cell waits for the table's first snapshot
     // after the feed started, before it gives up on the trial's fault.
     std::int64_t first_commit_wait_ms = 60000;
+    // How long task-restart-in-commit waits, after its delay, for a commit
+    // round to start (past one commit interval and a slow round).
+    std::int64_t aim_wait_ms = 15000;
     std::uint64_t trials = 5;  // per cell
     std::vector<std::string> cells = known_cells();
 
@@ -159,7 +172,7 @@ struct parameters : experiment::feed_parameters {
     /// fault at all).
     static std::vector<std::string> repro_names() {
         return {coordinator_kill, coordinator_kill_after_commit, coordinator_kill_earliest, config_update,
-                task_restart};
+                task_restart,     task_restart_in_commit};
     }
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
@@ -173,7 +186,7 @@ struct parameters : experiment::feed_parameters {
 };
 BOOST_DESCRIBE_STRUCT(parameters, (experiment::feed_parameters),
                       (tasks, commit_interval_ms, feed_ms, fault_delay_min_ms, fault_delay_max_ms, pause_ms, settle_ms,
-                       restart_settle_ms, first_commit_wait_ms, trials, cells))
+                       restart_settle_ms, first_commit_wait_ms, aim_wait_ms, trials, cells))
 
 /// tasks.max of the cell's connector: 4 in tasks-4 (one task per partition
 /// of the default four), `tasks` in every other cell.
@@ -203,7 +216,7 @@ inline experiment::fault_kind kind_of(const std::string& cell) {
     if (cell == worker_leave) return experiment::fault_kind::stop;
     if (cell == worker_join) return experiment::fault_kind::start;
     if (cell == config_update) return experiment::fault_kind::reconfigure;
-    if (cell == task_restart) return experiment::fault_kind::restart_task;
+    if (cell == task_restart || cell == task_restart_in_commit) return experiment::fault_kind::restart_task;
     return experiment::fault_kind::kill;
 }
 

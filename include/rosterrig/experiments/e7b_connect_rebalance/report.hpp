@@ -27,7 +27,10 @@ inline std::string added_cells_text(const samples& s, const parameters& p) {
          "one worker; at the fault's moment the connector's configuration updated through REST (one property "
          "added, rosterrig.reconfigured-at), which makes Connect stop every task and start it again"},
         {task_restart,
-         "one worker; at the fault's moment task 0 restarted through REST (POST /connectors/<c>/tasks/0/restart)"}};
+         "one worker; at the fault's moment task 0 restarted through REST (POST /connectors/<c>/tasks/0/restart)"},
+        {task_restart_in_commit,
+         "task-restart's restart, aimed: after the delay, as soon as the worker logs the coordinator's next "
+         "'Commit <id> initiated' (its log read every 10 ms)"}};
     std::string o;
     for (const auto& [cell, text] : words)
         if (!trials_of(s, cell).empty()) o += " " + cell + ": " + text + ".";

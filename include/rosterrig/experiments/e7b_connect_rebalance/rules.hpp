@@ -361,6 +361,13 @@ inline std::vector<rule> rules() {
          [](const samples& s, const parameters&) { return left_two_coordinators(s, task_restart); }},
         {"e7b.task-restart-loses-records",
          [](const samples& s, const parameters&) { return lost_for_good(s, task_restart); }},
+        {"e7b.task-restart-in-commit-loses-records",
+         [](const samples& s, const parameters&) {
+             // Only the aimed trials: a restart that found no round to follow is task-restart's.
+             auto aimed = s;
+             std::erase_if(aimed.trials, [](const trial& t) { return !t.aimed_in_commit.value_or(false); });
+             return lost_for_good(aimed, task_restart_in_commit);
+         }},
     };
 }
 

@@ -93,6 +93,10 @@ struct trial {
     std::optional<std::int64_t> group_generation_at_window_end;
     // Workers answering GET / at the window's end.
     std::optional<std::int64_t> workers_at_window_end;
+    // task-restart-in-commit: whether the restart followed a coordinator's
+    // "Commit <id> initiated" line, read from the worker's log every 10 ms
+    // after the delay (false: none within aim_wait_ms; absent in other cells).
+    std::optional<bool> aimed_in_commit;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
                       (cell, index, delay_ms, connector, fresh_workers, workers, commit_interval_ms,
@@ -105,7 +109,8 @@ BOOST_DESCRIBE_STRUCT(trial, (),
                        coord_group_samples_with_two, restarted, landed_after_restart_ms, records_after_restart, rows,
                        distinct_seq, duplicate_rows, missing_seq, final_state, coord_members_after_delete,
                        files_added_twice, tasks_max, elected_during_fault, coordinator_worker_after,
-                       group_generation_before_fault, group_generation_at_window_end, workers_at_window_end))
+                       group_generation_before_fault, group_generation_at_window_end, workers_at_window_end,
+                       aimed_in_commit))
 
 /// A trial recorded to its end (its second record): its connector's state was read.
 inline bool finished(const trial& t) { return !t.final_state.empty(); }
