@@ -41,7 +41,7 @@ void shipped_plan_is_redrawn() {
 TEST_CASE("every fault kind against every target has a heal in words", "[faults]") {
     const auto kinds = enumerators_of<fault_kind>();
     const auto targets = enumerators_of<fault_target>();
-    CHECK(kinds.size() == 16);
+    CHECK(kinds.size() == 18);
     CHECK(targets.size() == 8);
     for (auto k : kinds)
         for (auto t : targets) {

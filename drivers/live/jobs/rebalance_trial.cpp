@@ -85,7 +85,7 @@ void run_trial(session& s, const e7b::parameters& params, const experiment::faul
     if (e7b::aimed_at_commit_round(t.cell)) {
         const auto from = marks();  // a round started before the delay ended does not count
         t.aimed_in_commit = elapsed_until(
-                                now_ms(), params.aim_wait_ms, [&] { return coordinator_lines_since(from).rounds > 0; },
+                                now_ms(), params.aim_wait(), [&] { return coordinator_lines_since(from).rounds > 0; },
                                 std::chrono::milliseconds(10)) >= 0;
     }
     t.snapshots_before_fault = static_cast<std::int64_t>(s.catalog.load(p.ns, p.table).snapshots.size());
