@@ -58,14 +58,13 @@ inline constexpr const char* worker_leave = "worker-leave";
 inline constexpr const char* worker_join = "worker-join";
 /// One worker, no process fault: the connector's configuration updated
 /// through REST mid-cycle (one property added), as an operator does. Connect
-/// stops every task and starts it again with the new configuration, while
-/// the sink's consumer group rebalances: the moment apache/iceberg#17637
-/// says 1.10's close() can leave the coordinator running.
+/// stops every task and starts it again with the new configuration: does
+/// 1.10's close() leave the coordinator running then (apache/iceberg#17637)?
 inline constexpr const char* config_update = "config-update";
 /// One worker, no process fault: task 0 restarted through REST mid-cycle
 /// (what an operator does to a failed task). Task 0 sorts first in the sink
-/// consumers' range assignment, so it leaves with partition 0 and takes it
-/// back from task 1 in the rebalance when it rejoins.
+/// consumers' range assignment, so it holds partition 0 and runs the
+/// coordinator when both tasks have joined.
 inline constexpr const char* task_restart = "task-restart";
 /// task-restart aimed inside a commit round: task 0 restarted as soon as
 /// the worker logs the coordinator's next "Commit <id> initiated" after the
