@@ -144,9 +144,10 @@ struct parameters : experiment::feed_parameters {
     std::int64_t first_commit_wait_ms = 60000;
     // How long task-restart-in-commit waits, after its delay, for a commit
     // round to start (past one commit interval and a slow round); absent in
-    // runs from before the cell.
-    std::optional<std::int64_t> aim_wait_ms = 15000;
-    std::int64_t aim_wait() const { return aim_wait_ms.value_or(15000); }
+    // runs from before the cell, which read as the default.
+    static constexpr std::int64_t default_aim_wait_ms = 15000;
+    std::optional<std::int64_t> aim_wait_ms = default_aim_wait_ms;
+    std::int64_t aim_wait() const { return aim_wait_ms.value_or(default_aim_wait_ms); }
     std::uint64_t trials = 5;  // per cell
     std::vector<std::string> cells = known_cells();
 
