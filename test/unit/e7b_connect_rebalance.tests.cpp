@@ -57,6 +57,30 @@ TEST_CASE("e7b: two coordinators need two more starts than stops in the workers'
     CHECK(judge(id, {{}, "", {}}) == verdict_kind::inconclusive);
 }
 
+// A full run goes on over several sittings; --analyze on its history judges it
+// before coordinator-kill has run all its trials. Mutation: drop
+// held_by_any_trial from in_some_trial and the unfinished run refutes "leaves
+// two coordinators" on one trial (as it did on the 12-cell run's history).
+TEST_CASE("e7b: an unfinished run refutes no in-some-trial prediction, and holds one on the trial that shows it",
+          "[e7b]") {
+    auto one = trial(e7b::coordinator_kill, 0);
+    one.coordinators_started = 3, one.coordinators_stopped = 2;
+    auto two = one;
+    two.coordinators_stopped = 1;
+    const std::vector<result::prediction> ps{{"e7b.coordinator-kill-leaves-two-coordinators", "t", "m"},
+                                             {"e7b.worker-leave-exact", "t", "m"}};
+    auto leave = trial(e7b::worker_leave, 1000, 0, 4);
+    const e7b::samples so_far{{one, leave}, "", {}};
+    const auto partial = experiment::judge(so_far, e7b::parameters::full(), ps, e7b::rules(), false);
+    CHECK(partial.at(0).verdict == verdict_kind::inconclusive);
+    CHECK(partial.at(1).verdict == verdict_kind::refuted);  // a loss refutes "every trial exact" for good
+    const e7b::samples showing{{one, two}, "", {}};
+    CHECK(experiment::judge(showing, e7b::parameters::full(), ps, e7b::rules(), false).at(0).verdict ==
+          verdict_kind::held);
+    // The same trials, the run complete: none showing it refutes.
+    CHECK(experiment::judge(so_far, e7b::parameters::full(), ps, e7b::rules()).at(0).verdict == verdict_kind::refuted);
+}
+
 // Mutation: `exact` without the missing count makes the restarted-but-missing case hold.
 TEST_CASE("e7b: the restart rule fails on a trial with a seq missing or doubled, whatever the window said", "[e7b]") {
     const std::string id = "e7b.restart-recovers-exactly";

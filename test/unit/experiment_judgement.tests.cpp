@@ -62,6 +62,37 @@ TEST_CASE("a rule that throws judges its prediction inconclusive with the messag
     CHECK(out.at(0).facts->at("error") == "no such configuration");
 }
 
+// A run stopped halfway (a full run resumed over several sittings) is judged
+// only on what more trials cannot change: one failing trial refutes an
+// every-trial rule for good, one trial showing it holds an in-some-trial rule
+// for good. Mutation: drop before_completion from judge() and the "so far"
+// verdicts below come back held and refuted; make before_completion ignore
+// `lasting` (downgrade every held, as --analyze once did) and the in-some-trial
+// held case fails.
+TEST_CASE("a run that did not complete gives only the verdicts more trials cannot change", "[judge]") {
+    using experiment::held_by_any_trial;
+    std::vector<toy_rule> rules{
+        {"every-held", [](const int&, const no_params&) { return experiment::held({}, "all so far"); }},
+        {"every-refuted", [](const int&, const no_params&) { return experiment::refuted({}, "one failed"); }},
+        {"some-held", [](const int&, const no_params&) { return held_by_any_trial(experiment::held({}, "one")); }},
+        {"some-refuted",
+         [](const int&, const no_params&) { return held_by_any_trial(experiment::refuted({}, "none so far")); }},
+    };
+    const std::vector<result::prediction> ps{
+        {"every-held", "t", "m"}, {"every-refuted", "t", "m"}, {"some-held", "t", "m"}, {"some-refuted", "t", "m"}};
+    const auto partial = experiment::judge(1, no_params{}, ps, rules, false);
+    CHECK(partial.at(0).verdict == verdict_kind::inconclusive);
+    CHECK(partial.at(0).reason == "the run did not complete; so far held: all so far");
+    CHECK(partial.at(1).verdict == verdict_kind::refuted);
+    CHECK(partial.at(2).verdict == verdict_kind::held);
+    CHECK(partial.at(3).verdict == verdict_kind::inconclusive);
+    CHECK(partial.at(3).reason == "the run did not complete; so far refuted: none so far");
+    // A completed run keeps every verdict its rule gave.
+    const auto complete = experiment::judge(1, no_params{}, ps, rules);
+    CHECK(complete.at(0).verdict == verdict_kind::held);
+    CHECK(complete.at(3).verdict == verdict_kind::refuted);
+}
+
 TEST_CASE("a prediction over a group holds only if it holds for each, and an empty group is inconclusive", "[judge]") {
     auto label = [](int x) { return std::to_string(x); };
     auto even = [](int x) { return experiment::held_if(x % 2 == 0, {{"x", x}}, "{x}"); };

@@ -53,8 +53,8 @@ using run_body =
     std::function<void(session&, const typename E::parameters&, const experiment::fault_plan&, history_writer<E>&)>;
 
 // `--analyze FILE`: re-judges a saved history or result; exit 0 held,
-// 1 refuted, 3 inconclusive, 2 bad input. A run that did not complete can
-// refute a prediction but never hold one.
+// 1 refuted, 3 inconclusive, 2 bad input. A run that did not complete gives
+// only the verdicts more trials cannot change (rejudge, history.hpp).
 template <class E>
 int analyze_history(const std::string& command, const std::string& file) {
     try {
@@ -63,11 +63,7 @@ int analyze_history(const std::string& command, const std::string& file) {
         const auto status = h.envelope.status_or_complete();
         std::cout << file << ": " << E::id << ", " << experiment::name_of(status)
                   << (h.envelope.failure ? " (" + *h.envelope.failure + ")" : std::string()) << "\n";
-        for (auto& p : judged) {
-            if (status != result::run_status::complete && p.verdict == verdict_kind::held) {
-                p.verdict = verdict_kind::inconclusive;
-                p.reason = "the run did not complete; so far: " + p.reason;
-            }
+        for (const auto& p : judged) {
             std::cout << "  " << p.id << ": " << to_string(p.verdict) << " (" << p.reason << ")\n";
         }
         return experiment::exit_code(experiment::overall(judged));

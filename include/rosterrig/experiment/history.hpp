@@ -54,10 +54,12 @@ inline std::vector<prediction_outcome> unjudged(const std::vector<result::predic
     return out;
 }
 
-/// Judges the saved samples against the predictions the run recorded.
+/// Judges the saved samples against the predictions the run recorded; a run
+/// that did not complete gives only verdicts more trials cannot change.
 template <class E>
 std::vector<prediction_outcome> rejudge(const history<E>& h) {
-    return judge(h.samples, h.parameters, recorded_predictions(h.samples.predictions), E::rules());
+    return judge(h.samples, h.parameters, recorded_predictions(h.samples.predictions), E::rules(),
+                 h.envelope.status_or_complete() == result::run_status::complete);
 }
 
 /// The envelope's `$.prediction.text`: every prediction, one a line, each

@@ -19,11 +19,35 @@
 
 namespace rosterrig::experiment {
 
+/// The verdict more trials cannot change, so a run that did not complete may
+/// already give it: one failing trial refutes an every-trial rule for good,
+/// one trial showing it holds an in-some-trial rule for good. The other
+/// verdict waits for the whole run.
+enum class lasting_verdict { refuted, held };
+
 struct rule_verdict {
     verdict_kind verdict = verdict_kind::inconclusive;
     experiment::facts facts;  ///< the named values the verdict was decided on
     std::string reason;       ///< rendered from the facts, for a reader
+    lasting_verdict lasting = lasting_verdict::refuted;
 };
+
+/// An in-some-trial verdict: one trial showing it holds it for good, so on a
+/// run that did not complete its refutation waits for the whole run.
+inline rule_verdict held_by_any_trial(rule_verdict v) {
+    v.lasting = lasting_verdict::held;
+    return v;
+}
+
+/// `v` given on a run that did not complete: kept when more trials cannot
+/// change it, else inconclusive with the verdict so far in its reason.
+inline rule_verdict before_completion(rule_verdict v) {
+    const verdict_kind lasts = v.lasting == lasting_verdict::held ? verdict_kind::held : verdict_kind::refuted;
+    if (v.verdict == verdict_kind::inconclusive || v.verdict == lasts) return v;
+    v.reason = "the run did not complete; so far " + std::string(to_string(v.verdict)) + ": " + v.reason;
+    v.verdict = verdict_kind::inconclusive;
+    return v;
+}
 
 /// A verdict with its facts and the reason `pattern` renders from them
 /// (render() in facts.hpp): the only way a rule states a reason, so its
@@ -61,11 +85,12 @@ struct rule {
     std::function<rule_verdict(const Samples&, const Parameters&)> judge;
 };
 
-/// Judges every prediction with the rule of the same id.
+/// Judges every prediction with the rule of the same id; on a run that did
+/// not complete (`run_complete` false) only verdicts more trials cannot change.
 template <class Samples, class Parameters>
 std::vector<prediction_outcome> judge(const Samples& samples, const Parameters& parameters,
                                       const std::vector<result::prediction>& predictions,
-                                      const std::vector<rule<Samples, Parameters>>& rules) {
+                                      const std::vector<rule<Samples, Parameters>>& rules, bool run_complete = true) {
     std::vector<prediction_outcome> out;
     for (const auto& p : predictions) {
         prediction_outcome o{p.id,
@@ -78,6 +103,7 @@ std::vector<prediction_outcome> judge(const Samples& samples, const Parameters& 
             if (r.id != p.id) continue;
             try {
                 auto v = r.judge(samples, parameters);
+                if (!run_complete) v = before_completion(std::move(v));
                 o.verdict = v.verdict;
                 o.reason = std::move(v.reason);
                 o.facts = std::move(v.facts);

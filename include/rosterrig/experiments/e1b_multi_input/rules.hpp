@@ -104,7 +104,8 @@ inline std::optional<experiment::rule_verdict> cannot_answer(const configuration
 inline constexpr std::uint64_t saturated_kills_to_refute = 5;
 
 /// "At-least-once with a multi-input writer duplicates after some kills":
-/// held by any duplicating kill, refuted by `enough` clean kills.
+/// held by any duplicating kill, refuted by `enough` clean kills (on a run
+/// that did not complete, only once it has: held_by_any_trial).
 inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const std::string& name,
                                                          std::uint64_t enough) {
     using namespace experiment;
@@ -116,8 +117,8 @@ inline experiment::rule_verdict at_least_once_duplicates(const samples& s, const
             {"duplicate_rows", c->run.duplicate_rows},
             {"kills_to_refute", enough}};
     const std::string what = "{kills_with_duplicates} of {kills} kills duplicated ({duplicate_rows} duplicate rows)";
-    if (sum.kills_with_duplicates > 0) return held(std::move(f), what);
-    if (sum.kills >= enough) return refuted(std::move(f), what);
+    if (sum.kills_with_duplicates > 0) return held_by_any_trial(held(std::move(f), what));
+    if (sum.kills >= enough) return held_by_any_trial(refuted(std::move(f), what));
     return inconclusive(std::move(f), what + "; at least {kills_to_refute} clean kills are needed to refute");
 }
 

@@ -277,7 +277,7 @@ inline experiment::rule_verdict judge_cell(const samples& s, const std::string& 
 /// "This cell loses records once checkpoints time out" (a missing seq, or an
 /// NPI whose last record is on no row).
 inline experiment::rule_verdict loses(const samples& s, const std::string& name, std::uint64_t enough) {
-    return judge_cell(s, name, measure::lost, expect::some, enough);
+    return experiment::held_by_any_trial(judge_cell(s, name, measure::lost, expect::some, enough));
 }
 /// "This cell loses nothing, however many checkpoints time out".
 inline experiment::rule_verdict loses_nothing(const samples& s, const std::string& name, std::uint64_t enough) {
@@ -285,7 +285,7 @@ inline experiment::rule_verdict loses_nothing(const samples& s, const std::strin
 }
 /// "This upsert cell leaves an NPI on more than one row".
 inline experiment::rule_verdict keys_doubled(const samples& s, const std::string& name, std::uint64_t enough) {
-    return judge_cell(s, name, measure::keys_doubled, expect::some, enough);
+    return experiment::held_by_any_trial(judge_cell(s, name, measure::keys_doubled, expect::some, enough));
 }
 /// "This upsert cell leaves no NPI on two rows".
 inline experiment::rule_verdict no_key_doubled(const samples& s, const std::string& name, std::uint64_t enough) {

@@ -76,7 +76,8 @@ using experiment::rule_verdict;
 using experiment::phrase;
 
 /// Held when at least one trial of `cell` shows `happened`, refuted when none
-/// does; inconclusive with no trial (or none whose fault hit its target).
+/// does (on a run that did not complete, only once it has: held_by_any_trial);
+/// inconclusive with no trial (or none whose fault hit its target).
 template <class Happened>
 rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&& happened, const phrase& what) {
     std::uint64_t n = 0, k = 0;
@@ -86,8 +87,9 @@ rule_verdict in_some_trial(const samples& s, const std::string& cell, Happened&&
         if (happened(*t)) ++k;
     }
     if (n == 0) return inconclusive({{"cell", cell}}, "no {cell} trial applied its fault");
-    return experiment::held_if(k > 0, what + phrase{{{"trials_showing", k}, {"trials", n}, {"cell", cell}},
-                                                    " in {trials_showing} of {trials} {cell} trials"});
+    return experiment::held_by_any_trial(
+        experiment::held_if(k > 0, what + phrase{{{"trials_showing", k}, {"trials", n}, {"cell", cell}},
+                                                 " in {trials_showing} of {trials} {cell} trials"}));
 }
 
 /// Held when a trial of `cell` ended with two or more coordinators started and
