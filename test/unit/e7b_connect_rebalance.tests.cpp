@@ -12,6 +12,7 @@ namespace {
 e7b::trial trial(const char* cell, std::int64_t committed, std::uint64_t duplicates = 0, std::uint64_t missing = 0) {
     e7b::trial t;
     t.cell = cell, t.index = 1, t.target_pid = 42, t.acknowledged = 1000;
+    t.final_state = "RUNNING";  // recorded to its end
     if (const auto props = e7b::connector_properties_of(cell); props.count("iceberg.kafka.auto.offset.reset"))
         t.control_offset_reset = props.at("iceberg.kafka.auto.offset.reset");
     t.records_at_window_end = committed;
@@ -79,6 +80,19 @@ TEST_CASE("e7b: an unfinished run refutes no in-some-trial prediction, and holds
           verdict_kind::held);
     // The same trials, the run complete: none showing it refutes.
     CHECK(experiment::judge(so_far, e7b::parameters::full(), ps, e7b::rules()).at(0).verdict == verdict_kind::refuted);
+}
+
+// A full run stopped by SIGINT mid-trial leaves that trial recorded halfway:
+// nothing committed, nothing read back. Mutation: judge the samples as
+// written in rules() (no drop_unfinished) and the halfway trial holds "the
+// kill stalls commits" (as --analyze on the 12-cell run's history once did).
+TEST_CASE("e7b: a trial recorded only halfway judges no prediction", "[e7b]") {
+    auto halfway = trial(e7b::coordinator_kill, 0);
+    halfway.final_state.clear();
+    const std::string id = "e7b.coordinator-kill-stalls-commits";
+    CHECK(judge(id, {{halfway}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), halfway}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 0), halfway}, "", {}}) == verdict_kind::held);
 }
 
 // Mutation: `exact` without the missing count makes the restarted-but-missing case hold.

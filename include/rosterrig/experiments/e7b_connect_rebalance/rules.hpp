@@ -259,7 +259,7 @@ inline std::optional<phrase> no_join(const trial& t) {
 }
 
 inline std::vector<rule> rules() {
-    return {
+    std::vector<rule> judged_as_written = {
         {"e7b.coordinator-kill-stalls-commits",
          [](const samples& s, const parameters& p) {
              return in_some_trial(s, coordinator_kill, stalled,
@@ -371,6 +371,16 @@ inline std::vector<rule> rules() {
              return lost_for_good(aimed, task_restart_in_commit);
          }},
     };
+    // A trial a stopped run recorded only halfway (its fault applied, its
+    // window cut short) judges nothing: the resume runs it again.
+    std::vector<rule> out;
+    for (auto& r : judged_as_written)
+        out.push_back({r.id, [judge = std::move(r.judge)](const samples& s, const parameters& p) {
+                           samples finished_trials = s;
+                           drop_unfinished(finished_trials);
+                           return judge(finished_trials, p);
+                       }});
+    return out;
 }
 
 }  // namespace rosterrig::e7b
