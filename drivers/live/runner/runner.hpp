@@ -59,13 +59,12 @@ template <class E>
 int analyze_history(const std::string& command, const std::string& file) {
     try {
         auto h = experiment::read_history<E>(file);
-        auto judged = experiment::rejudge(h);
+        const auto judged = experiment::rejudge(h);
         const auto status = h.envelope.status_or_complete();
         std::cout << file << ": " << E::id << ", " << experiment::name_of(status)
                   << (h.envelope.failure ? " (" + *h.envelope.failure + ")" : std::string()) << "\n";
-        for (const auto& p : judged) {
+        for (const auto& p : judged)
             std::cout << "  " << p.id << ": " << to_string(p.verdict) << " (" << p.reason << ")\n";
-        }
         return experiment::exit_code(experiment::overall(judged));
     } catch (const std::exception& e) {
         std::cerr << command << ": " << e.what() << "\n";

@@ -19,31 +19,28 @@
 
 namespace rosterrig::experiment {
 
-/// The verdict more trials cannot change, so a run that did not complete may
-/// already give it: one failing trial refutes an every-trial rule for good,
-/// one trial showing it holds an in-some-trial rule for good. The other
-/// verdict waits for the whole run.
-enum class lasting_verdict { refuted, held };
-
 struct rule_verdict {
     verdict_kind verdict = verdict_kind::inconclusive;
     experiment::facts facts;  ///< the named values the verdict was decided on
     std::string reason;       ///< rendered from the facts, for a reader
-    lasting_verdict lasting = lasting_verdict::refuted;
+    /// The verdict more trials cannot change, so a run that did not complete
+    /// may already give it: one failing trial refutes an every-trial rule for
+    /// good (refuted), one trial showing it holds an in-some-trial rule for
+    /// good (held). The other verdict waits for the whole run.
+    verdict_kind lasting = verdict_kind::refuted;
 };
 
 /// An in-some-trial verdict: one trial showing it holds it for good, so on a
 /// run that did not complete its refutation waits for the whole run.
 inline rule_verdict held_by_any_trial(rule_verdict v) {
-    v.lasting = lasting_verdict::held;
+    v.lasting = verdict_kind::held;
     return v;
 }
 
 /// `v` given on a run that did not complete: kept when more trials cannot
 /// change it, else inconclusive with the verdict so far in its reason.
 inline rule_verdict before_completion(rule_verdict v) {
-    const verdict_kind lasts = v.lasting == lasting_verdict::held ? verdict_kind::held : verdict_kind::refuted;
-    if (v.verdict == verdict_kind::inconclusive || v.verdict == lasts) return v;
+    if (v.verdict == verdict_kind::inconclusive || v.verdict == v.lasting) return v;
     v.reason = "the run did not complete; so far " + std::string(to_string(v.verdict)) + ": " + v.reason;
     v.verdict = verdict_kind::inconclusive;
     return v;
