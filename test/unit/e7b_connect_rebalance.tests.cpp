@@ -2,6 +2,7 @@
 // able to hold, fail and stay undecided), the worker-log counts and the plan.
 #include <catch2/catch.hpp>
 
+#include <rosterrig/experiment/history.hpp>
 #include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
 using namespace rosterrig;
@@ -24,8 +25,16 @@ e7b::trial trial(const char* cell, std::int64_t committed, std::uint64_t duplica
 verdict_kind judge(const std::string& id, const e7b::samples& s) {
     for (const auto& r : e7b::rules())
         if (r.id == id) return r.judge(s, e7b::parameters::full()).verdict;
+    for (const auto& r : e7b::hypotheses())
+        if (r.id == id) return r.judge(s, e7b::parameters::full()).verdict;
     FAIL("no rule " << id);
     return verdict_kind::inconclusive;
+}
+// A trial that lost `missing` of its 1,000 records, with `snapshots` snapshots before its fault.
+e7b::trial lossy_trial(const char* cell, std::uint64_t missing, std::int64_t snapshots = 0) {
+    auto t = trial(cell, 1000 - static_cast<std::int64_t>(missing), 0, missing);
+    t.snapshots_before_fault = snapshots, t.source_lag_at_window_end = 0;
+    return t;
 }
 }  // namespace
 
@@ -497,4 +506,94 @@ TEST_CASE("a resumed e7b run keeps the trials recorded to their end and runs aga
     CHECK(e7b::drop_unfinished(s) == 1);
     CHECK(s.trials.size() == 2);
     CHECK(e7b::drop_unfinished(s) == 0);
+}
+
+// docs/E7B_HYPOTHESES.md, hypothesis 1. Mutations: hypothesis_trials keeping
+// the cells the hypotheses were read from makes the worker-leave case refuted;
+// keeping unfinished trials makes the halfway case refuted; every_lossy_trial
+// judging every trial (not only lossy ones) makes the first case refuted.
+TEST_CASE(
+    "e7b hypothesis 1 is refuted by one lossy trial with a snapshot before its fault, in a cell it was not read from",
+    "[e7b]") {
+    const std::string id = "e7b.hypothesis.loss-needs-a-table-without-a-snapshot";
+    auto exact_after_snapshot = trial(e7b::coordinator_kill_after_commit, 1000);
+    exact_after_snapshot.snapshots_before_fault = 3;
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000, 0), exact_after_snapshot}, "", {}}) ==
+          verdict_kind::held);
+    CHECK(judge(id,
+                {{lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::coordinator_kill_after_commit, 20, 1)},
+                 "",
+                 {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::worker_leave, 20, 1)}, "", {}}) ==
+          verdict_kind::held);
+    auto halfway = lossy_trial(e7b::zombie_pause, 20, 1);
+    halfway.final_state = "";
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000, 0), halfway}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{exact_after_snapshot}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Hypothesis 2. Mutation: dropping the snapshots filter makes the
+// after-a-snapshot case held.
+TEST_CASE("e7b hypothesis 2 holds on one coordinator kill before the first snapshot that lost records", "[e7b]") {
+    const std::string id = "e7b.hypothesis.coordinator-kill-before-first-snapshot-can-lose";
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), lossy_trial(e7b::coordinator_kill, 1000, 0)}, "", {}}) ==
+          verdict_kind::held);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000), lossy_trial(e7b::coordinator_kill, 1000, 2)}, "", {}}) ==
+          verdict_kind::refuted);
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000, 2)}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Hypothesis 3. Mutation: judging landed_exactly (the committed prediction's
+// measure) instead of the final read-back makes the restarted case refuted.
+TEST_CASE(
+    "e7b hypothesis 3 is refuted by one earliest-reset trial missing seqs after its restart, and judges only "
+    "connectors stored with that reset",
+    "[e7b]") {
+    const std::string id = "e7b.hypothesis.earliest-reset-closes-it";
+    auto restarted = trial(e7b::coordinator_kill_earliest, 0);             // short at the window's end...
+    restarted.restarted = true, restarted.landed_after_restart_ms = 9000;  // ...all landed after the restart
+    CHECK(judge(id, {{restarted, trial(e7b::coordinator_kill_earliest, 1000)}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{restarted, lossy_trial(e7b::coordinator_kill_earliest, 5)}, "", {}}) == verdict_kind::refuted);
+    auto latest = lossy_trial(e7b::coordinator_kill_earliest, 5);
+    latest.control_offset_reset = "latest";
+    CHECK(judge(id, {{latest}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Hypothesis 4. Mutation: dropping the unread-lag check (-1 judged as a
+// lag) makes the unread case refuted, not inconclusive.
+TEST_CASE("e7b hypothesis 4 is refuted by one lossy trial whose sink still had lag at the window's end", "[e7b]") {
+    const std::string id = "e7b.hypothesis.loss-silent-to-lag";
+    auto lagging = lossy_trial(e7b::zombie_pause, 300);
+    lagging.source_lag_at_window_end = 300;
+    auto unread = lossy_trial(e7b::zombie_pause, 300);
+    unread.source_lag_at_window_end = -1;
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::held);
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000), lagging}, "", {}}) == verdict_kind::refuted);
+    CHECK(judge(id, {{lossy_trial(e7b::coordinator_kill, 1000), unread}, "", {}}) == verdict_kind::inconclusive);
+    CHECK(judge(id, {{trial(e7b::coordinator_kill, 1000)}, "", {}}) == verdict_kind::inconclusive);
+}
+
+// Mutation: judge_hypotheses judging as if every run completed makes the
+// unfinished case held (hypothesis 1 is an every-lossy-trial rule: one more
+// trial can refute it).
+TEST_CASE(
+    "e7b's hypotheses are judged beside its predictions, never among them, and an unfinished run gives only "
+    "their lasting verdicts",
+    "[e7b]") {
+    experiment::history<e7b::definition> h;
+    h.parameters = e7b::parameters::full();
+    h.samples.trials = {lossy_trial(e7b::coordinator_kill, 1000, 0)};
+    h.samples.predictions = experiment::unjudged({{"e7b.coordinator-kill-stalls-commits", "t", "m"}});
+    const auto predictions = experiment::rejudge(h);
+    REQUIRE(predictions.size() == 1);
+    CHECK(predictions.front().verdict == verdict_kind::held);
+    const auto hypotheses = experiment::judge_hypotheses(h);
+    REQUIRE(hypotheses.size() == 4);
+    CHECK(hypotheses.at(0).id == "e7b.hypothesis.loss-needs-a-table-without-a-snapshot");
+    CHECK(hypotheses.at(0).verdict == verdict_kind::held);
+    CHECK(hypotheses.at(1).verdict == verdict_kind::held);  // in-some-trial: lasting once held
+    h.envelope.status = result::run_status::running;        // a history whose run is under way, or was stopped
+    CHECK(experiment::judge_hypotheses(h).at(0).verdict == verdict_kind::inconclusive);
+    CHECK(experiment::judge_hypotheses(h).at(1).verdict == verdict_kind::held);
 }

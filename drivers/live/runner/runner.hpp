@@ -54,7 +54,8 @@ using run_body =
 
 // `--analyze FILE`: re-judges a saved history or result; exit 0 held,
 // 1 refuted, 3 inconclusive, 2 bad input. A run that did not complete gives
-// only the verdicts more trials cannot change (rejudge, history.hpp).
+// only the verdicts more trials cannot change (rejudge, history.hpp). The
+// definition's hypotheses, if it states any, are judged after them.
 template <class E>
 int analyze_history(const std::string& command, const std::string& file) {
     try {
@@ -65,6 +66,9 @@ int analyze_history(const std::string& command, const std::string& file) {
                   << (h.envelope.failure ? " (" + *h.envelope.failure + ")" : std::string()) << "\n";
         for (const auto& p : judged)
             std::cout << "  " << p.id << ": " << to_string(p.verdict) << " (" << p.reason << ")\n";
+        // Printed after the predictions, and not in the exit code: a hypothesis is not a prediction.
+        for (const auto& p : experiment::judge_hypotheses(h))
+            std::cout << "  hypothesis " << p.id << ": " << to_string(p.verdict) << " (" << p.reason << ")\n";
         return experiment::exit_code(experiment::overall(judged));
     } catch (const std::exception& e) {
         std::cerr << command << ": " << e.what() << "\n";

@@ -2,7 +2,13 @@
 // (the `definition` struct at the bottom of each experiments/eN_*.hpp) must
 // have, for the registry, the runner and the report. A definition missing one
 // fails to compile naming experiment_definition; the optional parts are its
-// `hooks` (hooks.hpp), read through experiment_traits (experiment_traits.hpp).
+// `hooks` (hooks.hpp), read through experiment_traits (experiment_traits.hpp),
+// and one that needs the samples' type, which hooks does not know:
+//
+//   static std::vector<rule> hypotheses();  // stated after its run began (has_hypotheses)
+//
+// rules judged like the predictions but never among them: what a run showed
+// halfway, written down before the rest of it ran, to be tested on the rest.
 #ifndef ROSTERRIG_EXPERIMENT_DEFINITION_HPP
 #define ROSTERRIG_EXPERIMENT_DEFINITION_HPP
 
@@ -42,6 +48,12 @@ concept experiment_definition =
         // The optional parts, declared in one member (an empty `{}` when it has none).
         { E::hooks } -> std::same_as<const hooks<typename E::parameters>&>;
     };
+
+/// The definition states hypotheses() beside its predictions.
+template <class E>
+concept has_hypotheses = requires {
+    { E::hypotheses() } -> std::same_as<std::vector<rule<typename E::samples, typename E::parameters>>>;
+};
 
 }  // namespace rosterrig::experiment
 

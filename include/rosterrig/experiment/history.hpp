@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rosterrig/experiment/definition.hpp"
 #include "rosterrig/experiment/prediction_outcome.hpp"
 #include "rosterrig/experiment/rule.hpp"
 #include "rosterrig/result/envelope.hpp"
@@ -60,6 +61,21 @@ template <class E>
 std::vector<prediction_outcome> rejudge(const history<E>& h) {
     return judge(h.samples, h.parameters, recorded_predictions(h.samples.predictions), E::rules(),
                  h.envelope.status_or_complete() == result::run_status::complete);
+}
+
+/// The definition's hypotheses judged on the saved samples like its
+/// predictions (none when it states none); they are not among the predictions
+/// and do not decide the run's verdict.
+template <class E>
+std::vector<prediction_outcome> judge_hypotheses(const history<E>& h) {
+    if constexpr (has_hypotheses<E>) {
+        std::vector<result::prediction> stated;
+        for (const auto& r : E::hypotheses()) stated.push_back({r.id, "", ""});
+        return judge(h.samples, h.parameters, stated, E::hypotheses(),
+                     h.envelope.status_or_complete() == result::run_status::complete);
+    } else {
+        return {};
+    }
 }
 
 /// The envelope's `$.prediction.text`: every prediction, one a line, each

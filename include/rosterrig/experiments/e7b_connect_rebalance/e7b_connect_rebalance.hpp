@@ -23,13 +23,15 @@
 // the coordinator and the worker group went (the last election after the
 // fault, the group's generation) from the same logs.
 //
-// This header holds the definition (e7b's id, tag, files, rules(), report_section(),
-// hooks) and is the one others include; parameters.hpp, samples.hpp, rules.hpp and
-// report.hpp in this folder hold the rest, each including the one before.
+// This header holds the definition (e7b's id, tag, files, rules(), hypotheses(),
+// report_section(), hooks) and is the one others include; parameters.hpp,
+// samples.hpp, rules.hpp and report.hpp in this folder hold the rest, each
+// including the one before, and hypotheses.hpp the hypotheses, after rules.hpp.
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_E7B_CONNECT_REBALANCE_HPP
 #define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_E7B_CONNECT_REBALANCE_HPP
 
 #include "rosterrig/experiment/hooks.hpp"
+#include "rosterrig/experiments/e7b_connect_rebalance/hypotheses.hpp"
 #include "rosterrig/experiments/e7b_connect_rebalance/report.hpp"
 
 namespace rosterrig::e7b {
@@ -48,6 +50,8 @@ struct definition {
         .problems = &experiment::slot_problems<parameters, &e7b::usage_problem>,
         .reads = {.task_slots = true}};
     static std::vector<rule> rules() { return e7b::rules(); }
+    /// docs/E7B_HYPOTHESES.md, over the cells the full run had not run when it was committed.
+    static std::vector<rule> hypotheses() { return e7b::hypotheses(); }
     static experiment::fault_plan fault_plan(const parameters& p) { return e7b::fault_plan(p); }
     static std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
         return e7b::report_section(env, s, p);

@@ -9,6 +9,8 @@ namespace rosterrig::e7b {
 // ---- measures ------------------------------------------------------------------
 
 inline bool landed_in_window(const trial& t) { return t.landed_after_ms >= 0; }
+/// The trial's final read-back misses acknowledged seqs.
+inline bool lossy(const trial& t) { return t.missing_seq > 0; }
 /// Coordinators the logs leave running at the window's end (started minus stopped).
 inline std::int64_t coordinators_left(const trial& t) { return t.coordinators_started - t.coordinators_stopped; }
 /// The table holds every acknowledged seq once and nothing else.
@@ -103,9 +105,8 @@ inline rule_verdict left_two_coordinators(const samples& s, const std::string& c
 /// Held when a trial of `cell` misses acknowledged seqs in its final read-back
 /// (after the REST restart's window, when it had one).
 inline rule_verdict lost_for_good(const samples& s, const std::string& cell) {
-    return in_some_trial(
-        s, cell, [](const trial& t) { return t.missing_seq > 0; },
-        phrase{{}, "acknowledged seqs missing from the final read-back, after the restart window,"});
+    return in_some_trial(s, cell, lossy,
+                         phrase{{}, "acknowledged seqs missing from the final read-back, after the restart window,"});
 }
 
 /// Held when every trial of `cell` shows `ok`; refuted when one does not. A
@@ -128,6 +129,14 @@ rule_verdict in_every_trial(const samples& s, const std::string& cell, Ok&& ok, 
     return in_every_trial(s, cell, [](const trial&) { return std::optional<phrase>(); }, std::forward<Ok>(ok), what);
 }
 inline bool landed_exactly(const trial& t) { return landed_in_window(t) && exact(t); }
+
+/// The earliest cell's premise, unmet: the worker did not store the
+/// connector with iceberg.kafka.auto.offset.reset=earliest.
+inline std::optional<phrase> not_stored_earliest(const trial& t) {
+    if (t.control_offset_reset.value_or("") == "earliest") return std::nullopt;
+    return phrase{{{"offset_reset", t.control_offset_reset.value_or("")}},
+                  "the worker did not store iceberg.kafka.auto.offset.reset=earliest"};
+}
 
 inline bool stalled(const trial& t) {
     return !landed_in_window(t) && t.records_at_window_end < static_cast<std::int64_t>(t.acknowledged);
@@ -295,16 +304,8 @@ inline std::vector<rule> rules() {
          [](const samples& s, const parameters&) { return kill_after_first_commit_exact(s); }},
         {"e7b.earliest-recovers-exactly",
          [](const samples& s, const parameters&) {
-             return in_every_trial(
-                 s, coordinator_kill_earliest,
-                 [](const trial& t) {
-                     return t.control_offset_reset.value_or("") != "earliest"
-                                ? std::optional<phrase>(
-                                      phrase{{{"offset_reset", t.control_offset_reset.value_or("")}},
-                                             "the worker did not store iceberg.kafka.auto.offset.reset=earliest"})
-                                : std::nullopt;
-                 },
-                 landed_exactly, phrase{{}, "committed within the window, every acknowledged seq once"});
+             return in_every_trial(s, coordinator_kill_earliest, not_stored_earliest, landed_exactly,
+                                   phrase{{}, "committed within the window, every acknowledged seq once"});
          }},
         {"e7b.stalled-sink-committed-its-offsets",
          [](const samples& s, const parameters&) { return stalled_sink_committed_its_offsets(s); }},
