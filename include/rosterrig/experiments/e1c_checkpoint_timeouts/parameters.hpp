@@ -81,9 +81,9 @@ struct parameters {
         p.kills_per_run = 3;
         return p;
     }
-    /// For CI (under 3 minutes): the two unaligned short-timeout cells, 400,000
-    /// events (about 15 s of backpressure), judged on 5 timeouts instead of 30.
-    static parameters quick_run() {
+    /// A reproduction's size: 400,000 events (about 15 s of backpressure),
+    /// judged on 5 timeouts instead of 30.
+    static parameters repro_size() {
         parameters p;
         p.quick = true;
         p.events = 400'000;
@@ -93,7 +93,17 @@ struct parameters {
         p.paced_events_per_second = 15'000, p.paced_upsert_events_per_second = 8'000, p.paced_seconds = 15;
         return p;
     }
-    /// `rosterrig-e1c --repro NAME`: one cell alone, at the quick run's size,
+    /// For CI (under 3 minutes): the four quick cells (cells_of) at 250,000
+    /// events and 10 s of paced feed (at a reproduction's size they took
+    /// 158-184 s in CI).
+    static parameters quick_run() {
+        auto p = repro_size();
+        p.events = 250'000;
+        p.upsert_events = 250'000;
+        p.paced_seconds = 10;
+        return p;
+    }
+    /// `rosterrig-e1c --repro NAME`: one cell alone, at a reproduction's size,
     /// three times (the names: repro_of in the cell list).
     static std::vector<std::string> repro_names() {
         return {"flinksink-unaligned-timeout", "sinkv2-unaligned-upsert", "sinkv2-aligned-upsert",
@@ -102,7 +112,7 @@ struct parameters {
     static std::optional<parameters> repro_run(const std::string& name) {
         const auto names = repro_names();
         if (std::find(names.begin(), names.end(), name) == names.end()) return std::nullopt;
-        auto p = quick_run();
+        auto p = repro_size();
         p.repro = name;
         p.repeats = 3;
         return p;
