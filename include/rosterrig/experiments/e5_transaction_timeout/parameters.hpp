@@ -109,7 +109,10 @@ struct parameters : experiment::feed_parameters {
         // Late enough that the broker's abort sweep (every 10 s by default) has run after the timeout.
         p.restart_timeout_ms = 10000;
         p.restart_late_wait_ms = 25000;
-        p.restart_endings = {"late"};
+        // No restart run: the late one took 58 s of a quick run that reached 204 s
+        // in CI at 40a1ddc (160 s at 9871bf3), and it had left its rules
+        // inconclusive there (no transaction pending at the savepoint).
+        p.restart_endings = {};
         // One checkpoint completed after the feed commits all of it; a full run waits for two.
         p.commit_wait_checkpoints = 1;
         return p;
