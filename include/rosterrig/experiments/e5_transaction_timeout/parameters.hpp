@@ -105,10 +105,6 @@ struct parameters : experiment::feed_parameters {
         p.stuck_runs = {"kill-then-cancel/fixed"};
         p.stuck_interval_ms = 120000;
         p.stuck_plain_records = 100;
-        p.restart_interval_ms = 5000;
-        // Late enough that the broker's abort sweep (every 10 s by default) has run after the timeout.
-        p.restart_timeout_ms = 10000;
-        p.restart_late_wait_ms = 25000;
         // No restart run: the late one took 58 s of a quick run that reached 204 s
         // in CI at 40a1ddc (160 s at 9871bf3), and it had left its rules
         // inconclusive there (no transaction pending at the savepoint).
