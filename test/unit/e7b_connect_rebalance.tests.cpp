@@ -532,6 +532,23 @@ TEST_CASE(
     CHECK(judge(id, {{exact_after_snapshot}, "", {}}) == verdict_kind::inconclusive);
 }
 
+// Mutation: removing the stable_partition in every_lossy_trial makes the
+// reason begin with the coordinator-kill trial that agrees.
+TEST_CASE("a refuted e7b hypothesis names the lossy trials that refute it before those that agree", "[e7b]") {
+    const std::string id = "e7b.hypothesis.loss-needs-a-table-without-a-snapshot";
+    e7b::samples s{{lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::coordinator_kill_after_commit, 20, 1)},
+                   "",
+                   {}};
+    s.trials.back().index = 7;
+    const auto hypotheses = e7b::hypotheses();
+    const auto it = std::find_if(hypotheses.begin(), hypotheses.end(), [&](const auto& r) { return r.id == id; });
+    REQUIRE(it != hypotheses.end());
+    const auto v = it->judge(s, e7b::parameters::full());
+    CHECK(v.verdict == verdict_kind::refuted);
+    INFO(v.reason);
+    CHECK(v.reason.rfind(std::string(e7b::coordinator_kill_after_commit) + " #7: ", 0) == 0);
+}
+
 // Hypothesis 2. Mutation: dropping the snapshots filter makes the
 // after-a-snapshot case held.
 TEST_CASE("e7b hypothesis 2 holds on one coordinator kill before the first snapshot that lost records", "[e7b]") {
