@@ -1,7 +1,8 @@
 // rosterrig-e8: a table commit whose reply is lost, refused, or that lands late.
 // One job per writer (SinkV2, FlinkSink) and table, its catalog client through the
-// fault proxy; each trial hits one commit POST and, in the zombie and held cells,
-// kills the committer's TaskManager while that POST waits or its reply is held
+// fault proxy (with a 10 s socket timeout on the short-timeout tables); each trial
+// hits one commit POST and, in the zombie cells and held-kill-late-release, kills
+// the committer's TaskManager while that POST waits or its reply is held
 // (docs/E8_DESIGN.md); each run ends with the store listed against the metadata.
 // Trials: drivers/live/jobs/proxied_commit_trial.hpp; everything judged is in
 // include/rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp.
@@ -37,7 +38,7 @@ void run_writer(session& s, const e8::parameters& params, const e8::writer_kind&
     p.job = params.job;  // a user's template runs in place of the rig's
     if (e8::retries_off(table)) p.table_properties["commit.retry.num-retries"] = "0";
     p.catalog_address = "127.0.0.1:" + std::to_string(px.port());
-    p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_ms)}};
+    p.catalog_properties = {{"rest.client.socket-timeout-ms", std::to_string(params.socket_timeout_of(table))}};
     const proxied_commit_path cp(px, p.ns, p.table);
     const std::string job = scope.launch(p, static_cast<int>(spec.partitions));
     const auto in_force = scope.writer.in_force(job, p);

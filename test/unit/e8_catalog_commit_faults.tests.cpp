@@ -2,7 +2,9 @@
 // cell needs, and rules that can decide both ways on hand-built samples.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <set>
+#include <utility>
 
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
@@ -199,8 +201,10 @@ TEST_CASE("e8: more tables add their steps after the append runs', which stay as
     for (std::size_t i = without.steps.size(); i < with.steps.size(); ++i)
         runs.insert(with.steps[i].variant.substr(0, with.steps[i].variant.find('/')));
     CHECK(runs == std::set<std::string>{"sinkv2-upsert", "sinkv2-append-no-retries", "sinkv2-upsert-no-retries",
+                                        "sinkv2-append-short-timeout", "sinkv2-upsert-short-timeout",
                                         "flinksink-upsert", "flinksink-append-no-retries",
-                                        "flinksink-upsert-no-retries"});
+                                        "flinksink-upsert-no-retries", "flinksink-append-short-timeout",
+                                        "flinksink-upsert-short-timeout"});
     CHECK(run_name("sinkv2", table_variant::append) == "sinkv2");
 }
 
@@ -341,21 +345,55 @@ TEST_CASE(
           "snapshots' files");
 }
 
-// Mutation: the upsert table's lose_reply back at 10 trials in full(): this fails.
+// Mutation: the upsert table's lose_reply back at 10 trials in full(), or
+// its zombie-late at 4: this fails.
 TEST_CASE("e8's full run runs each cell on the append and the upsert table as many times as its prediction asks",
           "[e8]") {
     const auto p = parameters::full();
+    const auto trials_of = [](const table_cells& t, cell c) {
+        std::uint64_t n = 0;
+        for (const auto& x : t.cells)
+            if (x.kind == c) n += x.trials;
+        return n;
+    };
+    std::set<experiment::table_kind> short_timeout_kinds;
     for (const auto& t : p.tables()) {
         if (retries_off(t.table)) continue;
+        INFO(run_name("writer", t.table));
+        if (short_client_timeout(t.table)) {
+            CHECK(trials_of(t, cell::held_past_timeout) >= asked_trials(cell::held_past_timeout));
+            short_timeout_kinds.insert(kind_of(t.table));
+            continue;
+        }
         for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
-                             cell::zombie_refresh}) {
-            INFO(run_name("writer", t.table) << " " << stem_of(c));
-            std::uint64_t n = 0;
-            for (const auto& x : t.cells)
-                if (x.kind == c) n += x.trials;
-            CHECK(n >= asked_trials(c));
+                             cell::zombie_refresh, cell::held_kill_late_release, cell::zombie_early,
+                             cell::zombie_late}) {
+            INFO(stem_of(c));
+            CHECK(trials_of(t, c) >= asked_trials(c));
         }
     }
+    CHECK(short_timeout_kinds.size() == 2);
+    CHECK(trials_of(p.tables().front(), cell::held_no_timeout) >= asked_trials(cell::held_no_timeout));
+    CHECK_FALSE(usage_problem(p, 12));
+}
+
+// Mutation: usage_problem without its short-timeout check: the two bad plans
+// below pass and this fails.
+TEST_CASE("e8 refuses a held-past-timeout cell without the short client timeout, and any other cell with it", "[e8]") {
+    auto p = parameters::full();
+    p.cells.push_back({cell::held_past_timeout, 1});
+    CHECK(usage_problem(p, 12));
+    p = parameters::full();
+    p.more_tables->push_back({table_variant::append_short_timeout, {{cell::lose_reply, 1}}});
+    CHECK(usage_problem(p, 12));
+    p = parameters::full();
+    p.held_past_timeout_ms = p.short_socket_timeout();  // no longer past the client's timeout
+    CHECK(usage_problem(p, 12));
+    p = parameters::full();
+    p.zombie_early_ms = p.zombie_late();
+    CHECK(usage_problem(p, 12));
+    CHECK(parameters::full().socket_timeout_of(table_variant::upsert_short_timeout) == 10000);
+    CHECK(parameters::full().socket_timeout_of(table_variant::upsert) == parameters::full().socket_timeout_ms);
 }
 
 namespace {
@@ -413,4 +451,197 @@ TEST_CASE("a resumed e8 run keeps the writer runs read to their end and redoes t
     CHECK(drop_unobserved(s) == 1);
     REQUIRE(s.runs.size() == 1);
     CHECK(run_name(s.runs[0]) == "sinkv2");
+}
+
+namespace {
+// A run of `n` trials on `v`, the i-th (from 0) and the snapshots it leaves made by `make(i)`.
+writer_run run_of(const std::string& writer, table_variant v, std::int64_t n,
+                  const std::function<std::pair<trial, std::vector<check::snapshot_entry>>(std::int64_t)>& make) {
+    writer_run r;
+    r.writer = writer, r.on_table = v, r.observed = true, r.events = 300;
+    if (kind_of(v) == experiment::table_kind::upsert) r.rows_sharing_npi = 0, r.missing_npis = 0, r.stale_rows = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        auto [t, snapshots] = make(i);
+        t.index = static_cast<std::uint64_t>(i + 1);
+        r.trials.push_back(std::move(t));
+        r.snapshots.insert(r.snapshots.end(), snapshots.begin(), snapshots.end());
+    }
+    return r;
+}
+
+// A held reply with no kill, as the proxy logs it: the hit (rule 1) of
+// checkpoint 7 + 10i forwarded at 1000 and applied at 1050, its reply let go
+// at its deadline `held_ms` later with `note`; the next commit at 40050.
+trial held_to_deadline(cell c, std::int64_t i, std::int64_t held_ms, std::string note) {
+    trial t;
+    t.kind = c, t.hit_rule = 1, t.exceptions_after = c == cell::held_past_timeout ? 1 : 0;
+    t.failed_checkpoints_before = 3, t.failed_checkpoints_after = 3;
+    auto hit = post(10, 1, 1000, 1000, 1050, 200, 0, 7 + 10 * i);
+    hit.released_at_ms = 1050 + held_ms, hit.released_by = "deadline", hit.note = std::move(note);
+    t.requests = {hit, post(12, 0, 40000, 40000, 40050, 200, 200, 9 + 10 * i)};
+    return t;
+}
+
+// A zombie outside the window, the kill at 1100. Early: A (rule 1, snapshot
+// 1000 + i) delayed from 1000 to 1500 and applied at 1550; the restored job
+// reads the table at 5000 and commits a later checkpoint at 9050. Late: the
+// restored job's replay (snapshot 2000 + i) applied at 9050; A forwarded at
+// 61000 and refused, 409.
+trial outside_trial(cell c, std::int64_t i) {
+    const auto w = 7 + 10 * i;
+    trial t;
+    t.kind = c, t.hit_rule = 1, t.exceptions_after = 1;
+    experiment::kill_record k;
+    k.killed_at_ms = 1100;
+    t.kill = k;
+    if (c == cell::zombie_early) {
+        auto a = post(10, 1, 1000, 1500, 1550, 200, 0, w);
+        a.snapshot_id = 1000 + i;
+        t.requests = {a, get(11, 5000), post(12, 0, 9000, 9000, 9050, 200, 200, w + 2)};
+    } else {
+        auto a = post(10, 1, 1000, 61000, 61010, 409, 0, w);
+        a.snapshot_id = 1000 + i;
+        auto replay = post(12, 0, 9000, 9000, 9050, 200, 200, w);
+        replay.snapshot_id = 2000 + i;
+        t.requests = {a, get(11, 5000), replay};
+    }
+    return t;
+}
+// The one snapshot of that trial's checkpoint: A's when early, the replay's when late.
+check::snapshot_entry outside_snapshot(cell c, std::int64_t i) {
+    return snap(c == cell::zombie_early ? 1000 + i : 2000 + i, 7 + 10 * i, 100);
+}
+const std::string client_gave_up = "answering the client failed: it had closed its connection while its reply was held";
+}  // namespace
+
+// Mutation: judge_held_past_timeout without its note check (a late reply
+// delivered to an open connection): the delivered case reads held and this fails.
+TEST_CASE(
+    "e8: a reply held past the client's timeout counts when applied and let go at its deadline; its rule needs ten "
+    "per table kind, each undelivered and failing the job once",
+    "[e8]") {
+    const auto run = [](table_variant v, std::int64_t n, std::string note, std::int64_t failures) {
+        return run_of("sinkv2", v, n, [&](std::int64_t i) {
+            auto t = held_to_deadline(cell::held_past_timeout, i, 30000, note);
+            t.exceptions_after = failures;
+            return std::pair{t, std::vector{snap(1 + i, 7 + 10 * i, 100)}};
+        });
+    };
+    CHECK(validity_of(held_to_deadline(cell::held_past_timeout, 0, 30000, client_gave_up)).valid);
+    auto released = held_to_deadline(cell::held_past_timeout, 0, 30000, client_gave_up);
+    released.requests[0].released_by = "heal";
+    CHECK_FALSE(validity_of(released).valid);
+    auto refused = held_to_deadline(cell::held_past_timeout, 0, 30000, client_gave_up);
+    refused.requests[0].upstream_status = 503;
+    CHECK_FALSE(validity_of(refused).valid);
+    samples s;
+    s.runs = {run(table_variant::append_short_timeout, 10, client_gave_up, 1),
+              run(table_variant::upsert_short_timeout, 10, client_gave_up, 1)};
+    CHECK(judge_held_past_timeout(s, "sinkv2").verdict == verdict_kind::held);
+    s.runs[1] = run(table_variant::upsert_short_timeout, 9, client_gave_up, 1);
+    CHECK(judge_held_past_timeout(s, "sinkv2").verdict == verdict_kind::inconclusive);
+    s.runs[1] = run(table_variant::upsert_short_timeout, 10, "", 1);  // delivered
+    CHECK(judge_held_past_timeout(s, "sinkv2").verdict == verdict_kind::refuted);
+    s.runs[1] = run(table_variant::upsert_short_timeout, 10, client_gave_up, 2);
+    CHECK(judge_held_past_timeout(s, "sinkv2").verdict == verdict_kind::refuted);
+}
+
+// Mutations: outside_validity's early branch without its GET check makes the
+// read-first case valid; judge_outside_window's late branch without its 409
+// check makes the applied-A case held: each fails this.
+TEST_CASE(
+    "e8: a zombie outside the window counts only when it landed before the restored read (early) or after the "
+    "restored job's first commit (late), and must double nothing",
+    "[e8]") {
+    CHECK(validity_of(outside_trial(cell::zombie_early, 0)).valid);
+    CHECK(validity_of(outside_trial(cell::zombie_late, 0)).valid);
+    auto read_first = outside_trial(cell::zombie_early, 0);
+    read_first.requests[1].forwarded_at_ms = 1200;  // the restored job read the table before A landed
+    CHECK_FALSE(validity_of(read_first).valid);
+    auto seen = outside_trial(cell::zombie_early, 0);
+    seen.requests[0].answered_at_ms = 1090;  // the committer had A's reply before the kill
+    CHECK_FALSE(validity_of(seen).valid);
+    auto in_window = outside_trial(cell::zombie_late, 0);
+    in_window.requests[0].forwarded_at_ms = 8000;  // before the restored job's first commit was applied
+    CHECK_FALSE(validity_of(in_window).valid);
+
+    const auto run = [](table_variant v, const std::function<void(trial&)>& change) {
+        return run_of("sinkv2", v, 10, [&](std::int64_t i) {
+            const auto c = i < 5 ? cell::zombie_early : cell::zombie_late;
+            auto t = outside_trial(c, i);
+            if (change) change(t);
+            return std::pair{t, std::vector{outside_snapshot(c, i)}};
+        });
+    };
+    samples s;
+    s.runs = {run(table_variant::append, {}), run(table_variant::upsert, {})};
+    CHECK(judge_outside_window(s, "sinkv2").verdict == verdict_kind::held);
+    s.runs[1] = run(table_variant::upsert, [](trial& t) {
+        if (t.kind == cell::zombie_late) t.requests[0].upstream_status = 200;  // A applied after the replay
+    });
+    CHECK(judge_outside_window(s, "sinkv2").verdict == verdict_kind::refuted);
+    s.runs[1] = run(table_variant::upsert, [](trial& t) {
+        if (t.kind == cell::zombie_early) t.requests[0].snapshot_id = 1;  // the one snapshot is not A's
+    });
+    CHECK(judge_outside_window(s, "sinkv2").verdict == verdict_kind::refuted);
+    s.runs = {run(table_variant::append, {})};
+    CHECK(judge_outside_window(s, "sinkv2").verdict == verdict_kind::inconclusive);  // no upsert table yet
+}
+
+// Mutation: judge_held_no_timeout without its commit-time check: the case
+// committed after the release reads held and this fails.
+TEST_CASE(
+    "e8: a reply held under the client's timeout must only stall each Flink writer: no failure, no failed "
+    "checkpoint, its checkpoint committed once and before the release",
+    "[e8]") {
+    const auto run = [](const std::string& w, const std::function<void(trial&, check::snapshot_entry&)>& change) {
+        return run_of(w, table_variant::append, 5, [&](std::int64_t i) {
+            auto t = held_to_deadline(cell::held_no_timeout, i, 20000, "");
+            auto committed = snap(1 + i, 7 + 10 * i, 100);
+            committed.timestamp_ms = 1040;
+            if (change) change(t, committed);
+            return std::pair{t, std::vector{committed}};
+        });
+    };
+    CHECK(validity_of(held_to_deadline(cell::held_no_timeout, 0, 20000, "")).valid);
+    samples s;
+    s.runs = {run("sinkv2", {}), run("flinksink", {})};
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::held);
+    s.runs[1] = run("flinksink", [](trial&, check::snapshot_entry& c) { c.timestamp_ms = 30000; });
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::refuted);
+    s.runs[1] = run("flinksink", [](trial& t, check::snapshot_entry&) { *t.failed_checkpoints_after += 1; });
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::refuted);
+    s.runs[1] = run("flinksink", [](trial& t, check::snapshot_entry&) { t.exceptions_after = 1; });
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::refuted);
+    s.runs[1] = run("flinksink", [](trial& t, check::snapshot_entry&) { t.failed_checkpoints_after.reset(); });
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::inconclusive);
+    s.runs = {run("sinkv2", {})};
+    CHECK(judge_held_no_timeout(s).verdict == verdict_kind::inconclusive);  // FlinkSink has none
+}
+
+// A result from before these cells is judged as it was recorded; a run of
+// this version judges them. Mutation: the rules' wrapper without its
+// has_timeout_and_window_cells check: the old run is judged and this fails.
+TEST_CASE("e8 judges the held, timeout and outside-window cells only on runs that could have them", "[e8]") {
+    samples s;
+    s.runs = {run_of("sinkv2", table_variant::append_short_timeout, 10,
+                     [](std::int64_t i) {
+                         return std::pair{held_to_deadline(cell::held_past_timeout, i, 30000, client_gave_up),
+                                          std::vector{snap(1 + i, 7 + 10 * i, 100)}};
+                     }),
+              run_of("sinkv2", table_variant::upsert_short_timeout, 10, [](std::int64_t i) {
+                  return std::pair{held_to_deadline(cell::held_past_timeout, i, 30000, client_gave_up),
+                                   std::vector{snap(1 + i, 7 + 10 * i, 100)}};
+              })};
+    const auto judged = [&](const parameters& p) {
+        for (const auto& r : rules())
+            if (r.id == "e8.held-past-timeout:sinkv2") return r.judge(s, p);
+        FAIL("no rule e8.held-past-timeout:sinkv2");
+        return experiment::rule_verdict{};
+    };
+    const auto before = judged(parameters{});
+    CHECK(before.verdict == verdict_kind::inconclusive);
+    CHECK(before.reason == "not run: this version has no held-reply cell (http_hold_reply with a short client timeout)");
+    CHECK(judged(parameters::full()).verdict == verdict_kind::held);
+    CHECK(judged(parameters::quick_run()).verdict == verdict_kind::held);
 }

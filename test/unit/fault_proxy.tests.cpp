@@ -194,6 +194,27 @@ TEST_CASE("a held reply nobody releases is sent at its deadline", "[proxy]") {
     CHECK(e.answered_at_ms - e.upstream_replied_at_ms >= 300);
 }
 
+// The client's read timeout ends its call (and closes its connection) while
+// the reply is held: the proxy must not log the late reply as answered.
+// Mutation: in http_session, drop the closed_by_peer check after a hold: the
+// write goes into the socket's buffer, answered_at_ms is set and this fails.
+TEST_CASE("a held reply whose client gave up meanwhile is logged as not delivered", "[proxy]") {
+    http_rig rig;
+    fault_parameters p = http_match("POST", ".*", 1);
+    p.duration_ms = 800;
+    rig.proxy->add_rule(fault_kind::http_hold_reply, p);
+    {
+        http_connection c(rig.proxy->port());
+        const auto r = c.call("POST", "/v1/ns/tables/t", "{}", 100ms);
+        CHECK(r.error);  // timed out: no reply within 100 ms
+    }
+    const auto e = settled_log(*rig.proxy, 1).front();
+    CHECK(e.upstream_status == 200);
+    CHECK(e.released_by == "deadline");
+    CHECK(e.answered_at_ms == 0);
+    CHECK(e.note.find("answering the client failed") != std::string::npos);
+}
+
 // Mutation: in http_session, move the http_status answer after the exchange
 // (forward, then answer the status): the upstream counts the request and this
 // fails (checked).

@@ -2,7 +2,9 @@
 // proxy in front of the catalog, as experiment 8 runs it. The k-th
 // commit POST after the table settled is hit by the step's rule and, in the
 // zombie cells, the committer's TaskManager is SIGKILLed while that POST (A)
-// waits, so it lands beside the restored job's replay (docs/E8_DESIGN.md);
+// waits, so it lands beside the restored job's replay, or (early, late) before
+// its read or after its first commit (docs/E8_DESIGN.md); a held reply is let
+// go at its deadline or, with the kill, after the restored job's next commit;
 // then the heal, the job running again and a commit after it. Header-only,
 // like proxied_commits.hpp: rosterrig::live does not link the proxy.
 #ifndef ROSTERRIG_LIVE_JOBS_PROXIED_COMMIT_TRIAL_HPP
@@ -39,16 +41,18 @@ inline void run_proxied_commit_trial(session& s, const std::string& job, const e
     const std::string label = "e8[" + step.variant + " " + std::to_string(step.index) + "]";
     const auto from = px.log().size() + 1;
     t.exceptions_before = static_cast<std::int64_t>(s.flink.exceptions(job).size());
+    t.failed_checkpoints_before = s.flink.checkpoints(job).failed;
     const auto save = [&] { record(t); };
     try {
         poll_until(
             cp.where, std::chrono::seconds(120), [&] { return cp.answered_since(from) + 1 >= t.k; },
             [&] { return "waiting for " + std::to_string(t.k - 1) + " commits through the proxy"; });
-        experiment::fault_parameters hit{
-            .duration_ms = 0, .status = t.status, .method = "POST", .path = cp.pattern, .count = 1};
+        experiment::fault_parameters hit{.duration_ms = params.hit_duration_ms(kind),
+                                         .status = t.status,
+                                         .method = "POST",
+                                         .path = cp.pattern,
+                                         .count = 1};
         const auto& z = kind == e8::cell::zombie_409 ? params.zombie_409_timing : params.zombie_refresh_timing;
-        if (e8::is_zombie(kind)) hit.duration_ms = z.a_ms;
-        if (kind == e8::cell::held_kill_late_release) hit.duration_ms = params.hold_deadline();
         t.armed_at_ms = now_ms();
         t.hit_rule = px.add_rule(step.kind, hit);
         save();
@@ -73,35 +77,53 @@ inline void run_proxied_commit_trial(session& s, const std::string& job, const e
                 cp.where, std::chrono::seconds(params.hold_deadline() / 1000 - 10),
                 [&] { return e8::later_commit(table_requests(px, cp.path, from), killed, held.watermark) != nullptr; },
                 [&] { return "the restored job's commit of a checkpoint after " + std::to_string(held.watermark); });
-        } else if (e8::is_zombie(kind)) {
+        } else if (kind == e8::cell::held_past_timeout || kind == e8::cell::held_no_timeout) {
+            // Applied upstream, its reply held to the deadline: past the client's
+            // socket timeout (the job fails and restarts) or under it (the committer waits).
+            const auto held = cp.wait_rule(
+                from, t.hit_rule, std::chrono::seconds(60),
+                [](const auto& r) { return r.upstream_replied_at_ms > 0 || !r.note.empty(); },
+                "the hit commit applied and its reply held");
+            progress(label + ": commit of checkpoint " + std::to_string(held.watermark) + " applied, its reply held " +
+                     std::to_string(hit.duration_ms) + " ms");
+            cp.wait_rule(
+                from, t.hit_rule, std::chrono::seconds(hit.duration_ms / 1000 + 60),
+                [](const auto& r) { return r.released_at_ms.has_value(); }, "the held reply's release");
+            if (kind == e8::cell::held_past_timeout)
+                wait_restart_after(s.flink, job, t.armed_at_ms, std::chrono::seconds(120));
+        } else if (e8::is_zombie(kind) || e8::outside_window(kind)) {
             // Armed before the kill: nothing else of this job commits while A waits.
             if (kind == e8::cell::zombie_409)
                 t.b_rule = px.add_rule(fault_kind::http_delay,
                                        {.duration_ms = z.b_ms, .method = "POST", .path = cp.pattern, .count = 1});
-            else
+            else if (kind == e8::cell::zombie_refresh)
                 t.get_rule = px.add_rule(fault_kind::http_delay,
                                          {.duration_ms = z.get_ms, .method = "GET", .path = cp.pattern, .count = 0});
             progress(label + ": commit of checkpoint " + std::to_string(a.watermark) + " held " +
-                     std::to_string(z.a_ms) + " ms before forwarding; killing the committer's TaskManager");
+                     std::to_string(hit.duration_ms) + " ms before forwarding; killing the committer's TaskManager");
             t.kill = kill_taskmanager(
                 s, job,
                 {step.index, step.variant, fault_kind::kill_taskmanager, "A received", 0,
                  experiment::heal_of(fault_kind::kill_taskmanager, experiment::fault_target::flink_taskmanager)});
             save();
             const auto landed = cp.wait_rule(
-                from, t.hit_rule, std::chrono::seconds(z.a_ms / 1000 + 60),
+                from, t.hit_rule, std::chrono::seconds(hit.duration_ms / 1000 + 60),
                 [](const auto& r) { return r.upstream_replied_at_ms > 0 || !r.note.empty(); }, "A landing");
             // The replay: an unruled commit applied after A landed (zombie_409: after B's answer).
-            poll_until(
-                cp.where, std::chrono::seconds(180),
-                [&] {
-                    if (kind == e8::cell::zombie_409) {
-                        const auto b = cp.applied_by(from, t.b_rule);
-                        if (!b || (b->upstream_replied_at_ms == 0 && b->note.empty())) return false;
-                    }
-                    return cp.answered_since(from, landed.received_at_ms) > 0;
-                },
-                [&] { return std::string("the restored job's commit after A"); });
+            // Outside the window nothing is waited for here: the heal's settle below
+            // waits for the restored job's next commit.
+            if (e8::is_zombie(kind)) {
+                poll_until(
+                    cp.where, std::chrono::seconds(180),
+                    [&] {
+                        if (kind == e8::cell::zombie_409) {
+                            const auto b = cp.applied_by(from, t.b_rule);
+                            if (!b || (b->upstream_replied_at_ms == 0 && b->note.empty())) return false;
+                        }
+                        return cp.answered_since(from, landed.received_at_ms) > 0;
+                    },
+                    [&] { return std::string("the restored job's commit after A"); });
+            }
         } else {
             cp.wait_rule(
                 from, t.hit_rule, std::chrono::seconds(60),
@@ -131,6 +153,7 @@ inline void run_proxied_commit_trial(session& s, const std::string& job, const e
     }
     const auto exceptions = s.flink.exceptions(job);
     t.exceptions_after = static_cast<std::int64_t>(exceptions.size());
+    t.failed_checkpoints_after = s.flink.checkpoints(job).failed;
     for (const auto& e : exceptions)
         if (e.timestamp_ms >= t.armed_at_ms) t.new_exceptions.push_back(e.first_line);
     t.requests = table_requests(px, cp.path, from);

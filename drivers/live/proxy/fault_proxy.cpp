@@ -251,6 +251,20 @@ public:
         co_return std::string{};
     }
 
+    // Whether the client closed its side of the connection: a non-blocking
+    // peek reads end-of-stream (or a reset) instead of "would block".
+    static bool closed_by_peer(beast::tcp_stream& client) {
+        auto& socket = client.socket();
+        error_code ec, ignored;
+        const bool was_non_blocking = socket.non_blocking();
+        socket.non_blocking(true, ec);
+        if (ec) return false;
+        char byte = 0;
+        const auto n = socket.receive(net::buffer(&byte, 1), tcp::socket::message_peek, ec);
+        socket.non_blocking(was_non_blocking, ignored);
+        return ec == net::error::eof || ec == net::error::connection_reset || (!ec && n == 0);
+    }
+
     template <class Message>
     net::awaitable<error_code> answer(beast::tcp_stream& client, Message& m, std::uint64_t event) {
         error_code ec;
@@ -368,6 +382,17 @@ public:
                     auto& x = events_[event - 1];
                     x.released_at_ms = epoch_ms();
                     x.released_by = h->released_by.empty() ? "deadline" : h->released_by;
+                }
+                // A client that gave up while its reply was held has closed its
+                // side; writing would still succeed into the socket's buffer, so
+                // the log would say "answered" to a client that never read it.
+                if (closed_by_peer(client)) {
+                    update(event, [](proxy_event& x) {
+                        x.note += (x.note.empty() ? "" : "; ") +
+                                  std::string("answering the client failed: it had closed its connection while "
+                                              "its reply was held");
+                    });
+                    break;
                 }
             }
             if ((co_await answer(client, reply, event)) || !keep_alive || !reply_keep_alive) break;

@@ -1,7 +1,8 @@
 // test/claims/rule_cases/e8.cpp: the shipped run with one hit checkpoint committed twice or once, a seq lost, or a fault failing Flink twice.
-// The predictions e8::not_run() lists (Connect, held past the timeout or with
-// none, outside-window, operator signals) have no case: their rule
-// returns "not run" whatever the samples hold, so no sample can refute them.
+// The predictions e8::not_run() lists (Connect, operator signals) have no
+// case: their rule returns "not run" whatever the samples hold, so no sample
+// can refute them. The held-past-timeout, held-no-timeout and outside-window
+// cases mark the parameters as a run of the version that has those cells.
 #include "../rule_cases.hpp"
 #include <rosterrig/experiments/e8_catalog_commit_faults/e8_catalog_commit_faults.hpp>
 
@@ -113,16 +114,32 @@ void give_stores(e8::samples& s, bool strays) {
     }
 }
 
+// The first snapshot carrying the run's last watermark: its last checkpoint's commit.
+check::snapshot_entry last_checkpoint_commit(const e8::writer_run& r) {
+    const auto last = std::find_if(r.snapshots.rbegin(), r.snapshots.rend(),
+                                   [](const auto& x) { return x.watermark >= 0 && check::adds_data(x); });
+    if (last == r.snapshots.rend()) throw std::logic_error("e8 rule cases: no snapshot with a watermark");
+    return *std::find_if(r.snapshots.begin(), r.snapshots.end(), [&](const auto& x) {
+        return x.watermark == last->watermark && check::adds_data(x);
+    });
+}
+
+// The catalog lists `x` again under a new id, last; Trino reads its records twice.
+void commit_again(e8::writer_run& r, check::snapshot_entry x) {
+    for (const auto& y : r.snapshots) x.snapshot_id = std::max(x.snapshot_id, y.snapshot_id + 1);
+    r.rows += static_cast<std::uint64_t>(x.added_records);
+    r.duplicate_rows += static_cast<std::uint64_t>(x.added_records);
+    r.snapshots.push_back(x);
+}
+
 // A held-reply trial added to a writer's append run, as the proxy would log
 // it: the commit of the run's last checkpoint applied before the kill, its
 // reply held and let go after a commit of a later one (a made-up id past the
 // run's). With `doubled`, that checkpoint's snapshot appears twice.
 void add_held_trial(e8::samples& s, const std::string& writer, bool doubled) {
     auto& r = named(s.runs, writer, &e8::writer_run::writer);
-    const auto last = std::find_if(r.snapshots.rbegin(), r.snapshots.rend(),
-                                   [](const auto& x) { return x.watermark >= 0 && check::adds_data(x); });
-    if (last == r.snapshots.rend()) throw std::logic_error("e8 rule cases: no snapshot with a watermark");
-    const auto c = last->watermark;
+    const auto committed = last_checkpoint_commit(r);
+    const auto c = committed.watermark;
     e8::trial t;
     t.index = r.trials.size() + 1, t.kind = e8::cell::held_kill_late_release, t.hit_rule = 900;
     t.exceptions_after = t.exceptions_before + 1;
@@ -139,13 +156,68 @@ void add_held_trial(e8::samples& s, const std::string& writer, bool doubled) {
     later.watermark = c + 1000;
     t.requests = {hit, later};
     r.trials.push_back(t);
-    if (doubled) {
-        auto copy = *last;
-        for (const auto& x : r.snapshots) copy.snapshot_id = std::max(copy.snapshot_id, x.snapshot_id + 1);
-        r.snapshots.push_back(copy);
-        r.rows += static_cast<std::uint64_t>(copy.added_records);
-        r.duplicate_rows += static_cast<std::uint64_t>(copy.added_records);
+    if (doubled) commit_again(r, committed);
+}
+
+// A trial of held-past-timeout, held-no-timeout or zombie-early on the run's
+// last checkpoint, as the proxy would log it (rule 900; times around the
+// catalog's commit time of its snapshot, 1000 when not kept). Held: applied,
+// the reply let go at its deadline, past the client's timeout (undelivered, one
+// failure) or under it (delivered, no failure). Early: A delayed past the kill
+// and applied before the restored job's first table read; its snapshot the
+// checkpoint's.
+e8::trial hand_built(e8::cell c, const check::snapshot_entry& committed, std::uint64_t index) {
+    const auto at = committed.timestamp_ms.value_or(1000);
+    e8::trial t;
+    t.index = index, t.kind = c, t.hit_rule = 900;
+    t.failed_checkpoints_before = 0, t.failed_checkpoints_after = 0;
+    experiment::table_request hit;
+    hit.method = "POST", hit.rule = 900, hit.received_at_ms = at - 100, hit.forwarded_at_ms = at - 100;
+    hit.upstream_replied_at_ms = at + 10, hit.upstream_status = 200, hit.watermark = committed.watermark;
+    hit.snapshot_id = committed.snapshot_id;
+    experiment::table_request read;
+    read.method = "GET", read.received_at_ms = at + 5000, read.forwarded_at_ms = at + 5000;
+    read.upstream_replied_at_ms = at + 5005, read.upstream_status = 200, read.answered_status = 200;
+    experiment::table_request later;
+    later.method = "POST", later.received_at_ms = at + 40000, later.forwarded_at_ms = at + 40000;
+    later.upstream_replied_at_ms = at + 40050, later.upstream_status = 200, later.answered_status = 200;
+    later.watermark = committed.watermark + 1000;
+    if (c == e8::cell::held_past_timeout) {
+        hit.released_at_ms = at + 30010, hit.released_by = "deadline";
+        hit.note = "answering the client failed: it had closed its connection while its reply was held";
+        t.exceptions_after = 1;
+    } else if (c == e8::cell::held_no_timeout) {
+        hit.released_at_ms = at + 20010, hit.released_by = "deadline";
+        hit.answered_at_ms = at + 20011, hit.answered_status = 200;
+    } else {  // zombie_early
+        experiment::kill_record k;
+        k.killed_at_ms = at - 60;
+        t.kill = k;
+        hit.forwarded_at_ms = at - 20;
+        t.exceptions_after = 1;
     }
+    t.requests = {hit, read, later};
+    return t;
+}
+
+// One such trial added to the writer's run on `table`: its append run, or a
+// copy of it onto another table with the trials dropped. With `doubled`, its
+// checkpoint's snapshot appears twice.
+void add_trial(e8::samples& s, e8::parameters& p, const std::string& writer, e8::table_variant table, e8::cell c,
+               bool doubled) {
+    p.record_cell_timings();
+    if (table != e8::table_variant::append) {
+        auto copy = named(s.runs, writer, &e8::writer_run::writer);
+        copy.on_table = table;
+        copy.trials.clear();
+        if (e8::kind_of(table) == experiment::table_kind::upsert)
+            copy.rows_sharing_npi = 0, copy.missing_npis = 0, copy.stale_rows = 0;
+        s.runs.push_back(std::move(copy));
+    }
+    auto& r = table == e8::table_variant::append ? named(s.runs, writer, &e8::writer_run::writer) : s.runs.back();
+    const auto committed = last_checkpoint_commit(r);
+    r.trials.push_back(hand_built(c, committed, r.trials.size() + 1));
+    if (doubled) commit_again(r, committed);
 }
 }  // namespace
 
@@ -247,6 +319,37 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
         {"e8.held-kill-late-release:flinksink",
          "a held-reply trial on FlinkSink's append run whose checkpoint is committed by two snapshots",
          [](S& s, P&) { add_held_trial(s, "flinksink", true); }, verdict_kind::refuted},
+        {"e8.held-past-timeout:sinkv2",
+         "a reply held past the client's timeout on SinkV2's short-timeout append table, its checkpoint committed by "
+         "two snapshots",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, true); },
+         verdict_kind::refuted},
+        {"e8.held-past-timeout:sinkv2", "the same trial, its checkpoint committed once (one trial of the 10 asked)",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, false); },
+         verdict_kind::inconclusive},
+        {"e8.held-past-timeout:flinksink",
+         "a reply held past the client's timeout on FlinkSink's short-timeout append table, its checkpoint committed "
+         "by two snapshots",
+         [](S& s, P& p) { add_trial(s, p, "flinksink", e8::table_variant::append_short_timeout, cell::held_past_timeout, true); },
+         verdict_kind::refuted},
+        {"e8.zombie-outside-window:sinkv2",
+         "an early zombie on SinkV2's append run whose checkpoint is committed by two snapshots",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::zombie_early, true); },
+         verdict_kind::refuted},
+        {"e8.zombie-outside-window:sinkv2", "the same trial, its checkpoint committed once, by A (one early trial, no late one)",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::zombie_early, false); },
+         verdict_kind::inconclusive},
+        {"e8.zombie-outside-window:flinksink",
+         "an early zombie on FlinkSink's append run whose checkpoint is committed by two snapshots",
+         [](S& s, P& p) { add_trial(s, p, "flinksink", e8::table_variant::append, cell::zombie_early, true); },
+         verdict_kind::refuted},
+        {"e8.held-no-timeout-stalls",
+         "a reply held under the client's timeout on SinkV2's append run, its checkpoint committed by two snapshots",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::held_no_timeout, true); },
+         verdict_kind::refuted},
+        {"e8.held-no-timeout-stalls", "the same trial, its checkpoint committed once (FlinkSink has none)",
+         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::held_no_timeout, false); },
+         verdict_kind::inconclusive},
         {"e8.no-referenced-file-missing",
          "every run lists its store, and sinkv2's lacks one data file its metadata references",
          [](S& s, P&) {

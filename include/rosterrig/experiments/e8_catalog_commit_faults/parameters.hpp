@@ -51,9 +51,20 @@ enum class cell {
     /// forwarded and applied, its reply held; the committer's TaskManager killed; the reply
     /// released after the restored job committed a later checkpoint
     held_kill_late_release,
+    /// forwarded and applied, its reply held past the client's socket timeout (a table
+    /// run with the short timeout) and let go at the hold's deadline
+    held_past_timeout,
+    /// forwarded and applied, its reply held for less than the client's socket timeout
+    /// and let go at the hold's deadline: the committer waits
+    held_no_timeout,
+    /// A delayed briefly and the committer's TaskManager killed as A arrives: A lands
+    /// before the restored job reads the table
+    zombie_early,
+    /// A delayed past the restored job's replay (no rule B): A lands after the replay
+    zombie_late,
 };
 BOOST_DESCRIBE_ENUM(cell, lose_reply, status_unforwarded, forward_then_504, zombie_409, zombie_refresh,
-                    held_kill_late_release)
+                    held_kill_late_release, held_past_timeout, held_no_timeout, zombie_early, zombie_late)
 
 /// The prediction-id stem of a cell (e8.<stem>:<writer>).
 inline std::string stem_of(cell c) {
@@ -70,12 +81,28 @@ inline std::string stem_of(cell c) {
             return "zombie-refresh";
         case cell::held_kill_late_release:
             return "held-kill-late-release";
+        case cell::held_past_timeout:
+            return "held-past-timeout";
+        case cell::held_no_timeout:
+            return "held-no-timeout";
+        case cell::zombie_early:
+            return "zombie-early";
+        case cell::zombie_late:
+            return "zombie-late";
     }
     return "?";
 }
+/// The zombies that land inside the window (docs/E8_DESIGN.md §3): after the
+/// restored committer read the table and before its replay was applied.
 inline bool is_zombie(cell c) { return c == cell::zombie_409 || c == cell::zombie_refresh; }
+/// The zombies timed to land outside it: before the restored read, or after the replay.
+inline bool outside_window(cell c) { return c == cell::zombie_early || c == cell::zombie_late; }
+/// The cells whose hit reply the proxy holds after the catalog applied the commit.
+inline bool is_held(cell c) {
+    return c == cell::held_kill_late_release || c == cell::held_past_timeout || c == cell::held_no_timeout;
+}
 /// The cells whose trial SIGKILLs the committer's TaskManager.
-inline bool has_kill(cell c) { return is_zombie(c) || c == cell::held_kill_late_release; }
+inline bool has_kill(cell c) { return is_zombie(c) || outside_window(c) || c == cell::held_kill_late_release; }
 /// A cell whose fault, by the 1.10.1 code, doubles the checkpoint it hits
 /// (docs/E8_DESIGN.md §3): a commit that lands after the restored committer
 /// read the table. A held reply's commit landed before the kill.
@@ -105,15 +132,29 @@ BOOST_DESCRIBE_STRUCT(cell_count, (), (kind, trials))
 
 /// The table a writer's run commits to: its kind, and whether its commits
 /// retry (the table property commit.retry.num-retries = 0 turns SnapshotProducer's
-/// retry off, the control for the zombie-409 recipe).
-enum class table_variant { append, upsert, append_no_retries, upsert_no_retries };
-BOOST_DESCRIBE_ENUM(table_variant, append, upsert, append_no_retries, upsert_no_retries)
+/// retry off, the control for the zombie-409 recipe), or whether the writer's
+/// catalog client has the short socket timeout (held-past-timeout's runs).
+enum class table_variant {
+    append,
+    upsert,
+    append_no_retries,
+    upsert_no_retries,
+    append_short_timeout,
+    upsert_short_timeout
+};
+BOOST_DESCRIBE_ENUM(table_variant, append, upsert, append_no_retries, upsert_no_retries, append_short_timeout,
+                    upsert_short_timeout)
 inline experiment::table_kind kind_of(table_variant v) {
-    return v == table_variant::upsert || v == table_variant::upsert_no_retries ? experiment::table_kind::upsert
-                                                                               : experiment::table_kind::append;
+    return v == table_variant::upsert || v == table_variant::upsert_no_retries ||
+                   v == table_variant::upsert_short_timeout
+               ? experiment::table_kind::upsert
+               : experiment::table_kind::append;
 }
 inline bool retries_off(table_variant v) {
     return v == table_variant::append_no_retries || v == table_variant::upsert_no_retries;
+}
+inline bool short_client_timeout(table_variant v) {
+    return v == table_variant::append_short_timeout || v == table_variant::upsert_short_timeout;
 }
 
 /// A writer run's name: the writer on the append table ("sinkv2", as before
@@ -160,6 +201,48 @@ struct parameters {
     /// Absent in runs from before the cell.
     std::optional<std::int64_t> hold_deadline_ms = 180000;
     std::int64_t hold_deadline() const { return hold_deadline_ms.value_or(180000); }
+    /// The catalog client's socket timeout on the *-short-timeout tables, and how
+    /// long held-past-timeout holds a reply (past it); how long held-no-timeout
+    /// holds one (under socket_timeout_ms); A's delay in zombie-early and
+    /// zombie-late. Absent in runs from before those cells: the defaults below.
+    std::optional<std::int64_t> short_socket_timeout_ms, held_past_timeout_ms, held_no_timeout_ms, zombie_early_ms,
+        zombie_late_ms;
+    std::int64_t short_socket_timeout() const { return short_socket_timeout_ms.value_or(10000); }
+    std::int64_t held_past_timeout() const { return held_past_timeout_ms.value_or(30000); }
+    std::int64_t held_no_timeout() const { return held_no_timeout_ms.value_or(20000); }
+    std::int64_t zombie_early() const { return zombie_early_ms.value_or(500); }
+    std::int64_t zombie_late() const { return zombie_late_ms.value_or(60000); }
+    /// Writes the five settings above into the parameters (the run's record says them).
+    void record_cell_timings() {
+        short_socket_timeout_ms = short_socket_timeout(), held_past_timeout_ms = held_past_timeout(),
+        held_no_timeout_ms = held_no_timeout(), zombie_early_ms = zombie_early(), zombie_late_ms = zombie_late();
+    }
+    /// rest.client.socket-timeout-ms for a writer's run on `table`.
+    std::int64_t socket_timeout_of(table_variant table) const {
+        return short_client_timeout(table) ? short_socket_timeout() : socket_timeout_ms;
+    }
+    /// How long the hit rule of `c` holds the request back (http_delay) or its
+    /// reply (http_hold_reply): the deadline of a hold nobody releases earlier.
+    std::int64_t hit_duration_ms(cell c) const {
+        switch (c) {
+            case cell::zombie_409:
+                return zombie_409_timing.a_ms;
+            case cell::zombie_refresh:
+                return zombie_refresh_timing.a_ms;
+            case cell::zombie_early:
+                return zombie_early();
+            case cell::zombie_late:
+                return zombie_late();
+            case cell::held_kill_late_release:
+                return hold_deadline();
+            case cell::held_past_timeout:
+                return held_past_timeout();
+            case cell::held_no_timeout:
+                return held_no_timeout();
+            default:
+                return 0;
+        }
+    }
     std::vector<unsigned> statuses = {500, 502, 503, 504};  ///< status_unforwarded draws one per trial
     std::string repro;                                      ///< a --repro run: its name
     bool quick = false;
@@ -172,19 +255,26 @@ struct parameters {
     static parameters full() {
         parameters p;
         // Every cell on the append and the upsert table at the n its prediction
-        // asks per table kind (rules.hpp, asked_trials: 30 for the lost reply
-        // and the unforwarded 5xx, whose one-sided bound needs them; 10 and 5
-        // for the rest), and the zombie-409 recipe with the commit's retry off
-        // on both. About three hours on this machine (2 vCPUs): a trial without
-        // a kill takes about 10 s, one with a kill 35 to 75 s. A stopped run
-        // goes on with --resume.
-        const std::vector<cell_count> every{{cell::zombie_409, 10},       {cell::zombie_refresh, 5},
-                                            {cell::lose_reply, 30},       {cell::status_unforwarded, 30},
-                                            {cell::forward_then_504, 10}, {cell::held_kill_late_release, 30}};
+        // asks per table kind (rules.hpp, asked_trials: 30 for the lost reply,
+        // the unforwarded 5xx and the held reply with a kill, whose one-sided
+        // bound needs them; 10 and 5 for the rest), the zombie-409 recipe with
+        // the commit's retry off on both, held-past-timeout on both with the
+        // short client timeout, and held-no-timeout on the append table. About
+        // five to six hours on this machine (2 vCPUs): a trial without a kill
+        // takes about 10 s, a held reply 25 to 45 s, one with a kill 35 to 75 s.
+        // A stopped run goes on with --resume.
+        const std::vector<cell_count> every{
+            {cell::zombie_409, 10},       {cell::zombie_refresh, 5},        {cell::lose_reply, 30},
+            {cell::status_unforwarded, 30}, {cell::forward_then_504, 10}, {cell::held_kill_late_release, 30},
+            {cell::zombie_early, 5},      {cell::zombie_late, 5}};
         p.cells = every;
+        p.cells.push_back({cell::held_no_timeout, 5});  // asked per writer, not per table kind
         p.more_tables = std::vector<table_cells>{{table_variant::upsert, every},
                                                  {table_variant::append_no_retries, {{cell::zombie_409, 5}}},
-                                                 {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}}};
+                                                 {table_variant::upsert_no_retries, {{cell::zombie_409, 5}}},
+                                                 {table_variant::append_short_timeout, {{cell::held_past_timeout, 10}}},
+                                                 {table_variant::upsert_short_timeout, {{cell::held_past_timeout, 10}}}};
+        p.record_cell_timings();
         return p;
     }
     static parameters quick_run() {
@@ -197,6 +287,7 @@ struct parameters {
                    {cell::held_kill_late_release, 1}};
         p.more_tables = std::vector<table_cells>{{table_variant::upsert, {{cell::lose_reply, 1}}}};
         p.statuses = {503};
+        p.record_cell_timings();
         return p;
     }
     /// The minimal reproductions (docs/E8_DESIGN.md §6): one writer, one zombie
@@ -212,6 +303,7 @@ struct parameters {
         p.repro = name;
         p.writers = {name.substr(0, name.find('-'))};
         p.cells = {{name.ends_with("409") ? cell::zombie_409 : cell::zombie_refresh, 3}};
+        p.record_cell_timings();
         return p;
     }
     /// The writers that run: the rig's, or "job" for a user's.
@@ -233,7 +325,11 @@ struct parameters {
         for (const auto& t : tables()) {
             std::uint64_t run = 60;  // the job's start, the settle and the drain
             for (const auto& c : t.cells)
-                run += c.trials * (c.kind == cell::zombie_refresh ? 110 : has_kill(c.kind) ? 80 : 35);
+                run += c.trials * (c.kind == cell::zombie_refresh || c.kind == cell::zombie_late ? 110
+                                   : has_kill(c.kind)                                            ? 80
+                                   : c.kind == cell::held_past_timeout                           ? 60
+                                   : c.kind == cell::held_no_timeout                             ? 45
+                                                                                                 : 35);
             longest = std::max(longest, run);
         }
         return longest;
@@ -247,8 +343,9 @@ struct parameters {
 
 BOOST_DESCRIBE_STRUCT(parameters, (),
                       (seed, providers, partitions, rate, checkpoint_interval_ms, socket_timeout_ms, writers, cells,
-                       more_tables, zombie_409_timing, zombie_refresh_timing, hold_deadline_ms, statuses, repro, quick,
-                       warehouse, job))
+                       more_tables, zombie_409_timing, zombie_refresh_timing, hold_deadline_ms, short_socket_timeout_ms,
+                       held_past_timeout_ms, held_no_timeout_ms, zombie_early_ms, zombie_late_ms, statuses, repro,
+                       quick, warehouse, job))
 
 /// The pipeline of one writer's run on `table`: exactly-once, parallelism 1, checkpoints every checkpoint_interval_ms.
 inline experiment::pipeline_config pipeline_of(const parameters& p, experiment::iceberg_sink sink,
@@ -287,9 +384,9 @@ inline experiment::fault_plan fault_plan(const parameters& p) {
                 if (c.kind == cell::status_unforwarded && !p.statuses.empty())
                     what +=
                         ", answered " + std::to_string(p.statuses[rosterrig::uniform_below(rng, p.statuses.size())]);
-                const auto kind = is_zombie(c.kind)                        ? experiment::fault_kind::http_delay
-                                  : c.kind == cell::held_kill_late_release ? experiment::fault_kind::http_hold_reply
-                                  : c.kind == cell::lose_reply             ? experiment::fault_kind::http_lose_reply
+                const auto kind = is_zombie(c.kind) || outside_window(c.kind) ? experiment::fault_kind::http_delay
+                                  : is_held(c.kind)                           ? experiment::fault_kind::http_hold_reply
+                                  : c.kind == cell::lose_reply                ? experiment::fault_kind::http_lose_reply
                                   : c.kind == cell::forward_then_504 ? experiment::fault_kind::http_forward_then_504
                                                                      : experiment::fault_kind::http_status;
                 plan.steps.push_back(
@@ -329,6 +426,23 @@ inline std::optional<std::string> usage_problem(const parameters& p, std::int64_
             return "a zombie delay must be above 0 and under the client's socket timeout (" +
                    std::to_string(p.socket_timeout_ms) + " ms)";
     if (p.hold_deadline() < 30000) return "the hold's deadline must be at least 30 s (30000 ms)";
+    if (p.short_socket_timeout() <= 0 || p.held_past_timeout() <= p.short_socket_timeout())
+        return "held-past-timeout must hold a reply longer than the short client timeout (" +
+               std::to_string(p.short_socket_timeout()) + " ms)";
+    if (p.held_no_timeout() <= 0 || p.held_no_timeout() >= p.socket_timeout_ms)
+        return "held-no-timeout must hold a reply for more than 0 and less than the client's socket timeout (" +
+               std::to_string(p.socket_timeout_ms) + " ms)";
+    if (p.zombie_early() <= 0 || p.zombie_early() >= p.zombie_late() || p.zombie_late() >= p.socket_timeout_ms)
+        return "zombie-early's delay must be above 0 and under zombie-late's, and zombie-late's under the client's "
+               "socket timeout (" +
+               std::to_string(p.socket_timeout_ms) + " ms)";
+    // A short client timeout would turn every other fault into a timeout too; without one the hold is no timeout.
+    for (const auto& t : p.tables())
+        for (const auto& c : t.cells)
+            if ((c.kind == cell::held_past_timeout) != short_client_timeout(t.table))
+                return c.kind == cell::held_past_timeout
+                           ? std::string("held-past-timeout runs only on the *-short-timeout tables")
+                           : "the *-short-timeout tables run only held-past-timeout, not " + stem_of(c.kind);
     // A zombie trial kills the committer's TaskManager: another must take the job.
     if (slots < 2)
         return "a zombie trial needs a second free task slot for the restored job; Flink offers " +

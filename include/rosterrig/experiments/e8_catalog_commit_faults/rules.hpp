@@ -66,6 +66,48 @@ inline validity held_validity(const trial& t, const table_request& hit) {
                     "committed checkpoint {later}");
 }
 
+/// A zombie timed outside the window: the committer's TaskManager killed
+/// while A waited, and A not answered before the kill (the committer never
+/// saw its commit). Early: A applied before any table GET forwarded after the
+/// kill (the restored job read the table with A in it). Late: A forwarded
+/// only after the restored job's first commit was applied.
+inline validity outside_validity(const trial& t, const table_request& a) {
+    const experiment::facts at{{"checkpoint", a.watermark}};
+    if (!t.kill) return valid_if(false, at, "no kill was recorded");
+    const auto killed = t.kill->killed_at_ms;
+    if (a.forwarded_at_ms == 0) return valid_if(false, at, "A was never forwarded");
+    if (a.answered_at_ms > 0 && a.answered_at_ms <= killed)
+        return valid_if(false, at, "A was answered before the kill: the committer saw its commit");
+    if (t.kind == cell::zombie_early) {
+        if (a.upstream_status != 200 || a.upstream_replied_at_ms == 0)
+            return valid_if(false, {{"checkpoint", a.watermark}, {"upstream_status", a.upstream_status}},
+                            "A was not applied (upstream {upstream_status})");
+        bool read_after = false;
+        for (const auto& r : t.requests) {
+            if (r.method != "GET" || r.forwarded_at_ms <= killed) continue;
+            if (r.forwarded_at_ms < a.upstream_replied_at_ms)
+                return valid_if(false, at, "a table GET was forwarded after the kill and before A landed");
+            read_after = true;
+        }
+        if (!read_after) return valid_if(false, at, "no table GET was forwarded after the kill");
+        return valid_if(true, at, "checkpoint {checkpoint}: A applied after the kill, before the restored job's first table read");
+    }
+    const table_request* first = nullptr;
+    for (const auto& r : t.requests)
+        if (r.method == "POST" && r.rule == 0 && r.forwarded_at_ms > killed && r.upstream_status == 200) {
+            first = &r;
+            break;
+        }
+    if (!first) return valid_if(false, at, "no commit POST of the restored job was applied");
+    const experiment::facts both{{"checkpoint", a.watermark}, {"first", first->watermark}};
+    if (a.forwarded_at_ms <= first->upstream_replied_at_ms)
+        return valid_if(false, both,
+                        "A was forwarded before the restored job's first commit (checkpoint {first}) was applied");
+    return valid_if(true, both,
+                    "checkpoint {checkpoint}: A forwarded after the restored job's first commit (checkpoint {first}) "
+                    "was applied");
+}
+
 /// Whether the trial did what its cell needs, from the proxy's log (docs/E8_DESIGN.md §5).
 inline validity validity_of(const trial& t) {
     if (!t.failure.empty()) return valid_if(false, {{"failure", t.failure}}, "the trial stopped: {failure}");
@@ -100,6 +142,19 @@ inline validity validity_of(const trial& t) {
                 "the hit was not applied and answered 504");
         case cell::held_kill_late_release:
             return held_validity(t, *hit);
+        case cell::held_past_timeout:
+        case cell::held_no_timeout:
+            if (hit->upstream_status != 200 || !hit->released_at_ms)
+                return valid_if(false, with({{"upstream_status", hit->upstream_status}}),
+                                "the hit was not applied (upstream {upstream_status}) and its reply held");
+            if (hit->released_by.value_or("") != "deadline")
+                return valid_if(false, with({{"released_by", hit->released_by.value_or("")}}),
+                                "the held reply was let go by {released_by}, not at its deadline");
+            return valid_if(true, with({{"held_ms", *hit->released_at_ms - hit->upstream_replied_at_ms}}),
+                            "checkpoint {checkpoint}: applied (200), its reply held {held_ms} ms, to its deadline");
+        case cell::zombie_early:
+        case cell::zombie_late:
+            return outside_validity(t, *hit);
         case cell::zombie_409:
         case cell::zombie_refresh:
             break;
@@ -169,6 +224,8 @@ struct trial_outcome {
     std::int64_t checkpoint = -1;
     std::uint64_t commits_of_checkpoint = 0;  ///< snapshots with its watermark (1 is right, 2 a double commit)
     std::int64_t excess_records = 0;          ///< records the extra snapshots of c added
+    std::int64_t first_snapshot_id = 0;       ///< the first snapshot with its watermark (0: none)
+    std::optional<std::int64_t> first_committed_at_ms;  ///< that snapshot's timestamp-ms, as the catalog lists it
     bool doubled() const { return commits_of_checkpoint >= 2; }
 };
 
@@ -183,6 +240,7 @@ inline trial_outcome outcome_of(const writer_run& run, const trial& t) {
     for (const auto& s : run.snapshots)
         if (std::find(ids.begin(), ids.end(), s.snapshot_id) != ids.end()) {
             if (!first) o.excess_records += s.added_records;
+            if (first) o.first_snapshot_id = s.snapshot_id, o.first_committed_at_ms = s.timestamp_ms;
             first = false;
         }
     return o;
@@ -268,15 +326,20 @@ inline std::uint64_t asked_trials(cell c) {
             return 30;
         case cell::forward_then_504:
         case cell::zombie_409:
+        case cell::held_past_timeout:
             return 10;
         case cell::zombie_refresh:
+        case cell::held_no_timeout:
+        case cell::zombie_early:
+        case cell::zombie_late:
             return 5;
     }
     return 0;
 }
 
 /// What in one valid trial contradicts a prediction (its facts and sentence,
-/// as refuted() makes them), or nothing.
+/// as refuted() makes them), or nothing; inconclusive() when the trial lacks
+/// what the prediction is read on.
 using contradiction = std::function<std::optional<rule_verdict>(const trial&, const trial_outcome&)>;
 
 /// A run's table at the end, as the refutation states it.
@@ -299,14 +362,16 @@ inline std::string_view table_pattern(const writer_run& r) {
 /// does not match at the end (append: a missing seq, and with the retry off a
 /// duplicate too, since nothing there is predicted to double; upsert: any NPI
 /// not holding its latest row once). Holding needs `asked` valid trials on
-/// each table kind. The facts: the counts, the refutation and each trial.
+/// each table kind (`append_only`: on the append table). The facts: the
+/// counts, the refutation and each trial.
 inline rule_verdict judge_over_tables(const samples& s, const std::string& writer, cell c, bool retries_off_runs,
-                                      std::uint64_t asked, const contradiction& contradicts) {
+                                      std::uint64_t asked, const contradiction& contradicts,
+                                      bool append_only = false) {
     using experiment::facts;
     std::map<experiment::table_kind, std::uint64_t> valid_per_kind;
     std::uint64_t tried = 0, valid = 0, doubled = 0;
     boost::json::array trials;  // each trial's facts
-    std::string detail, refutation;
+    std::string detail, refutation, undecided;
     facts refuted_by;
     bool all_observed = true;
     for (const auto& r : s.runs) {
@@ -338,8 +403,13 @@ inline rule_verdict judge_over_tables(const samples& s, const std::string& write
             trials.push_back(std::move(one));
             if (refutation.empty())
                 if (const auto no = contradicts(t, o)) {
-                    refutation = label + ": " + no->reason;
-                    refuted_by = {{"trial", label}, {"contradiction", no->facts}};
+                    // An inconclusive answer is a trial the prediction cannot be read on.
+                    if (no->verdict == verdict_kind::inconclusive) {
+                        if (undecided.empty()) undecided = label + ": " + no->reason;
+                    } else {
+                        refutation = label + ": " + no->reason;
+                        refuted_by = {{"trial", label}, {"contradiction", no->facts}};
+                    }
                 }
         }
         if (valid_here == 0) continue;
@@ -382,13 +452,15 @@ inline rule_verdict judge_over_tables(const samples& s, const std::string& write
         "checkpoint";
     if (!refutation.empty()) return verdict(verdict_kind::refuted, counts, refutation + "; ");
     if (valid == 0) return verdict(verdict_kind::inconclusive, counts);
+    if (!undecided.empty()) return verdict(verdict_kind::inconclusive, counts, undecided + "; ");
     const std::string bound = doubled == 0 ? "; one-sided 95% upper bound on doubling per fault {bound:.3}" : "";
-    if (on(experiment::table_kind::append) >= asked && on(experiment::table_kind::upsert) >= asked)
+    if (on(experiment::table_kind::append) >= asked && (append_only || on(experiment::table_kind::upsert) >= asked))
         return verdict(verdict_kind::held, counts + bound);
     return verdict(verdict_kind::inconclusive,
                    counts + bound +
-                       "; as predicted so far, but the prediction asks {asked} per table kind on append "
-                       "and upsert tables");
+                       (append_only ? "; as predicted so far, but the prediction asks {asked} on the append table"
+                                    : "; as predicted so far, but the prediction asks {asked} per table kind on "
+                                      "append and upsert tables"));
 }
 
 /// One of the five cells with the commit's retry on.
@@ -427,9 +499,106 @@ inline rule_verdict judge_no_retries(const samples& s, const std::string& writer
                              });
 }
 
+/// Whether the run is from a version with the held-past-timeout,
+/// held-no-timeout and outside-window cells: runs from before recorded none of
+/// their settings, and their rules judge them as that version did ("not run").
+inline bool has_timeout_and_window_cells(const parameters& p) { return p.short_socket_timeout_ms.has_value(); }
+
+/// A held reply let go after the client's socket timeout: the client gave up
+/// (a read timeout, never retried), so the job fails once and the restored
+/// committer finds the commit applied; the late reply meets a closed connection.
+inline rule_verdict judge_held_past_timeout(const samples& s, const std::string& writer) {
+    return judge_over_tables(
+        s, writer, cell::held_past_timeout, false, asked_trials(cell::held_past_timeout),
+        [](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
+            if (o.commits_of_checkpoint != 1)
+                return refuted({{"commits", o.commits_of_checkpoint}},
+                               "committed its checkpoint {commits} times; predicted once");
+            if (t.exceptions_after - t.exceptions_before != 1)
+                return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
+                               "{failures} failures; predicted exactly one per fault");
+            const auto* hit = applied_by(t, t.hit_rule);
+            if (!hit || hit->note.find("answering the client failed") == std::string::npos)
+                return refuted({}, "the held reply was delivered: the client had not closed its connection");
+            return std::nullopt;
+        });
+}
+
+/// A zombie outside the window doubles nothing: early, A's snapshot is the
+/// checkpoint's one commit; late, the catalog refuses A (409) and the replay's
+/// snapshot is the one commit.
+inline rule_verdict judge_outside_window(const samples& s, const std::string& writer) {
+    const std::vector<cell> timings{cell::zombie_early, cell::zombie_late};
+    return experiment::for_each_of(
+        timings, [](cell c) { return stem_of(c); },
+        [&](cell c) {
+            return judge_over_tables(
+                s, writer, c, false, asked_trials(c),
+                [c](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
+                    if (o.commits_of_checkpoint != 1)
+                        return refuted({{"commits", o.commits_of_checkpoint}},
+                                       "committed its checkpoint {commits} times; predicted once");
+                    const auto* a = applied_by(t, t.hit_rule);
+                    const bool a_is_the_commit = a && a->snapshot_id != 0 && a->snapshot_id == o.first_snapshot_id;
+                    if (c == cell::zombie_early && !a_is_the_commit)
+                        return refuted({}, "the checkpoint's one snapshot is not A's; predicted A's");
+                    if (c == cell::zombie_late && (!a || a->upstream_status != 409))
+                        return refuted({{"a_status", a ? a->upstream_status : 0u}},
+                                       "A got {a_status} from the catalog; predicted 409");
+                    if (c == cell::zombie_late && a_is_the_commit)
+                        return refuted({}, "the checkpoint's one snapshot is A's; predicted the replay's");
+                    return std::nullopt;
+                });
+        },
+        "no zombie timing to judge");
+}
+
+/// A reply held under the client's timeout only stalls the committer: no
+/// failure, no failed checkpoint, and the checkpoint committed once, by the
+/// held commit (the catalog's commit time before the release). Each Flink
+/// writer, on its append table.
+inline rule_verdict judge_held_no_timeout(const samples& s) {
+    std::vector<std::string> writers;
+    for (const auto& w : known_writers()) writers.push_back(w.name);
+    return experiment::for_each_of(
+        writers, [](const std::string& w) { return w; },
+        [&](const std::string& w) {
+            return judge_over_tables(
+                s, w, cell::held_no_timeout, false, asked_trials(cell::held_no_timeout),
+                [](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
+                    if (t.exceptions_after != t.exceptions_before)
+                        return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
+                                       "{failures} failures; predicted none");
+                    if (!t.failed_checkpoints_before || !t.failed_checkpoints_after)
+                        return inconclusive({}, "the failed checkpoints were not read");
+                    if (*t.failed_checkpoints_after != *t.failed_checkpoints_before)
+                        return refuted({{"failed", *t.failed_checkpoints_after - *t.failed_checkpoints_before}},
+                                       "{failed} checkpoints failed; predicted none");
+                    if (o.commits_of_checkpoint != 1)
+                        return refuted({{"commits", o.commits_of_checkpoint}},
+                                       "committed its checkpoint {commits} times; predicted once");
+                    const auto* hit = applied_by(t, t.hit_rule);
+                    if (!o.first_committed_at_ms || !hit || !hit->released_at_ms)
+                        return inconclusive({}, "the commit's time or the release's was not recorded");
+                    if (*o.first_committed_at_ms >= *hit->released_at_ms)
+                        return refuted({{"committed_at", *o.first_committed_at_ms},
+                                        {"released_at", *hit->released_at_ms}},
+                                       "the checkpoint's snapshot was committed at {committed_at}, not before the "
+                                       "release at {released_at}");
+                    return std::nullopt;
+                },
+                true);
+        },
+        "no writer to judge");
+}
+
 // The store rules speak of every cell and writer; these do not run yet.
 inline constexpr const char* store_rules_not_covered =
     "the Connect sink and the held-past-timeout cell do not run in this version";
+inline constexpr const char* store_rules_not_covered_now = "the Connect sink does not run in this version";
+inline const char* store_not_covered(const parameters& p) {
+    return has_timeout_and_window_cells(p) ? store_rules_not_covered_now : store_rules_not_covered;
+}
 // What the two store rules said before runs listed the store; a run from then is judged the same.
 inline constexpr const char* store_not_listed_missing =
     "this version does not list the store against the snapshots' files";
@@ -461,7 +630,7 @@ inline std::optional<rule_verdict> referenced_file_missing(const samples& s) {
 /// e8.no-referenced-file-missing: every run's store holds every file its
 /// metadata references, and a full Trino scan read its table; inconclusive
 /// while cells the prediction names do not run.
-inline rule_verdict judge_no_referenced_missing(const samples& s) {
+inline rule_verdict judge_no_referenced_missing(const samples& s, const parameters& p = {}) {
     const auto [listed, unlisted] = listed_runs(s);
     if (listed == 0) return inconclusive({{"not_run", store_not_listed_missing}}, "not run: {not_run}");
     if (const auto no = referenced_file_missing(s)) return *no;
@@ -481,7 +650,7 @@ inline rule_verdict judge_no_referenced_missing(const samples& s) {
                          {"referenced", referenced},
                          {"faults", faults},
                          {"faults_503", faults_503},
-                         {"not_covered", store_rules_not_covered}},
+                         {"not_covered", store_not_covered(p)}},
                         "as predicted so far: in {runs} runs the store holds all {referenced} files the metadata "
                         "references and a full Trino scan read each table, after {faults} valid faults ({faults_503} "
                         "of them a 503); but {not_covered}");
@@ -491,7 +660,7 @@ inline rule_verdict judge_no_referenced_missing(const samples& s) {
 /// forwarded-then-504 left a temporary Flink manifest of its checkpoint, and
 /// each valid unforwarded 5xx a commit manifest and a manifest list; no
 /// referenced file is missing. Inconclusive while cells it names do not run.
-inline rule_verdict judge_unacknowledged_orphans(const samples& s) {
+inline rule_verdict judge_unacknowledged_orphans(const samples& s, const parameters& p = {}) {
     const auto [listed, unlisted] = listed_runs(s);
     if (listed == 0) return inconclusive({{"not_run", store_not_listed_orphans}}, "not run: {not_run}");
     if (const auto no = referenced_file_missing(s)) return *no;
@@ -508,7 +677,7 @@ inline rule_verdict judge_unacknowledged_orphans(const samples& s) {
                                        {"commit_manifests", st.commit_manifests.size()},
                                        {"manifest_lists", st.manifest_lists.size()}};
             if (t.kind == cell::lose_reply || t.kind == cell::forward_then_504 ||
-                t.kind == cell::held_kill_late_release) {
+                t.kind == cell::held_kill_late_release || t.kind == cell::held_past_timeout) {
                 if (st.flink_manifests.empty())
                     return refuted(at,
                                    "{trial}: its commit of checkpoint {checkpoint} was applied and not acknowledged, "
@@ -529,22 +698,22 @@ inline rule_verdict judge_unacknowledged_orphans(const samples& s) {
     std::uint64_t faults = 0;
     for (const auto& [c, n] : judged) faults += n;
     if (faults == 0)
-        return inconclusive(
-            {},
-            "no valid lose-reply, forward-then-504, held-kill-late-release or status-unforwarded trial in a listed run");
+        return inconclusive({},
+                            "no valid lose-reply, forward-then-504, held-kill-late-release, held-past-timeout or "
+                            "status-unforwarded trial in a listed run");
     experiment::facts per_cell;
     for (const auto& [c, n] : judged) per_cell[c] = n;
     return inconclusive({{"faults", faults},
                          {"per_cell", std::move(per_cell)},
                          {"left", left},
-                         {"not_covered", store_rules_not_covered}},
+                         {"not_covered", store_not_covered(p)}},
                         "as predicted so far: each of {faults} valid faults left what the prediction says, "
                         "{left} unreferenced files in all; but {not_covered}");
 }
 
-/// The predictions this version has no cell for, and why: judged inconclusive
-/// in words, not left to the judge's "no rule".
-inline std::vector<std::pair<std::string, std::string>> not_run() {
+/// The predictions this version has no cell for, and why (for a run with
+/// parameters `p`): judged inconclusive in words, not left to the judge's "no rule".
+inline std::vector<std::pair<std::string, std::string>> not_run(const parameters& p = {}) {
     std::vector<std::pair<std::string, std::string>> out;
     const std::string connect =
         "the Connect sink is not a writer in this version of experiment 8 (Flink's two sinks only)";
@@ -552,24 +721,55 @@ inline std::vector<std::pair<std::string, std::string>> not_run() {
          {"lose-reply", "held-past-timeout", "held-kill-late-release", "status-unforwarded", "forward-then-504",
           "zombie-409", "zombie-refresh", "zombie-409-no-retries", "zombie-outside-window"})
         out.emplace_back(std::string("e8.") + stem + ":connect", connect);
+    out.emplace_back("e8.operator-signals",
+                     has_timeout_and_window_cells(p)
+                         ? "this version records Flink's exception history and failed-checkpoint count per trial, "
+                           "not lag or job state samples"
+                         : "this version records Flink's exception history per trial, not lag, job state samples or "
+                           "failed checkpoints");
+    return out;
+}
+
+/// The predictions a run from before the held-past-timeout, held-no-timeout
+/// and outside-window cells had no cell for, with what it said then.
+inline std::vector<std::pair<std::string, std::string>> not_run_before_those_cells() {
+    std::vector<std::pair<std::string, std::string>> out;
     for (const auto* w : {"flinksink", "sinkv2"}) {
         out.emplace_back(std::string("e8.held-past-timeout:") + w,
                          "this version has no held-reply cell (http_hold_reply with a short client timeout)");
         out.emplace_back(std::string("e8.zombie-outside-window:") + w, "this version has no early or late zombie cell");
     }
     out.emplace_back("e8.held-no-timeout-stalls", "this version has no held-reply cell without a client timeout");
-    out.emplace_back(
-        "e8.operator-signals",
-        "this version records Flink's exception history per trial, not lag, job state samples or failed checkpoints");
     return out;
 }
 
 inline std::vector<rule> rules() {
     std::vector<rule> out;
     for (const auto& [id, why] : not_run())
-        out.push_back({id, [why = why](const samples&, const parameters&) {
-                           return inconclusive({{"not_run", why}}, "not run: {not_run}");
+        out.push_back({id, [id = id](const samples&, const parameters& p) {
+                           std::string now;
+                           for (const auto& [of, why_now] : not_run(p))
+                               if (of == id) now = why_now;
+                           return inconclusive({{"not_run", now}}, "not run: {not_run}");
                        }});
+    // Judged by the cells below, or as "not run" on a run from before them.
+    const auto since_those_cells = [](std::string id, std::function<rule_verdict(const samples&)> judge) -> rule {
+        std::string before;
+        for (const auto& [old_id, why] : not_run_before_those_cells())
+            if (old_id == id) before = why;
+        return {std::move(id), [before, judge = std::move(judge)](const samples& s, const parameters& p) {
+                    if (!has_timeout_and_window_cells(p))
+                        return inconclusive({{"not_run", before}}, "not run: {not_run}");
+                    return judge(s);
+                }};
+    };
+    for (const auto& w : known_writers()) {
+        out.push_back(since_those_cells("e8.held-past-timeout:" + w.name,
+                                        [name = w.name](const samples& s) { return judge_held_past_timeout(s, name); }));
+        out.push_back(since_those_cells("e8.zombie-outside-window:" + w.name,
+                                        [name = w.name](const samples& s) { return judge_outside_window(s, name); }));
+    }
+    out.push_back(since_those_cells("e8.held-no-timeout-stalls", [](const samples& s) { return judge_held_no_timeout(s); }));
     for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
                          cell::zombie_refresh, cell::held_kill_late_release})
         for (const auto& w : known_writers())
@@ -579,9 +779,9 @@ inline std::vector<rule> rules() {
         out.push_back({"e8.zombie-409-no-retries:" + w.name,
                        [name = w.name](const samples& s, const parameters&) { return judge_no_retries(s, name); }});
     out.push_back({"e8.no-referenced-file-missing",
-                   [](const samples& s, const parameters&) { return judge_no_referenced_missing(s); }});
+                   [](const samples& s, const parameters& p) { return judge_no_referenced_missing(s, p); }});
     out.push_back({"e8.unacknowledged-commits-leave-orphans",
-                   [](const samples& s, const parameters&) { return judge_unacknowledged_orphans(s); }});
+                   [](const samples& s, const parameters& p) { return judge_unacknowledged_orphans(s, p); }});
     return out;
 }
 

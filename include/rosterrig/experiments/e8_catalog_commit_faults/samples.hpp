@@ -28,10 +28,14 @@ struct trial {
     std::vector<std::string> new_exceptions;  ///< first lines of the entries the trial added, oldest first
     std::vector<table_request> requests;      ///< every request to the table path from arming to settling
     std::string failure;                      ///< why the trial stopped early, "" when it did not
+    /// Flink's failed-checkpoint count for the job (/jobs/<id>/checkpoints) at
+    /// the arming and after the settle; absent in runs from before it was read.
+    std::optional<std::int64_t> failed_checkpoints_before, failed_checkpoints_after;
 };
 BOOST_DESCRIBE_STRUCT(trial, (),
                       (index, kind, k, status, hit_rule, b_rule, get_rule, armed_at_ms, healed_at_ms, settled_at_ms,
-                       kill, exceptions_before, exceptions_after, new_exceptions, requests, failure))
+                       kill, exceptions_before, exceptions_after, new_exceptions, requests, failure,
+                       failed_checkpoints_before, failed_checkpoints_after))
 
 /// One writer's job, its trials and the table at the end.
 struct writer_run {
