@@ -532,9 +532,9 @@ TEST_CASE(
     CHECK(judge(id, {{exact_after_snapshot}, "", {}}) == verdict_kind::inconclusive);
 }
 
-// Mutation: removing the stable_partition in every_lossy_trial makes the
-// reason begin with the coordinator-kill trial that agrees.
-TEST_CASE("a refuted e7b hypothesis names the lossy trials that refute it before those that agree", "[e7b]") {
+// Mutation: every_lossy_trial judging every lossy trial on a refutation (not
+// only the refuting ones) makes the reason begin with the trial that agrees.
+TEST_CASE("a refuted e7b hypothesis names the lossy trials that refute it and only counts those that agree", "[e7b]") {
     const std::string id = "e7b.hypothesis.loss-needs-a-table-without-a-snapshot";
     e7b::samples s{{lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::coordinator_kill_after_commit, 20, 1)},
                    "",
@@ -547,6 +547,8 @@ TEST_CASE("a refuted e7b hypothesis names the lossy trials that refute it before
     CHECK(v.verdict == verdict_kind::refuted);
     INFO(v.reason);
     CHECK(v.reason.rfind(std::string(e7b::coordinator_kill_after_commit) + " #7: ", 0) == 0);
+    CHECK(v.reason.find(std::string(e7b::coordinator_kill) + " #1") == std::string::npos);
+    CHECK(v.reason.find("1 other lossy trial(s) not named") != std::string::npos);
 }
 
 // Hypothesis 2. Mutation: dropping the snapshots filter makes the
@@ -613,4 +615,18 @@ TEST_CASE(
     h.envelope.status = result::run_status::running;        // a history whose run is under way, or was stopped
     CHECK(experiment::judge_hypotheses(h).at(0).verdict == verdict_kind::inconclusive);
     CHECK(experiment::judge_hypotheses(h).at(1).verdict == verdict_kind::held);
+}
+
+// Mutation: hypotheses_table without its test for the cells the hypotheses
+// were read from: the run from before them shows the table and this fails.
+TEST_CASE("the e7b report judges the hypotheses only on a run that has the cells they were read from", "[e7b]") {
+    const result::result_envelope env;
+    const e7b::samples before{{lossy_trial(e7b::coordinator_kill, 1000, 0)}, "", {}};
+    CHECK(e7b::hypotheses_table(env, before, e7b::parameters::full()).empty());
+    const e7b::samples with{{lossy_trial(e7b::coordinator_kill, 1000, 0), trial(e7b::task_restart_in_commit, 1000)},
+                            "",
+                            {}};
+    const auto table = e7b::hypotheses_table(env, with, e7b::parameters::full());
+    CHECK(table.find("| Hypothesis | Verdict | Why |") != std::string::npos);
+    CHECK(table.find("`e7b.hypothesis.loss-needs-a-table-without-a-snapshot` | held") != std::string::npos);
 }

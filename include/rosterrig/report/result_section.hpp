@@ -6,6 +6,7 @@
 #define ROSTERRIG_REPORT_RESULT_SECTION_HPP
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,8 +18,9 @@
 namespace rosterrig::report {
 
 /// One row per prediction: id, verdict, the rule's reason.
-inline std::string verdict_table(const std::vector<experiment::prediction_outcome>& predictions) {
-    markdown_table t{{"Prediction", "Verdict", "Why"}};
+inline std::string verdict_table(const std::vector<experiment::prediction_outcome>& predictions,
+                                 std::string_view first_column = "Prediction") {
+    markdown_table t{{std::string(first_column), "Verdict", "Why"}};
     for (const auto& p : predictions) t.row({fmt::format("`{}`", p.id), std::string(to_string(p.verdict)), p.reason});
     return t.render();
 }

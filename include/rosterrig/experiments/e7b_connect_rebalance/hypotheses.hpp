@@ -8,8 +8,6 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_HYPOTHESES_HPP
 #define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_HYPOTHESES_HPP
 
-#include <algorithm>
-
 #include "rosterrig/experiments/e7b_connect_rebalance/rules.hpp"
 
 namespace rosterrig::e7b {
@@ -31,23 +29,30 @@ inline samples hypothesis_trials(const samples& s) {
 /// Held when every lossy trial shows `ok`, refuted by one that does not, each
 /// trial stated by `describe`; a lossy trial `cannot_say` gives a reason for is
 /// inconclusive, and so is a run with no lossy trial (a condition for a loss
-/// is not tested without one). The trials that refute come first in the
-/// reason: a full run has over a hundred lossy trials that agree.
+/// is not tested without one). A refutation names only the trials that refute
+/// and counts the others: a full run has over a hundred lossy trials that agree.
 template <class CannotSay, class Ok, class Describe>
 rule_verdict every_lossy_trial(const samples& s, CannotSay&& cannot_say, Ok&& ok, Describe&& describe) {
-    std::vector<const trial*> lossy_trials;
+    std::vector<const trial*> lossy_trials, refuting;
     for (const auto& t : s.trials)
-        if (lossy(t)) lossy_trials.push_back(&t);
-    std::stable_partition(lossy_trials.begin(), lossy_trials.end(),
-                          [&](const trial* t) { return !cannot_say(*t) && !ok(*t); });
-    return experiment::for_each_of(
-        lossy_trials, [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
-        [&](const trial* t) {
-            if (const std::optional<phrase> why = cannot_say(*t)) return inconclusive(*why);
-            return experiment::held_if(ok(*t), describe(*t) + phrase{{{"missing_seq", t->missing_seq}},
-                                                                     "; {missing_seq} acknowledged seqs missing"});
-        },
-        "no trial missed an acknowledged seq");
+        if (lossy(t)) {
+            lossy_trials.push_back(&t);
+            if (!cannot_say(t) && !ok(t)) refuting.push_back(&t);
+        }
+    const auto judge_trials = [&](const std::vector<const trial*>& trials) {
+        return experiment::for_each_of(
+            trials, [](const trial* t) { return t->cell + " #" + std::to_string(t->index); },
+            [&](const trial* t) {
+                if (const std::optional<phrase> why = cannot_say(*t)) return inconclusive(*why);
+                return experiment::held_if(ok(*t), describe(*t) + phrase{{{"missing_seq", t->missing_seq}},
+                                                                         "; {missing_seq} acknowledged seqs missing"});
+            },
+            "no trial missed an acknowledged seq");
+    };
+    if (refuting.empty()) return judge_trials(lossy_trials);
+    auto v = judge_trials(refuting);
+    v.reason += std::to_string(lossy_trials.size() - refuting.size()) + " other lossy trial(s) not named";
+    return v;
 }
 
 inline std::vector<rule> hypotheses() {

@@ -3,7 +3,7 @@
 #ifndef ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_REPORT_HPP
 #define ROSTERRIG_EXPERIMENTS_E7B_CONNECT_REBALANCE_REPORT_HPP
 
-#include "rosterrig/experiments/e7b_connect_rebalance/rules.hpp"
+#include "rosterrig/experiments/e7b_connect_rebalance/hypotheses.hpp"
 
 #include <fmt/format.h>
 
@@ -89,6 +89,21 @@ inline std::string movements_table(const samples& s) {
     return o + t.render() + "\n";
 }
 
+/// The hypotheses of docs/E7B_HYPOTHESES.md as the samples judge them, on a
+/// run that has the cells they were read from ("" on a run from before them).
+inline std::string hypotheses_table(const result::result_envelope& env, const samples& s, const parameters& p) {
+    if (trials_of(s, task_restart_in_commit).empty()) return {};
+    const auto rules = hypotheses();
+    std::vector<result::prediction> stated;
+    for (const auto& r : rules) stated.push_back({r.id, "", ""});
+    const auto judged =
+        experiment::judge(s, p, stated, rules, env.status_or_complete() == result::run_status::complete);
+    return "Hypotheses stated halfway through this run (docs/E7B_HYPOTHESES.md), judged by the same code over the "
+           "trials of the cells that had not run when they were committed. They are not predictions and do not "
+           "decide the run's verdict.\n\n" +
+           report::verdict_table(judged, "Hypothesis") + "\n";
+}
+
 inline std::string report_section(const result::result_envelope& env, const samples& s, const parameters& p) {
     using report::with_thousands;
     const auto secs = [](std::int64_t ms) { return report::fixed(static_cast<double>(ms) / 1000, 0); };
@@ -149,7 +164,8 @@ inline std::string report_section(const result::result_envelope& env, const samp
                x.files_added_twice ? std::to_string(x.files_added_twice->size()) : "–"});
     o += t.render();
     if (const auto moved = movements_table(s); !moved.empty()) o += "\n" + moved;
-    return o + "\n" + report::verdict_table(s.predictions) + "\n" + report::provenance(env);
+    return o + "\n" + report::verdict_table(s.predictions) + "\n" + hypotheses_table(env, s, p) +
+           report::provenance(env);
 }
 
 }  // namespace rosterrig::e7b
