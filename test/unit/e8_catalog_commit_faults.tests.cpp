@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -374,6 +375,8 @@ TEST_CASE("e8's full run runs each cell on the append and the upsert table as ma
     }
     CHECK(short_timeout_kinds.size() == 2);
     CHECK(trials_of(p.tables().front(), cell::held_no_timeout) >= asked_trials(cell::held_no_timeout));
+    for (const auto& t : p.tables())
+        if (retries_off(t.table)) CHECK(trials_of(t, cell::zombie_refresh) >= asked_trials(cell::zombie_refresh));
     CHECK_FALSE(usage_problem(p, 12));
 }
 
@@ -621,7 +624,7 @@ TEST_CASE(
 
 // A result from before these cells is judged as it was recorded; a run of
 // this version judges them. Mutation: the rules' wrapper without its
-// has_timeout_and_window_cells check: the old run is judged and this fails.
+// of_this_version check: the old run is judged and this fails.
 TEST_CASE("e8 judges the held, timeout and outside-window cells only on runs that could have them", "[e8]") {
     samples s;
     s.runs = {run_of("sinkv2", table_variant::append_short_timeout, 10,
@@ -644,4 +647,57 @@ TEST_CASE("e8 judges the held, timeout and outside-window cells only on runs tha
     CHECK(before.reason == "not run: this version has no held-reply cell (http_hold_reply with a short client timeout)");
     CHECK(judged(parameters::full()).verdict == verdict_kind::held);
     CHECK(judged(parameters::quick_run()).verdict == verdict_kind::held);
+}
+
+namespace {
+// A valid zombie-refresh trial on checkpoint 7 + 10i (the shape of the
+// zombie-refresh validity case above): A lands between the restored load and
+// the replay's refresh.
+trial refresh_trial(std::int64_t i) {
+    const auto w = 7 + 10 * i;
+    trial t;
+    t.kind = cell::zombie_refresh, t.hit_rule = 1, t.get_rule = 3, t.exceptions_after = 1;
+    experiment::kill_record k;
+    k.killed_at_ms = 1100;
+    t.kill = k;
+    t.requests = {post(10, 1, 1000, 36000, 36050, 200, 0, w), get(11, 25000), get(12, 45000),
+                  post(13, 0, 45100, 45100, 45150, 200, 200, w)};
+    return t;
+}
+// A run of five refresh trials on `v`, each checkpoint committed twice (100 records each time).
+writer_run doubled_refresh_run(table_variant v) {
+    auto r = run_of("sinkv2", v, 5, [](std::int64_t i) {
+        return std::pair{refresh_trial(i), std::vector{snap(100 + 2 * i, 7 + 10 * i, 100), snap(101 + 2 * i, 7 + 10 * i, 100)}};
+    });
+    r.duplicate_rows = 500;
+    r.table_properties = std::map<std::string, std::string>{};
+    if (retries_off(v)) (*r.table_properties)["commit.retry.num-retries"] = "0";
+    return r;
+}
+}  // namespace
+
+// Mutations: judge_refresh_with_retry_off without its retry-off part holds
+// the first case below; explained_duplicates returning 0 refutes the
+// no-retries 409 recipe on the refresh trials' duplicates: each fails this.
+TEST_CASE(
+    "e8's refresh recipe holds only with five doubled trials with the retry off besides those with it on, and their "
+    "duplicates do not count against the no-retries 409 recipe",
+    "[e8]") {
+    samples s;
+    s.runs = {doubled_refresh_run(table_variant::append), doubled_refresh_run(table_variant::upsert)};
+    s.runs[1].rows_sharing_npi = 0, s.runs[1].missing_npis = 0, s.runs[1].stale_rows = 0;
+    CHECK(judge_refresh_with_retry_off(s, "sinkv2").verdict == verdict_kind::inconclusive);  // none with the retry off
+    s.runs.push_back(doubled_refresh_run(table_variant::append_no_retries));
+    CHECK(judge_refresh_with_retry_off(s, "sinkv2").verdict == verdict_kind::held);
+    CHECK(explained_duplicates(s.runs[2]) == 500);
+    // The no-retries 409 recipe on that run: no 409 trial, so its table check decides nothing.
+    CHECK(judge_no_retries(s, "sinkv2").verdict == verdict_kind::inconclusive);
+    s.runs[2].trials.push_back(zombie_409_trial());
+    s.runs[2].trials.back().index = 6;
+    for (auto& q : s.runs[2].trials.back().requests) q.watermark = 99;  // a checkpoint of its own
+    s.runs[2].snapshots.push_back(snap(300, 99, 100));  // the 409 trial's checkpoint committed once, by A
+    s.runs[2].trials.back().exceptions_after = 2;
+    CHECK(judge_no_retries(s, "sinkv2").verdict != verdict_kind::refuted);
+    s.runs[2].duplicate_rows = 600;  // 100 duplicate rows no refresh trial accounts for
+    CHECK(judge_no_retries(s, "sinkv2").verdict == verdict_kind::refuted);
 }

@@ -356,11 +356,31 @@ inline std::string_view table_pattern(const writer_run& r) {
     return "{duplicate_rows} duplicate seq rows, {missing_seqs} missing seqs";
 }
 
+/// Whether cell `c` doubles the checkpoint it hits on table `v` by the 1.10.1
+/// code: the zombies inside the window, except zombie-409 with the retry off
+/// (its replay's 409 is not rebased).
+inline bool doubles_by_design(cell c, table_variant v) {
+    return c == cell::zombie_refresh || (c == cell::zombie_409 && !retries_off(v));
+}
+
+/// The duplicate rows a run's valid trials of cells that double by design
+/// account for: the records their extra snapshots added.
+inline std::uint64_t explained_duplicates(const writer_run& r) {
+    std::uint64_t out = 0;
+    for (const auto& t : r.trials) {
+        if (!doubles_by_design(t.kind, variant_of(r))) continue;
+        const auto o = outcome_of(r, t);
+        if (o.valid.valid && o.doubled()) out += static_cast<std::uint64_t>(o.excess_records);
+    }
+    return out;
+}
+
 /// Judges (writer, cell) over the writer's runs on the append and upsert
 /// tables, with the commit's retry on or off (`retries_off`). A valid trial
 /// that contradicts the prediction refutes it, and so does a table the feed
 /// does not match at the end (append: a missing seq, and with the retry off a
-/// duplicate too, since nothing there is predicted to double; upsert: any NPI
+/// duplicate row more than the trials of cells that double by design there
+/// account for; upsert: any NPI
 /// not holding its latest row once). Holding needs `asked` valid trials on
 /// each table kind (`append_only`: on the append table). The facts: the
 /// counts, the refutation and each trial.
@@ -418,7 +438,7 @@ inline rule_verdict judge_over_tables(const samples& s, const std::string& write
         else if (refutation.empty()) {
             const bool upsert = kind_of(variant_of(r)) == experiment::table_kind::upsert;
             if ((upsert && !table_undamaged(r)) ||
-                (!upsert && (r.missing_seq > 0 || (retries_off_runs && r.duplicate_rows > 0)))) {
+                (!upsert && (r.missing_seq > 0 || (retries_off_runs && r.duplicate_rows > explained_duplicates(r))))) {
                 const auto table = table_facts(r);
                 refutation = run_name(r) + "'s table at the end: " + experiment::render(table, table_pattern(r));
                 refuted_by = {{"run", run_name(r)}, {"table", table}};
@@ -499,10 +519,29 @@ inline rule_verdict judge_no_retries(const samples& s, const std::string& writer
                              });
 }
 
-/// Whether the run is from a version with the held-past-timeout,
-/// held-no-timeout and outside-window cells: runs from before recorded none of
-/// their settings, and their rules judge them as that version did ("not run").
-inline bool has_timeout_and_window_cells(const parameters& p) { return p.short_socket_timeout_ms.has_value(); }
+/// Whether the run recorded the settings this version of the experiment added
+/// (the held-past-timeout, held-no-timeout and outside-window cells, and the
+/// refresh recipe with the retry off): a run from before is judged as that
+/// version judged it (its new cells "not run", the refresh recipe on its own).
+inline bool of_this_version(const parameters& p) { return p.short_socket_timeout_ms.has_value(); }
+
+/// The zombie-refresh recipe, as its prediction asks: 5 valid trials per table
+/// kind with the retry on, and 5 more (on the append table) with it off, each
+/// doubling its checkpoint; refuted if either part is, held if both are.
+inline rule_verdict judge_refresh_with_retry_off(const samples& s, const std::string& writer) {
+    const auto doubled = [](const trial&, const trial_outcome& o) -> std::optional<rule_verdict> {
+        if (!o.doubled()) return refuted({{"commits", o.commits_of_checkpoint}}, "committed its checkpoint once");
+        return std::nullopt;
+    };
+    const std::vector<bool> retry_off{false, true};
+    return experiment::for_each_of(
+        retry_off, [](bool off) { return std::string(off ? "retry off" : "retry on"); },
+        [&](bool off) {
+            return judge_over_tables(s, writer, cell::zombie_refresh, off, asked_trials(cell::zombie_refresh),
+                                     doubled, off);
+        },
+        "no zombie-refresh trial to judge");
+}
 
 /// A held reply let go after the client's socket timeout: the client gave up
 /// (a read timeout, never retried), so the job fails once and the restored
@@ -597,7 +636,7 @@ inline constexpr const char* store_rules_not_covered =
     "the Connect sink and the held-past-timeout cell do not run in this version";
 inline constexpr const char* store_rules_not_covered_now = "the Connect sink does not run in this version";
 inline const char* store_not_covered(const parameters& p) {
-    return has_timeout_and_window_cells(p) ? store_rules_not_covered_now : store_rules_not_covered;
+    return of_this_version(p) ? store_rules_not_covered_now : store_rules_not_covered;
 }
 // What the two store rules said before runs listed the store; a run from then is judged the same.
 inline constexpr const char* store_not_listed_missing =
@@ -722,7 +761,7 @@ inline std::vector<std::pair<std::string, std::string>> not_run(const parameters
           "zombie-409", "zombie-refresh", "zombie-409-no-retries", "zombie-outside-window"})
         out.emplace_back(std::string("e8.") + stem + ":connect", connect);
     out.emplace_back("e8.operator-signals",
-                     has_timeout_and_window_cells(p)
+                     of_this_version(p)
                          ? "this version records Flink's exception history and failed-checkpoint count per trial, "
                            "not lag or job state samples"
                          : "this version records Flink's exception history per trial, not lag, job state samples or "
@@ -758,7 +797,7 @@ inline std::vector<rule> rules() {
         for (const auto& [old_id, why] : not_run_before_those_cells())
             if (old_id == id) before = why;
         return {std::move(id), [before, judge = std::move(judge)](const samples& s, const parameters& p) {
-                    if (!has_timeout_and_window_cells(p))
+                    if (!of_this_version(p))
                         return inconclusive({{"not_run", before}}, "not run: {not_run}");
                     return judge(s);
                 }};
@@ -773,8 +812,11 @@ inline std::vector<rule> rules() {
     for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
                          cell::zombie_refresh, cell::held_kill_late_release})
         for (const auto& w : known_writers())
-            out.push_back({"e8." + stem_of(c) + ":" + w.name,
-                           [c, name = w.name](const samples& s, const parameters&) { return judge_cell(s, name, c); }});
+            out.push_back({"e8." + stem_of(c) + ":" + w.name, [c, name = w.name](const samples& s, const parameters& p) {
+                               if (c == cell::zombie_refresh && of_this_version(p))
+                                   return judge_refresh_with_retry_off(s, name);
+                               return judge_cell(s, name, c);
+                           }});
     for (const auto& w : known_writers())
         out.push_back({"e8.zombie-409-no-retries:" + w.name,
                        [name = w.name](const samples& s, const parameters&) { return judge_no_retries(s, name); }});
