@@ -90,7 +90,9 @@ inline validity outside_validity(const trial& t, const table_request& a) {
             read_after = true;
         }
         if (!read_after) return valid_if(false, at, "no table GET was forwarded after the kill");
-        return valid_if(true, at, "checkpoint {checkpoint}: A applied after the kill, before the restored job's first table read");
+        return valid_if(true, at,
+                        "checkpoint {checkpoint}: A unanswered at the kill, applied before the restored job's first "
+                        "table read");
     }
     const table_request* first = nullptr;
     for (const auto& r : t.requests)
