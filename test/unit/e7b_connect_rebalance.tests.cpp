@@ -536,9 +536,8 @@ TEST_CASE(
 // only the refuting ones) makes the reason begin with the trial that agrees.
 TEST_CASE("a refuted e7b hypothesis names the lossy trials that refute it and only counts those that agree", "[e7b]") {
     const std::string id = "e7b.hypothesis.loss-needs-a-table-without-a-snapshot";
-    e7b::samples s{{lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::coordinator_kill_after_commit, 20, 1)},
-                   "",
-                   {}};
+    e7b::samples s{
+        {lossy_trial(e7b::coordinator_kill, 1000, 0), lossy_trial(e7b::coordinator_kill_after_commit, 20, 1)}, "", {}};
     s.trials.back().index = 7;
     const auto hypotheses = e7b::hypotheses();
     const auto it = std::find_if(hypotheses.begin(), hypotheses.end(), [&](const auto& r) { return r.id == id; });
@@ -623,9 +622,8 @@ TEST_CASE("the e7b report judges the hypotheses only on a run that has the cells
     const result::result_envelope env;
     const e7b::samples before{{lossy_trial(e7b::coordinator_kill, 1000, 0)}, "", {}};
     CHECK(e7b::hypotheses_table(env, before, e7b::parameters::full()).empty());
-    const e7b::samples with{{lossy_trial(e7b::coordinator_kill, 1000, 0), trial(e7b::task_restart_in_commit, 1000)},
-                            "",
-                            {}};
+    const e7b::samples with{
+        {lossy_trial(e7b::coordinator_kill, 1000, 0), trial(e7b::task_restart_in_commit, 1000)}, "", {}};
     const auto table = e7b::hypotheses_table(env, with, e7b::parameters::full());
     CHECK(table.find("| Hypothesis | Verdict | Why |") != std::string::npos);
     CHECK(table.find("`e7b.hypothesis.loss-needs-a-table-without-a-snapshot` | held") != std::string::npos);

@@ -366,9 +366,9 @@ TEST_CASE("e8's full run runs each cell on the append and the upsert table as ma
             short_timeout_kinds.insert(kind_of(t.table));
             continue;
         }
-        for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
-                             cell::zombie_refresh, cell::held_kill_late_release, cell::zombie_early,
-                             cell::zombie_late}) {
+        for (const auto c :
+             {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
+              cell::zombie_refresh, cell::held_kill_late_release, cell::zombie_early, cell::zombie_late}) {
             INFO(stem_of(c));
             CHECK(trials_of(t, c) >= asked_trials(c));
         }
@@ -520,8 +520,8 @@ const std::string client_gave_up = "answering the client failed: it had closed i
 // Mutation: judge_held_past_timeout without its note check (a late reply
 // delivered to an open connection): the delivered case reads held and this fails.
 TEST_CASE(
-    "e8: a reply held past the client's timeout counts when applied and let go at its deadline; its rule needs ten "
-    "per table kind, each undelivered and failing the job once",
+    "e8: a reply held past the client's timeout counts when applied and let go at its deadline, and its rule needs "
+    "ten per table kind, each undelivered and failing the job once",
     "[e8]") {
     const auto run = [](table_variant v, std::int64_t n, std::string note, std::int64_t failures) {
         return run_of("sinkv2", v, n, [&](std::int64_t i) {
@@ -644,7 +644,8 @@ TEST_CASE("e8 judges the held, timeout and outside-window cells only on runs tha
     };
     const auto before = judged(parameters{});
     CHECK(before.verdict == verdict_kind::inconclusive);
-    CHECK(before.reason == "not run: this version has no held-reply cell (http_hold_reply with a short client timeout)");
+    CHECK(before.reason ==
+          "not run: this version has no held-reply cell (http_hold_reply with a short client timeout)");
     CHECK(judged(parameters::full()).verdict == verdict_kind::held);
     CHECK(judged(parameters::quick_run()).verdict == verdict_kind::held);
 }
@@ -667,7 +668,8 @@ trial refresh_trial(std::int64_t i) {
 // A run of five refresh trials on `v`, each checkpoint committed twice (100 records each time).
 writer_run doubled_refresh_run(table_variant v) {
     auto r = run_of("sinkv2", v, 5, [](std::int64_t i) {
-        return std::pair{refresh_trial(i), std::vector{snap(100 + 2 * i, 7 + 10 * i, 100), snap(101 + 2 * i, 7 + 10 * i, 100)}};
+        return std::pair{refresh_trial(i),
+                         std::vector{snap(100 + 2 * i, 7 + 10 * i, 100), snap(101 + 2 * i, 7 + 10 * i, 100)}};
     });
     r.duplicate_rows = 500;
     r.table_properties = std::map<std::string, std::string>{};

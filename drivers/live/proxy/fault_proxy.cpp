@@ -389,8 +389,9 @@ public:
                 if (closed_by_peer(client)) {
                     update(event, [](proxy_event& x) {
                         x.note += (x.note.empty() ? "" : "; ") +
-                                  std::string("answering the client failed: it had closed its connection while "
-                                              "its reply was held");
+                                  std::string(
+                                      "answering the client failed: it had closed its connection while "
+                                      "its reply was held");
                     });
                     break;
                 }

@@ -119,9 +119,8 @@ check::snapshot_entry last_checkpoint_commit(const e8::writer_run& r) {
     const auto last = std::find_if(r.snapshots.rbegin(), r.snapshots.rend(),
                                    [](const auto& x) { return x.watermark >= 0 && check::adds_data(x); });
     if (last == r.snapshots.rend()) throw std::logic_error("e8 rule cases: no snapshot with a watermark");
-    return *std::find_if(r.snapshots.begin(), r.snapshots.end(), [&](const auto& x) {
-        return x.watermark == last->watermark && check::adds_data(x);
-    });
+    return *std::find_if(r.snapshots.begin(), r.snapshots.end(),
+                         [&](const auto& x) { return x.watermark == last->watermark && check::adds_data(x); });
 }
 
 // The catalog lists `x` again under a new id, last; Trino reads its records twice.
@@ -322,21 +321,28 @@ std::vector<rule_case<e8::definition>> rule_cases<e8::definition>() {
         {"e8.held-past-timeout:sinkv2",
          "a reply held past the client's timeout on SinkV2's short-timeout append table, its checkpoint committed by "
          "two snapshots",
-         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, true); },
+         [](S& s, P& p) {
+             add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, true);
+         },
          verdict_kind::refuted},
         {"e8.held-past-timeout:sinkv2", "the same trial, its checkpoint committed once (one trial of the 10 asked)",
-         [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, false); },
+         [](S& s, P& p) {
+             add_trial(s, p, "sinkv2", e8::table_variant::append_short_timeout, cell::held_past_timeout, false);
+         },
          verdict_kind::inconclusive},
         {"e8.held-past-timeout:flinksink",
          "a reply held past the client's timeout on FlinkSink's short-timeout append table, its checkpoint committed "
          "by two snapshots",
-         [](S& s, P& p) { add_trial(s, p, "flinksink", e8::table_variant::append_short_timeout, cell::held_past_timeout, true); },
+         [](S& s, P& p) {
+             add_trial(s, p, "flinksink", e8::table_variant::append_short_timeout, cell::held_past_timeout, true);
+         },
          verdict_kind::refuted},
         {"e8.zombie-outside-window:sinkv2",
          "an early zombie on SinkV2's append run whose checkpoint is committed by two snapshots",
          [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::zombie_early, true); },
          verdict_kind::refuted},
-        {"e8.zombie-outside-window:sinkv2", "the same trial, its checkpoint committed once, by A (one early trial, no late one)",
+        {"e8.zombie-outside-window:sinkv2",
+         "the same trial, its checkpoint committed once, by A (one early trial, no late one)",
          [](S& s, P& p) { add_trial(s, p, "sinkv2", e8::table_variant::append, cell::zombie_early, false); },
          verdict_kind::inconclusive},
         {"e8.zombie-outside-window:flinksink",

@@ -264,19 +264,20 @@ struct parameters {
         // five to six hours on this machine (2 vCPUs): a trial without a kill
         // takes about 10 s, a held reply 25 to 45 s, one with a kill 35 to 75 s.
         // A stopped run goes on with --resume.
-        const std::vector<cell_count> every{
-            {cell::zombie_409, 10},       {cell::zombie_refresh, 5},        {cell::lose_reply, 30},
-            {cell::status_unforwarded, 30}, {cell::forward_then_504, 10}, {cell::held_kill_late_release, 30},
-            {cell::zombie_early, 5},      {cell::zombie_late, 5}};
+        const std::vector<cell_count> every{{cell::zombie_409, 10},       {cell::zombie_refresh, 5},
+                                            {cell::lose_reply, 30},       {cell::status_unforwarded, 30},
+                                            {cell::forward_then_504, 10}, {cell::held_kill_late_release, 30},
+                                            {cell::zombie_early, 5},      {cell::zombie_late, 5}};
         p.cells = every;
         p.cells.push_back({cell::held_no_timeout, 5});  // asked per writer, not per table kind
         // The refresh recipe doubles with the retry off too (its prediction asks 5 more); zombie-409 does not.
         const std::vector<cell_count> without_retry{{cell::zombie_409, 5}, {cell::zombie_refresh, 5}};
-        p.more_tables = std::vector<table_cells>{{table_variant::upsert, every},
-                                                 {table_variant::append_no_retries, without_retry},
-                                                 {table_variant::upsert_no_retries, without_retry},
-                                                 {table_variant::append_short_timeout, {{cell::held_past_timeout, 10}}},
-                                                 {table_variant::upsert_short_timeout, {{cell::held_past_timeout, 10}}}};
+        p.more_tables =
+            std::vector<table_cells>{{table_variant::upsert, every},
+                                     {table_variant::append_no_retries, without_retry},
+                                     {table_variant::upsert_no_retries, without_retry},
+                                     {table_variant::append_short_timeout, {{cell::held_past_timeout, 10}}},
+                                     {table_variant::upsert_short_timeout, {{cell::held_past_timeout, 10}}}};
         p.record_cell_timings();
         return p;
     }

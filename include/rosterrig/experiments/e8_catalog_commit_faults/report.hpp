@@ -16,11 +16,12 @@ inline std::string report_section(const result::result_envelope& env, const samp
         for (const auto& t : *p.more_tables) {
             std::string name = experiment::name_of(t.table);
             std::replace(name.begin(), name.end(), '_', '-');
-            more += fmt::format("; then {}{}", name,
-                                retries_off(t.table) ? std::string(" (commit.retry.num-retries = 0)")
-                                : short_client_timeout(t.table)
-                                    ? fmt::format(" (the catalog client's socket timeout {} ms)", p.short_socket_timeout())
-                                    : std::string());
+            more +=
+                fmt::format("; then {}{}", name,
+                            retries_off(t.table) ? std::string(" (commit.retry.num-retries = 0)")
+                            : short_client_timeout(t.table)
+                                ? fmt::format(" (the catalog client's socket timeout {} ms)", p.short_socket_timeout())
+                                : std::string());
         }
     std::string o = fmt::format(
         "One Flink job per writer and table (parallelism 1, exactly-once, checkpoint every {} s; an append table{}) "

@@ -387,8 +387,7 @@ inline std::uint64_t explained_duplicates(const writer_run& r) {
 /// each table kind (`append_only`: on the append table). The facts: the
 /// counts, the refutation and each trial.
 inline rule_verdict judge_over_tables(const samples& s, const std::string& writer, cell c, bool retries_off_runs,
-                                      std::uint64_t asked, const contradiction& contradicts,
-                                      bool append_only = false) {
+                                      std::uint64_t asked, const contradiction& contradicts, bool append_only = false) {
     using experiment::facts;
     std::map<experiment::table_kind, std::uint64_t> valid_per_kind;
     std::uint64_t tried = 0, valid = 0, doubled = 0;
@@ -539,8 +538,8 @@ inline rule_verdict judge_refresh_with_retry_off(const samples& s, const std::st
     return experiment::for_each_of(
         retry_off, [](bool off) { return std::string(off ? "retry off" : "retry on"); },
         [&](bool off) {
-            return judge_over_tables(s, writer, cell::zombie_refresh, off, asked_trials(cell::zombie_refresh),
-                                     doubled, off);
+            return judge_over_tables(s, writer, cell::zombie_refresh, off, asked_trials(cell::zombie_refresh), doubled,
+                                     off);
         },
         "no zombie-refresh trial to judge");
 }
@@ -549,20 +548,20 @@ inline rule_verdict judge_refresh_with_retry_off(const samples& s, const std::st
 /// (a read timeout, never retried), so the job fails once and the restored
 /// committer finds the commit applied; the late reply meets a closed connection.
 inline rule_verdict judge_held_past_timeout(const samples& s, const std::string& writer) {
-    return judge_over_tables(
-        s, writer, cell::held_past_timeout, false, asked_trials(cell::held_past_timeout),
-        [](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
-            if (o.commits_of_checkpoint != 1)
-                return refuted({{"commits", o.commits_of_checkpoint}},
-                               "committed its checkpoint {commits} times; predicted once");
-            if (t.exceptions_after - t.exceptions_before != 1)
-                return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
-                               "{failures} failures; predicted exactly one per fault");
-            const auto* hit = applied_by(t, t.hit_rule);
-            if (!hit || hit->note.find("answering the client failed") == std::string::npos)
-                return refuted({}, "the held reply was delivered: the client had not closed its connection");
-            return std::nullopt;
-        });
+    return judge_over_tables(s, writer, cell::held_past_timeout, false, asked_trials(cell::held_past_timeout),
+                             [](const trial& t, const trial_outcome& o) -> std::optional<rule_verdict> {
+                                 if (o.commits_of_checkpoint != 1)
+                                     return refuted({{"commits", o.commits_of_checkpoint}},
+                                                    "committed its checkpoint {commits} times; predicted once");
+                                 if (t.exceptions_after - t.exceptions_before != 1)
+                                     return refuted({{"failures", t.exceptions_after - t.exceptions_before}},
+                                                    "{failures} failures; predicted exactly one per fault");
+                                 const auto* hit = applied_by(t, t.hit_rule);
+                                 if (!hit || hit->note.find("answering the client failed") == std::string::npos)
+                                     return refuted(
+                                         {}, "the held reply was delivered: the client had not closed its connection");
+                                 return std::nullopt;
+                             });
 }
 
 /// A zombie outside the window doubles nothing: early, A's snapshot is the
@@ -622,10 +621,10 @@ inline rule_verdict judge_held_no_timeout(const samples& s) {
                     if (!o.first_committed_at_ms || !hit || !hit->released_at_ms)
                         return inconclusive({}, "the commit's time or the release's was not recorded");
                     if (*o.first_committed_at_ms >= *hit->released_at_ms)
-                        return refuted({{"committed_at", *o.first_committed_at_ms},
-                                        {"released_at", *hit->released_at_ms}},
-                                       "the checkpoint's snapshot was committed at {committed_at}, not before the "
-                                       "release at {released_at}");
+                        return refuted(
+                            {{"committed_at", *o.first_committed_at_ms}, {"released_at", *hit->released_at_ms}},
+                            "the checkpoint's snapshot was committed at {committed_at}, not before the "
+                            "release at {released_at}");
                     return std::nullopt;
                 },
                 true);
@@ -744,12 +743,10 @@ inline rule_verdict judge_unacknowledged_orphans(const samples& s, const paramet
                             "status-unforwarded trial in a listed run");
     experiment::facts per_cell;
     for (const auto& [c, n] : judged) per_cell[c] = n;
-    return inconclusive({{"faults", faults},
-                         {"per_cell", std::move(per_cell)},
-                         {"left", left},
-                         {"not_covered", store_not_covered(p)}},
-                        "as predicted so far: each of {faults} valid faults left what the prediction says, "
-                        "{left} unreferenced files in all; but {not_covered}");
+    return inconclusive(
+        {{"faults", faults}, {"per_cell", std::move(per_cell)}, {"left", left}, {"not_covered", store_not_covered(p)}},
+        "as predicted so far: each of {faults} valid faults left what the prediction says, "
+        "{left} unreferenced files in all; but {not_covered}");
 }
 
 /// The predictions this version has no cell for, and why (for a run with
@@ -799,26 +796,27 @@ inline std::vector<rule> rules() {
         for (const auto& [old_id, why] : not_run_before_those_cells())
             if (old_id == id) before = why;
         return {std::move(id), [before, judge = std::move(judge)](const samples& s, const parameters& p) {
-                    if (!of_this_version(p))
-                        return inconclusive({{"not_run", before}}, "not run: {not_run}");
+                    if (!of_this_version(p)) return inconclusive({{"not_run", before}}, "not run: {not_run}");
                     return judge(s);
                 }};
     };
     for (const auto& w : known_writers()) {
-        out.push_back(since_those_cells("e8.held-past-timeout:" + w.name,
-                                        [name = w.name](const samples& s) { return judge_held_past_timeout(s, name); }));
+        out.push_back(since_those_cells("e8.held-past-timeout:" + w.name, [name = w.name](const samples& s) {
+            return judge_held_past_timeout(s, name);
+        }));
         out.push_back(since_those_cells("e8.zombie-outside-window:" + w.name,
                                         [name = w.name](const samples& s) { return judge_outside_window(s, name); }));
     }
-    out.push_back(since_those_cells("e8.held-no-timeout-stalls", [](const samples& s) { return judge_held_no_timeout(s); }));
+    out.push_back(
+        since_those_cells("e8.held-no-timeout-stalls", [](const samples& s) { return judge_held_no_timeout(s); }));
     for (const auto c : {cell::lose_reply, cell::status_unforwarded, cell::forward_then_504, cell::zombie_409,
                          cell::zombie_refresh, cell::held_kill_late_release})
         for (const auto& w : known_writers())
-            out.push_back({"e8." + stem_of(c) + ":" + w.name, [c, name = w.name](const samples& s, const parameters& p) {
-                               if (c == cell::zombie_refresh && of_this_version(p))
-                                   return judge_refresh_with_retry_off(s, name);
-                               return judge_cell(s, name, c);
-                           }});
+            out.push_back(
+                {"e8." + stem_of(c) + ":" + w.name, [c, name = w.name](const samples& s, const parameters& p) {
+                     if (c == cell::zombie_refresh && of_this_version(p)) return judge_refresh_with_retry_off(s, name);
+                     return judge_cell(s, name, c);
+                 }});
     for (const auto& w : known_writers())
         out.push_back({"e8.zombie-409-no-retries:" + w.name,
                        [name = w.name](const samples& s, const parameters&) { return judge_no_retries(s, name); }});
