@@ -69,11 +69,8 @@ std::vector<prediction_outcome> rejudge(const history<E>& h) {
 template <class E>
 std::vector<prediction_outcome> judge_hypotheses(const history<E>& h) {
     if constexpr (has_hypotheses<E>) {
-        const auto rules = E::hypotheses();
-        std::vector<result::prediction> stated;
-        for (const auto& r : rules) stated.push_back({r.id, "", ""});
-        return judge(h.samples, h.parameters, stated, rules,
-                     h.envelope.status_or_complete() == result::run_status::complete);
+        return judge_stated(h.samples, h.parameters, E::hypotheses(),
+                            h.envelope.status_or_complete() == result::run_status::complete);
     } else {
         return {};
     }

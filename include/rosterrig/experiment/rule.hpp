@@ -117,6 +117,16 @@ std::vector<prediction_outcome> judge(const Samples& samples, const Parameters& 
     return out;
 }
 
+/// Judges `rules` as if each stated a prediction of its own id (no text):
+/// hypotheses, stated beside a run's predictions but never among them.
+template <class Samples, class Parameters>
+std::vector<prediction_outcome> judge_stated(const Samples& samples, const Parameters& parameters,
+                                             const std::vector<rule<Samples, Parameters>>& rules, bool run_complete) {
+    std::vector<result::prediction> stated;
+    for (const auto& r : rules) stated.push_back({r.id, "", ""});
+    return judge(samples, parameters, stated, rules, run_complete);
+}
+
 /// Judges one prediction per element of a group (a variant's repeats, say):
 /// held only if it holds for each, refuted if it fails for any, inconclusive
 /// when the group is empty or any element cannot be decided. `label` names an

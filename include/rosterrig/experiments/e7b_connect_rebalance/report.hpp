@@ -93,11 +93,8 @@ inline std::string movements_table(const samples& s) {
 /// run that has the cells they were read from ("" on a run from before them).
 inline std::string hypotheses_table(const result::result_envelope& env, const samples& s, const parameters& p) {
     if (trials_of(s, task_restart_in_commit).empty()) return {};
-    const auto rules = hypotheses();
-    std::vector<result::prediction> stated;
-    for (const auto& r : rules) stated.push_back({r.id, "", ""});
     const auto judged =
-        experiment::judge(s, p, stated, rules, env.status_or_complete() == result::run_status::complete);
+        experiment::judge_stated(s, p, hypotheses(), env.status_or_complete() == result::run_status::complete);
     return "Hypotheses stated halfway through this run (docs/E7B_HYPOTHESES.md), judged by the same code over the "
            "trials of the cells that had not run when they were committed. They are not predictions and do not "
            "decide the run's verdict.\n\n" +
