@@ -15,6 +15,21 @@ using C = claims_test::claims_of<e7b::definition>;
 namespace {
 // "coordinator-kill trial 3": the cell and the trial, for a claim's failed comparison.
 std::string trial_label(const e7b::trial& t) { return t.cell + " trial " + std::to_string(t.index); }
+
+// The verdict the code computes for one hypothesis of docs/E7B_HYPOTHESES.md
+// on these samples, as a completed run (the shipped result is one).
+verdict_kind hypothesis_verdict(const e7b::samples& x, const e7b::parameters& p, const std::string& id) {
+    for (const auto& o : experiment::judge_stated(x, p, e7b::hypotheses(), true))
+        if (o.id == id) return o.verdict;
+    FAIL("no hypothesis " << id);
+    return verdict_kind::inconclusive;
+}
+
+// The trials of a cell that lost acknowledged records for good.
+std::size_t lossy_trials(const e7b::samples& x, const std::string& cell) {
+    const auto ts = e7b::trials_of(x, cell);
+    return static_cast<std::size_t>(std::count_if(ts.begin(), ts.end(), [](const auto* t) { return e7b::lossy(*t); }));
+}
 }  // namespace
 
 // Mutation: drop one trial.
@@ -125,7 +140,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the e7b verdicts on record are the ones the code computes from the samples", "[claims][e7b]") {
-    auto h = C::recorded_verdicts_are_recomputed(9);
+    auto h = C::recorded_verdicts_are_recomputed(22);
     // Mutation (data): a duplicate seq row in the first trial that read rows back refutes no-duplicate.
     for (auto& t : h.samples.trials)
         if (t.rows > 0) {
@@ -188,6 +203,161 @@ TEST_CASE(
             for (auto& t : x.trials)
                 if (t.cell == e7b::coordinator_kill_earliest) {
                     t.control_offset_reset.reset();
+                    break;
+                }
+        });
+}
+
+// ---- the hypotheses of docs/E7B_HYPOTHESES.md, computed over the ten cells that had not run when they were stated
+
+// Mutation: every lossy trial recorded with no snapshot before its fault.
+TEST_CASE(
+    "e7b hypothesis 1 (a loss needs a table without a snapshot) is refuted: one-worker-kill trials lost records after the table's first snapshot",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            std::size_t lossy_with_a_snapshot = 0;
+            for (const auto* t : e7b::trials_of(x, e7b::one_worker_kill))
+                lossy_with_a_snapshot += e7b::lossy(*t) && t->snapshots_before_fault > 0;
+            return claims_test::eq("hypothesis 1's verdict",
+                                   hypothesis_verdict(x, p, "e7b.hypothesis.loss-needs-a-table-without-a-snapshot"),
+                                   verdict_kind::refuted) &&
+                   claims_test::ge("one-worker-kill trials lossy after a snapshot", lossy_with_a_snapshot, 1);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (e7b::lossy(t)) t.snapshots_before_fault = 0;
+        });
+}
+
+// Mutation: every coordinator kill before the first snapshot recorded as landing every record.
+TEST_CASE("e7b hypothesis 2 (a coordinator killed before the first snapshot can lose) holds", "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            return claims_test::eq(
+                "hypothesis 2's verdict",
+                hypothesis_verdict(x, p, "e7b.hypothesis.coordinator-kill-before-first-snapshot-can-lose"),
+                verdict_kind::held);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::coordinator_kill && t.snapshots_before_fault == 0) t.missing_seq = 0;
+        });
+}
+
+// Mutation: one earliest-cell trial recorded with 100 acknowledged seqs missing.
+TEST_CASE(
+    "e7b hypothesis 3 (the earliest reset closes it) holds: no coordinator-kill-earliest trial lost a record",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            return claims_test::eq("hypothesis 3's verdict",
+                                   hypothesis_verdict(x, p, "e7b.hypothesis.earliest-reset-closes-it"),
+                                   verdict_kind::held);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::coordinator_kill_earliest) {
+                    t.missing_seq = 100;
+                    break;
+                }
+        });
+}
+
+// Mutation: one lossy trial of a cell the hypotheses were not read from recorded with source lag 17.
+TEST_CASE("e7b hypothesis 4 (the loss is silent to the sink's lag) holds", "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x, const e7b::parameters& p) {
+            return claims_test::eq("hypothesis 4's verdict",
+                                   hypothesis_verdict(x, p, "e7b.hypothesis.loss-silent-to-lag"), verdict_kind::held);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (e7b::lossy(t) && !e7b::hypotheses_read_from(t.cell)) {
+                    t.source_lag_at_window_end = 17;
+                    break;
+                }
+        });
+}
+
+// ---- the losses the full run found
+
+// Mutation: three coordinator-pause trials recorded as landing every record.
+TEST_CASE(
+    "the coordinator's worker killed or paused before the table's first snapshot lost acknowledged records for good in at least 28 of 30 trials of each such cell",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            for (const auto& cell : {e7b::coordinator_kill, e7b::coordinator_pause, e7b::tasks_4})
+                if (!claims_test::ge(std::string(cell) + " lossy trials", lossy_trials(x, cell), 28)) return false;
+            return true;
+        },
+        [](e7b::samples& x) {
+            int changed = 0;
+            for (auto& t : x.trials)
+                if (t.cell == e7b::coordinator_pause && e7b::lossy(t) && changed++ < 3) t.missing_seq = 0;
+        });
+}
+
+// Mutation: one-worker-kill's lossy trials with a snapshot before the kill recorded as landing every record.
+TEST_CASE(
+    "the control (one worker, SIGKILLed) lost acknowledged records for good in at least 29 of 30 trials, four of them after the table's first snapshot",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            std::size_t after_a_snapshot = 0;
+            for (const auto* t : e7b::trials_of(x, e7b::one_worker_kill))
+                after_a_snapshot += e7b::lossy(*t) && t->snapshots_before_fault > 0;
+            return claims_test::ge("one-worker-kill lossy trials", lossy_trials(x, e7b::one_worker_kill), 29) &&
+                   claims_test::eq("of them after the table's first snapshot", after_a_snapshot, 4);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::one_worker_kill && t.snapshots_before_fault > 0) t.missing_seq = 0;
+        });
+}
+
+// No process was signalled in these three cells: a REST call alone.
+// Mutation: one config-update trial recorded as landing every record.
+TEST_CASE(
+    "a task restart or a configuration update through Connect's REST API, on one worker, lost acknowledged records for good: task-restart 11, task-restart-in-commit 11, config-update 3 of 30",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            return claims_test::eq("task-restart lossy trials", lossy_trials(x, e7b::task_restart), 11) &&
+                   claims_test::eq("task-restart-in-commit lossy trials", lossy_trials(x, e7b::task_restart_in_commit),
+                                   11) &&
+                   claims_test::eq("config-update lossy trials", lossy_trials(x, e7b::config_update), 3);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::config_update && e7b::lossy(t)) {
+                    t.missing_seq = 0;
+                    break;
+                }
+        });
+}
+
+// Mutation: one lossy task-restart-in-commit trial (a cell hypothesis 4 leaves out) recorded with source lag 17.
+TEST_CASE(
+    "every e7b trial that lost records, in every cell, had the sink's source offsets at the log end: the records will not be read again",
+    "[claims][e7b]") {
+    C::holds_and_is_mutation_checked(
+        [](const e7b::samples& x) {
+            std::size_t lossy = 0;
+            for (const auto& t : x.trials)
+                if (e7b::lossy(t)) {
+                    ++lossy;
+                    if (!claims_test::eq(trial_label(t) + " source lag at the window's end", t.source_lag_at_window_end,
+                                         0))
+                        return false;
+                }
+            return claims_test::gt("lossy trials", lossy, 0);
+        },
+        [](e7b::samples& x) {
+            for (auto& t : x.trials)
+                if (t.cell == e7b::task_restart_in_commit && e7b::lossy(t)) {
+                    t.source_lag_at_window_end = 17;
                     break;
                 }
         });
