@@ -59,7 +59,7 @@ TEST_CASE("the e7b full run made every planned trial of every cell, each with it
 // letter right after each SIGSTOP, too soon to show the stop; this run reads
 // it until T, for at most 2 s.)
 TEST_CASE(
-    "every e7b kill ended the worker JVM and its supervisor started another, and every pause stopped the worker (state T) and was healed by SIGCONT after its full duration",
+    "every e7b kill ended the worker JVM and its supervisor started another, every pause stopped the worker (state T) and was healed by SIGCONT after its full duration, and every REST restart or update left the worker JVM in place with its tasks RUNNING again",
     "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
@@ -73,6 +73,12 @@ TEST_CASE(
                 } else if (e7b::kind_of(t.cell) == experiment::fault_kind::start) {
                     // A join starts a worker: nothing is replaced; the started JVM is the target.
                     if (!claims_test::gt(trial + " started pid", t.target_pid, 0)) return false;
+                } else if (e7b::kind_of(t.cell) == experiment::fault_kind::reconfigure ||
+                           e7b::kind_of(t.cell) == experiment::fault_kind::restart_task) {
+                    // A REST call signals no process: the worker JVM stays, its tasks run again.
+                    if (!claims_test::eq(trial + " replacement pid (none for a REST call)", t.replacement_pid, 0) ||
+                        !claims_test::ge(trial + " every task RUNNING again after (ms)", t.running_again_after_ms, 0))
+                        return false;
                 } else if (!claims_test::gt(trial + " replacement pid", t.replacement_pid, 0) ||
                            !claims_test::ne(trial + " replacement pid != target pid", t.replacement_pid,
                                             t.target_pid)) {
@@ -246,9 +252,8 @@ TEST_CASE("e7b hypothesis 2 (a coordinator killed before the first snapshot can 
 }
 
 // Mutation: one earliest-cell trial recorded with 100 acknowledged seqs missing.
-TEST_CASE(
-    "e7b hypothesis 3 (the earliest reset closes it) holds: no coordinator-kill-earliest trial lost a record",
-    "[claims][e7b]") {
+TEST_CASE("e7b hypothesis 3 (the earliest reset closes it) holds: no coordinator-kill-earliest trial lost a record",
+          "[claims][e7b]") {
     C::holds_and_is_mutation_checked(
         [](const e7b::samples& x, const e7b::parameters& p) {
             return claims_test::eq("hypothesis 3's verdict",

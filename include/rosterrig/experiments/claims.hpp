@@ -142,10 +142,12 @@ inline std::vector<experiment::claim> claims() {
         {"The experiment 7b full run made every planned trial of every cell, each with its fault applied",
          "the e7b full run made every planned trial of every cell, each with its fault applied", e7b, "drop one trial",
          false},
-        {"Every experiment 7b kill ended a Connect worker JVM and its supervisor started another, and every pause stopped "
-         "the worker (state T) and was healed by SIGCONT after its full duration",
-         "every e7b kill ended the worker JVM and its supervisor started another, and every pause stopped the worker "
-         "(state T) and was healed by SIGCONT after its full duration",
+        {"Every experiment 7b kill ended a Connect worker JVM and its supervisor started another, every pause stopped "
+         "the worker (state T) and was healed by SIGCONT after its full duration, and every REST restart or update left "
+         "the worker JVM in place with its tasks RUNNING again",
+         "every e7b kill ended the worker JVM and its supervisor started another, every pause stopped the worker (state "
+         "T) and was healed by SIGCONT after its full duration, and every REST restart or update left the worker JVM in "
+         "place with its tasks RUNNING again",
          e7b, "a pause healed after 5 s", false},
         {"Every experiment 7b connector ran with the commit interval requested, as the worker stored it, every task "
          "RUNNING before the feed, on the number of workers its cell asks",
@@ -163,6 +165,43 @@ inline std::vector<experiment::claim> claims() {
         {"Experiment 7b's verdicts on record are the ones the code computes from the samples",
          "the e7b verdicts on record are the ones the code computes from the samples", e7b,
          "a duplicate seq row in a trial that read rows back refutes no-duplicate", false},
+        {"Killing or pausing the worker that runs the Connect sink's coordinator before the table's first snapshot lost "
+         "acknowledged records for good in at least 28 of 30 trials of each such cell (coordinator-kill, "
+         "coordinator-pause, tasks-4)",
+         "the coordinator's worker killed or paused before the table's first snapshot lost acknowledged records for good "
+         "in at least 28 of 30 trials of each such cell",
+         e7b, "three coordinator-pause trials recorded as landing every record", false},
+        {"With one worker (the control), a SIGKILL lost acknowledged records for good in at least 29 of 30 trials, four "
+         "of them after the table's first snapshot",
+         "the control (one worker, SIGKILLed) lost acknowledged records for good in at least 29 of 30 trials, four of "
+         "them after the table's first snapshot",
+         e7b, "one-worker-kill's lossy trials with a snapshot before the kill recorded as landing every record", false},
+        {"No process fault is needed: a task restart or a configuration update through Connect's REST API, on one "
+         "worker, lost acknowledged records for good (task-restart 11, task-restart-in-commit 11, config-update 3 of "
+         "30 trials)",
+         "a task restart or a configuration update through Connect's REST API, on one worker, lost acknowledged records "
+         "for good: task-restart 11, task-restart-in-commit 11, config-update 3 of 30",
+         e7b, "one config-update trial recorded as landing every record", false},
+        {"Every experiment 7b trial that lost records had the sink's source offsets at the log end: no restart reads "
+         "them again",
+         "every e7b trial that lost records, in every cell, had the sink's source offsets at the log end: the records "
+         "will not be read again",
+         e7b, "one lossy task-restart-in-commit trial recorded with source lag 17", false},
+        {"With iceberg.kafka.auto.offset.reset=earliest stored on the connector, no coordinator kill before the first "
+         "snapshot lost a record (hypothesis 3 of docs/E7B_HYPOTHESES.md, stated before the cell ran)",
+         "e7b hypothesis 3 (the earliest reset closes it) holds: no coordinator-kill-earliest trial lost a record", e7b,
+         "one earliest-cell trial recorded with 100 acknowledged seqs missing", false},
+        {"A loss does not need a table without a snapshot: one-worker-kill trials lost records after the table's first "
+         "snapshot (hypothesis 1, refuted)",
+         "e7b hypothesis 1 (a loss needs a table without a snapshot) is refuted: one-worker-kill trials lost records "
+         "after the table's first snapshot",
+         e7b, "every lossy trial recorded with no snapshot before its fault", false},
+        {"A coordinator killed before the first snapshot can lose records (hypothesis 2, held)",
+         "e7b hypothesis 2 (a coordinator killed before the first snapshot can lose) holds", e7b,
+         "every coordinator kill before the first snapshot recorded as landing every record", false},
+        {"The loss is silent to the sink's lag (hypothesis 4, held)",
+         "e7b hypothesis 4 (the loss is silent to the sink's lag) holds", e7b,
+         "one lossy trial of a cell the hypotheses were not read from recorded with source lag 17", false},
         // Experiment 2
         {"Each variant ran at least three times", "each variant ran at least three times in the full run", e2,
          "drop one repeat", false},

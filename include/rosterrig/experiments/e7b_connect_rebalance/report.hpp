@@ -89,6 +89,50 @@ inline std::string movements_table(const samples& s) {
     return o + t.render() + "\n";
 }
 
+/// Per cell, over its trials: how many lost acknowledged records for good and
+/// what those had in common, how many landed (and how long after the heal),
+/// and what was doubled; the cells in the order the run ran them.
+inline std::string cells_summary_table(const samples& s, const parameters& p) {
+    using report::with_thousands;
+    report::markdown_table t{{"Cell", "Trials", "Every record committed in the window: trials (s after the heal)",
+                              "Every record committed only after the REST restart: trials",
+                              "Acknowledged records missing from the final read-back: trials (all of them in)",
+                              "Of those: a table snapshot before the fault", "Of those: source offsets' lag 0",
+                              "Duplicate rows (trials with)", "Data files added by two snapshots"}};
+    for (const auto& cell : p.cells) {
+        const auto ts = trials_of(s, cell);
+        if (ts.empty()) continue;
+        std::size_t landed = 0, after_restart = 0, lost = 0, lost_all = 0, with_snapshot = 0, lag_0 = 0, doubled = 0;
+        std::uint64_t duplicate_rows = 0, files_twice = 0;
+        std::int64_t fastest = -1, slowest = -1;
+        for (const auto* x : ts) {
+            if (landed_in_window(*x)) {
+                ++landed;
+                fastest = fastest < 0 ? x->landed_after_ms : std::min(fastest, x->landed_after_ms);
+                slowest = std::max(slowest, x->landed_after_ms);
+            } else if (x->restarted && x->landed_after_restart_ms >= 0 && !lossy(*x)) {
+                ++after_restart;
+            }
+            if (lossy(*x)) {
+                ++lost;
+                lost_all += x->missing_seq == x->acknowledged;
+                with_snapshot += x->snapshots_before_fault > 0;
+                lag_0 += x->source_lag_at_window_end == 0;
+            }
+            duplicate_rows += x->duplicate_rows, doubled += x->duplicate_rows > 0;
+            if (x->files_added_twice) files_twice += x->files_added_twice->size();
+        }
+        const auto secs = [](std::int64_t ms) { return report::fixed(static_cast<double>(ms) / 1000, 1); };
+        t.row({cell, std::to_string(ts.size()),
+               landed == 0 ? "0" : fmt::format("{} ({}–{})", landed, secs(fastest), secs(slowest)),
+               std::to_string(after_restart), fmt::format("{} ({})", lost, lost_all),
+               lost == 0 ? "–" : std::to_string(with_snapshot), lost == 0 ? "–" : std::to_string(lag_0),
+               fmt::format("{} ({})", with_thousands(static_cast<long long>(duplicate_rows)), doubled),
+               std::to_string(files_twice)});
+    }
+    return "Per cell, over its trials (each trial's figures are in the table after this one):\n\n" + t.render() + "\n";
+}
+
 /// The hypotheses of docs/E7B_HYPOTHESES.md as the samples judge them, on a
 /// run that has the cells they were read from ("" on a run from before them).
 inline std::string hypotheses_table(const result::result_envelope& env, const samples& s, const parameters& p) {
@@ -131,7 +175,7 @@ inline std::string report_section(const result::result_envelope& env, const samp
         o += fmt::format(" {}: iceberg.kafka.auto.offset.reset {} (as the worker stored it).", cell, v);
     }
     o += tasks_text(s) + added_cells_text(s, p);
-    o += "\n\n";
+    o += "\n\n" + cells_summary_table(s, p) + "\n";
     report::markdown_table t{
         {"Cell", "Trial", "Coordinator on / fault on", "Before the fault: snapshots (records committed)",
          "Committed at window end (of acknowledged)", "Source offsets' lag at window end",
