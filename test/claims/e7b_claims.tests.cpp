@@ -3,6 +3,8 @@
 // copy with the named mutation, so a claim cannot pass by checking nothing.
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 #include <rosterrig/experiment/history.hpp>
 #include <rosterrig/experiments/e7b_connect_rebalance/e7b_connect_rebalance.hpp>
 
@@ -23,6 +25,16 @@ verdict_kind hypothesis_verdict(const e7b::samples& x, const e7b::parameters& p,
         if (o.id == id) return o.verdict;
     FAIL("no hypothesis " << id);
     return verdict_kind::inconclusive;
+}
+
+// The claim that hypothesis `id` is judged `expected` on the shipped run, and
+// is not once `mutate` changed the samples.
+void hypothesis_is(const std::string& id, verdict_kind expected, const std::function<void(e7b::samples&)>& mutate) {
+    C::holds_and_is_mutation_checked(
+        [&](const e7b::samples& x, const e7b::parameters& p) {
+            return claims_test::eq(id + "'s verdict", hypothesis_verdict(x, p, id), expected);
+        },
+        mutate);
 }
 
 // The trials of a cell that lost acknowledged records for good.
@@ -238,51 +250,34 @@ TEST_CASE(
 
 // Mutation: every coordinator kill before the first snapshot recorded as landing every record.
 TEST_CASE("e7b hypothesis 2 (a coordinator killed before the first snapshot can lose) holds", "[claims][e7b]") {
-    C::holds_and_is_mutation_checked(
-        [](const e7b::samples& x, const e7b::parameters& p) {
-            return claims_test::eq(
-                "hypothesis 2's verdict",
-                hypothesis_verdict(x, p, "e7b.hypothesis.coordinator-kill-before-first-snapshot-can-lose"),
-                verdict_kind::held);
-        },
-        [](e7b::samples& x) {
-            for (auto& t : x.trials)
-                if (t.cell == e7b::coordinator_kill && t.snapshots_before_fault == 0) t.missing_seq = 0;
-        });
+    hypothesis_is("e7b.hypothesis.coordinator-kill-before-first-snapshot-can-lose", verdict_kind::held,
+                  [](e7b::samples& x) {
+                      for (auto& t : x.trials)
+                          if (t.cell == e7b::coordinator_kill && t.snapshots_before_fault == 0) t.missing_seq = 0;
+                  });
 }
 
 // Mutation: one earliest-cell trial recorded with 100 acknowledged seqs missing.
 TEST_CASE("e7b hypothesis 3 (the earliest reset closes it) holds: no coordinator-kill-earliest trial lost a record",
           "[claims][e7b]") {
-    C::holds_and_is_mutation_checked(
-        [](const e7b::samples& x, const e7b::parameters& p) {
-            return claims_test::eq("hypothesis 3's verdict",
-                                   hypothesis_verdict(x, p, "e7b.hypothesis.earliest-reset-closes-it"),
-                                   verdict_kind::held);
-        },
-        [](e7b::samples& x) {
-            for (auto& t : x.trials)
-                if (t.cell == e7b::coordinator_kill_earliest) {
-                    t.missing_seq = 100;
-                    break;
-                }
-        });
+    hypothesis_is("e7b.hypothesis.earliest-reset-closes-it", verdict_kind::held, [](e7b::samples& x) {
+        for (auto& t : x.trials)
+            if (t.cell == e7b::coordinator_kill_earliest) {
+                t.missing_seq = 100;
+                break;
+            }
+    });
 }
 
 // Mutation: one lossy trial of a cell the hypotheses were not read from recorded with source lag 17.
 TEST_CASE("e7b hypothesis 4 (the loss is silent to the sink's lag) holds", "[claims][e7b]") {
-    C::holds_and_is_mutation_checked(
-        [](const e7b::samples& x, const e7b::parameters& p) {
-            return claims_test::eq("hypothesis 4's verdict",
-                                   hypothesis_verdict(x, p, "e7b.hypothesis.loss-silent-to-lag"), verdict_kind::held);
-        },
-        [](e7b::samples& x) {
-            for (auto& t : x.trials)
-                if (e7b::lossy(t) && !e7b::hypotheses_read_from(t.cell)) {
-                    t.source_lag_at_window_end = 17;
-                    break;
-                }
-        });
+    hypothesis_is("e7b.hypothesis.loss-silent-to-lag", verdict_kind::held, [](e7b::samples& x) {
+        for (auto& t : x.trials)
+            if (e7b::lossy(t) && !e7b::hypotheses_read_from(t.cell)) {
+                t.source_lag_at_window_end = 17;
+                break;
+            }
+    });
 }
 
 // ---- the losses the full run found

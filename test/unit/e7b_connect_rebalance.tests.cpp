@@ -628,3 +628,35 @@ TEST_CASE("the e7b report judges the hypotheses only on a run that has the cells
     CHECK(table.find("| Hypothesis | Verdict | Why |") != std::string::npos);
     CHECK(table.find("`e7b.hypothesis.loss-needs-a-table-without-a-snapshot` | held") != std::string::npos);
 }
+
+// Mutation: every_lossy_trial returning judge_trials on a hold (each trial
+// named) makes the reason name coordinator-kill #1.
+TEST_CASE("a held e7b hypothesis counts the lossy trials that agree instead of naming each", "[e7b]") {
+    const std::string id = "e7b.hypothesis.loss-silent-to-lag";
+    const auto hypotheses = e7b::hypotheses();
+    const auto it = std::find_if(hypotheses.begin(), hypotheses.end(), [&](const auto& r) { return r.id == id; });
+    REQUIRE(it != hypotheses.end());
+    const auto v =
+        it->judge({{lossy_trial(e7b::coordinator_kill, 1000), lossy_trial(e7b::one_worker_kill, 20, 1)}, "", {}},
+                  e7b::parameters::full());
+    CHECK(v.verdict == verdict_kind::held);
+    CHECK(v.reason == "all 2 trials that missed acknowledged seqs: source lag 0 at the window's end");
+}
+
+// Mutation: counting every lossy trial as lost whole makes the row read "2 (2)".
+TEST_CASE(
+    "the e7b per-cell summary counts the trials that landed, landed only after the restart, and lost records, with "
+    "what the lossy ones had",
+    "[e7b]") {
+    auto after_restart = trial(e7b::coordinator_kill, 0);
+    after_restart.restarted = true, after_restart.landed_after_restart_ms = 9000;
+    const e7b::samples s{{trial(e7b::coordinator_kill, 1000), after_restart, lossy_trial(e7b::coordinator_kill, 1000),
+                          lossy_trial(e7b::coordinator_kill, 5, 1)},
+                         "",
+                         {}};
+    auto p = e7b::parameters::full();
+    p.cells = {e7b::coordinator_kill};
+    const auto table = e7b::cells_summary_table(s, p);
+    INFO(table);
+    CHECK(table.find("| coordinator-kill | 4 | 1 (30.0–30.0) | 1 | 2 (1) | 1 | 2 | 0 (0) | 0 |") != std::string::npos);
+}
